@@ -1,0 +1,130 @@
+import Foundation
+
+/// Sign-up, sign-in, password changes and account removal: the rules of the Security section of
+/// the design, with no knowledge of HTTP.
+public struct AccountService: Sendable {
+    public enum SignUpOutcome: Sendable, Equatable {
+        case created(User)
+        case invalid(FieldErrors)
+        case throttled(retryAfter: Int)
+    }
+
+    public enum SignInOutcome: Sendable, Equatable {
+        case signedIn(User)
+        /// Unknown user and wrong password alike: callers must not tell them apart.
+        case rejected
+        case throttled(retryAfter: Int)
+    }
+
+    let users: UserStore
+    public let sessions: SessionStore
+    let throttle: LoginThrottle
+    let hasher: PasswordHasher
+
+    public init(database: AppDatabase, hasher: PasswordHasher, settings: AppConfig.Accounts, clock: WallClock) {
+        self.users = UserStore(database: database, clock: clock)
+        self.sessions = SessionStore(
+            database: database, clock: clock, idleDays: settings.sessionIdleDays, absoluteDays: settings.sessionAbsoluteDays
+        )
+        self.throttle = LoginThrottle(database: database, clock: clock, settings: settings)
+        self.hasher = hasher
+    }
+
+    public func signUp(username: String, email: String, password: String, confirmation: String, address: String) async throws -> SignUpOutcome {
+        if let wait = try await throttle.retryAfter([.signup(address)]) { return .throttled(retryAfter: wait) }
+        var errors = FieldErrors()
+        errors["username"] = AccountRules.usernameProblem(username)
+        if !email.isEmpty { errors["email"] = AccountRules.emailProblem(email) }
+        errors["password"] = AccountRules.passwordProblem(password)
+        if confirmation != password { errors["password_confirm"] = "The two passwords differ." }
+        guard errors.isEmpty else { return .invalid(errors) }
+
+        // Counted before the uniqueness check, so probing for taken names is throttled too.
+        try await throttle.record([.signup(address)])
+        let hash = try await hasher.hash(password)
+        do {
+            return .created(try await users.create(username: username, email: email.isEmpty ? nil : email, passwordHash: hash))
+        } catch UserStore.Conflict.username {
+            return .invalid(["username": "That username isn't available. Choose another."])
+        } catch UserStore.Conflict.email {
+            return .invalid(["email": "That e-mail address can't be used. Use another, or leave it empty."])
+        }
+    }
+
+    /// Checks the password (against a dummy hash for unknown users, so both cost the same), counts
+    /// failures for throttling, and upgrades the stored hash when the configured parameters changed.
+    public func signIn(username: String, password: String, address: String) async throws -> SignInOutcome {
+        let scopes: [LoginThrottle.Scope] = [.account(username), .address(address)]
+        if let wait = try await throttle.retryAfter(scopes) { return .throttled(retryAfter: wait) }
+        let user = try await users.find(username: username)
+        guard try await hasher.verify(password, against: user?.passwordHash), let user else {
+            try await throttle.record(scopes)
+            return .rejected
+        }
+        try await throttle.clear(.account(username))
+        if hasher.needsRehash(user.passwordHash) {
+            try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
+        }
+        return .signedIn(user)
+    }
+
+    /// Changes the password and signs the user out of every other browser.
+    public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64) async throws -> FieldErrors {
+        guard let user = try await users.find(id: userID) else { return ["current_password": "Your account no longer exists."] }
+        var errors = FieldErrors()
+        if try await !hasher.verify(current, against: user.passwordHash) {
+            errors["current_password"] = "That is not your current password."
+        }
+        errors["new_password"] = AccountRules.passwordProblem(new)
+        if confirmation != new { errors["new_password_confirm"] = "The two passwords differ." }
+        guard errors.isEmpty else { return errors }
+        try await users.updatePasswordHash(userID: userID, to: try await hasher.hash(new))
+        try await sessions.deleteAll(userID: userID, except: sessionID)
+        return [:]
+    }
+
+    /// Deletes the account and everything that belongs to it, when the password is right.
+    public func deleteAccount(userID: Int64, password: String) async throws -> Bool {
+        guard let user = try await users.find(id: userID), try await hasher.verify(password, against: user.passwordHash) else {
+            return false
+        }
+        try await users.delete(userID: userID)
+        return true
+    }
+
+    // MARK: Command line
+
+    public enum AdminError: Error, CustomStringConvertible {
+        case invalid(String), noSuchUser(String)
+        public var description: String {
+            switch self {
+            case .invalid(let problem): return problem
+            case .noSuchUser(let name): return "no user named \(name)"
+            }
+        }
+    }
+
+    /// Creates a user without throttling, for `wishlist user create`.
+    public func createUser(username: String, password: String) async throws -> User {
+        if let problem = AccountRules.usernameProblem(username) { throw AdminError.invalid("username: \(problem)") }
+        if let problem = AccountRules.passwordProblem(password) { throw AdminError.invalid("password: \(problem)") }
+        do {
+            return try await users.create(username: username, email: nil, passwordHash: try await hasher.hash(password))
+        } catch UserStore.Conflict.username {
+            throw AdminError.invalid("username: \(username) already exists")
+        }
+    }
+
+    /// Sets a new password and ends every session of the user, for `wishlist user reset-password`.
+    public func resetPassword(username: String, to password: String) async throws {
+        guard let user = try await users.find(username: username) else { throw AdminError.noSuchUser(username) }
+        if let problem = AccountRules.passwordProblem(password) { throw AdminError.invalid("password: \(problem)") }
+        try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
+        try await sessions.deleteAll(userID: user.id, except: nil)
+    }
+
+    public func deleteUser(username: String) async throws {
+        guard let user = try await users.find(username: username) else { throw AdminError.noSuchUser(username) }
+        try await users.delete(userID: user.id)
+    }
+}

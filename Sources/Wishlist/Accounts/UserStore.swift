@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+
+/// The `user` table.
+struct UserStore: Sendable {
+    enum Conflict: Error, Equatable {
+        case username, email
+    }
+
+    let database: AppDatabase
+    let clock: WallClock
+
+    func find(username: String) async throws -> User? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)])
+                .map(User.init(row:))
+        }
+    }
+
+    func find(id: Int64) async throws -> User? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]).map(User.init(row:))
+        }
+    }
+
+    /// Inserts a user; a name or address already taken (in any letter case) throws `Conflict`.
+    func create(username: String, email: String?, passwordHash: String) async throws -> User {
+        let now = clock.now()
+        return try await database.pool.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) == true {
+                throw Conflict.username
+            }
+            if let email, try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [AccountRules.key(email)]) == true {
+                throw Conflict.email
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO user (username, username_key, email, email_key, password_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [username, AccountRules.key(username), email, email.map(AccountRules.key), passwordHash, now]
+            )
+            return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [db.lastInsertedRowID]).map(User.init(row:))!
+        }
+    }
+
+    func updatePasswordHash(userID: Int64, to hash: String) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
+        }
+    }
+
+    /// Removes the user; every row that belongs to them goes with it (foreign keys cascade).
+    func delete(userID: Int64) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
+        }
+    }
+}

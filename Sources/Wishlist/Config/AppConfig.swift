@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+
+/// Every setting of the application, with the defaults the README documents.
+///
+/// Values come, in increasing priority, from these defaults, `config.json`, environment variables
+/// and command-line flags; `ConfigLoader` applies them in that order.
+public struct AppConfig: Sendable, Equatable {
+    public struct Server: Sendable, Equatable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// Behind HTTPS: cookies get `Secure` and the `__Host-` name prefix.
+        public var secureCookies = false
+        /// Re-reads templates when they change on disk; for working on `Views/`.
+        public var devMode = false
+        public var viewsDirectory = "Views"
+        public var publicDirectory = "Public"
+        public var logLevel = Logger.Level.info
+    }
+
+    public struct Database: Sendable, Equatable {
+        public var path = "data/wishlist.sqlite"
+    }
+
+    public struct NYT: Sendable, Equatable {
+        /// Empty means: serve the bundled sample catalog.
+        public var apiKey = ""
+        public var baseURL = "https://api.nytimes.com/svc/books/v3"
+        public var refreshHours = 24
+    }
+
+    public struct Argon2: Sendable, Equatable {
+        public var memoryKiB = 19456
+        public var iterations = 2
+        public var parallelism = 1
+    }
+
+    public enum Signup: String, Sendable, Equatable, CaseIterable {
+        case open, closed
+    }
+
+    public struct Accounts: Sendable, Equatable {
+        public var signup = Signup.open
+        public var argon2 = Argon2()
+        /// How many Argon2 hashes may run at once; each holds `argon2.memoryKiB` of memory.
+        public var maxConcurrentHashes = 2
+        /// How many more may wait for a free slot; beyond that sign-ins get a 503 at once.
+        public var maxWaitingHashes = 64
+        public var sessionIdleDays = 14
+        public var sessionAbsoluteDays = 30
+        public var throttleWindowMinutes = 15
+        public var failedLoginsPerAccount = 5
+        public var failedLoginsPerAddress = 20
+        public var signupsPerAddress = 10
+    }
+
+    public var server = Server()
+    public var database = Database()
+    public var nyt = NYT()
+    public var accounts = Accounts()
+
+    public init() {}
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+
+/// A configuration problem, reported as one line that names the key: start-up stops on it.
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+    public let key: String
+    public let problem: String
+
+    public var description: String { "configuration: \(key): \(problem)" }
+}
+
+/// Builds an `AppConfig` from the JSON file, the environment and command-line overrides.
+public enum ConfigLoader {
+    /// Loads `file` (skipped when it is nil or, for the default file, absent), then the environment,
+    /// then `overrides` (flag values keyed like the JSON, e.g. `server.port`).
+    public static func load(
+        file: String?,
+        fileIsRequired: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        overrides: [String: String] = [:]
+    ) throws -> AppConfig {
+        var config = AppConfig()
+        if let file {
+            if FileManager.default.fileExists(atPath: file) {
+                try applyJSON(at: file, to: &config)
+            } else if fileIsRequired {
+                throw ConfigError(key: "--config", problem: "no file at \(file)")
+            }
+        }
+        for setting in ConfigSetting.all {
+            if let name = setting.environmentName, let text = environment[name], !text.isEmpty {
+                try setting.apply(.text(text), &config)
+            }
+        }
+        for (key, text) in overrides.sorted(by: { $0.key < $1.key }) {
+            guard let setting = ConfigSetting.named[key] else {
+                throw ConfigError(key: key, problem: "unknown setting")
+            }
+            try setting.apply(.text(text), &config)
+        }
+        try validate(config)
+        return config
+    }
+
+    static func applyJSON(at path: String, to config: inout AppConfig) throws {
+        let root: JSONValue
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigError(key: path, problem: "not a readable JSON file")
+        }
+        guard case .object(let object) = root else {
+            throw ConfigError(key: path, problem: "expected a JSON object at the top level")
+        }
+        for (key, value) in flatten(object, prefix: "") {
+            guard let setting = ConfigSetting.named[key] else {
+                throw ConfigError(key: key, problem: "unknown setting in \(path)")
+            }
+            try setting.apply(.json(value), &config)
+        }
+    }
+
+    /// Turns nested objects into dotted keys, except where a key names a whole setting.
+    private static func flatten(_ object: [String: JSONValue], prefix: String) -> [(String, JSONValue)] {
+        object.sorted(by: { $0.key < $1.key }).flatMap { key, value -> [(String, JSONValue)] in
+            let path = prefix.isEmpty ? key : "\(prefix).\(key)"
+            if case .object(let nested) = value, ConfigSetting.named[path] == nil {
+                return flatten(nested, prefix: path)
+            }
+            return [(path, value)]
+        }
+    }
+
+    /// Rules that involve more than one key.
+    private static func validate(_ config: AppConfig) throws {
+        if config.accounts.sessionIdleDays > config.accounts.sessionAbsoluteDays {
+            throw ConfigError(
+                key: "accounts.sessionIdleDays",
+                problem: "must not exceed accounts.sessionAbsoluteDays (\(config.accounts.sessionAbsoluteDays))"
+            )
+        }
+    }
+}

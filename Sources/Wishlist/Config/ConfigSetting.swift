@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+
+/// A raw value for a setting: from JSON (already typed) or from text (environment, flags).
+enum ConfigInput {
+    case json(JSONValue)
+    case text(String)
+}
+
+/// One configurable key: its dotted name, its environment variable, and how it parses.
+struct ConfigSetting {
+    let key: String
+    let environmentName: String?
+    let apply: (ConfigInput, inout AppConfig) throws -> Void
+
+    static var all: [ConfigSetting] {
+        [
+        string("server.host", env: "WISHLIST_HOST", \.server.host),
+        int("server.port", env: "WISHLIST_PORT", 1...65535, \.server.port),
+        bool("server.secureCookies", env: "WISHLIST_SECURE_COOKIES", \.server.secureCookies),
+        bool("server.devMode", env: "WISHLIST_DEV", \.server.devMode),
+        string("server.viewsDirectory", env: "WISHLIST_VIEWS", \.server.viewsDirectory),
+        string("server.publicDirectory", env: "WISHLIST_PUBLIC", \.server.publicDirectory),
+        choice("server.logLevel", env: "WISHLIST_LOG_LEVEL", Logger.Level.allCases, \.server.logLevel),
+        string("database.path", env: "WISHLIST_DATABASE", \.database.path),
+        string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
+        url("nyt.baseURL", env: "NYT_BASE_URL", \.nyt.baseURL),
+        int("nyt.refreshHours", env: "NYT_REFRESH_HOURS", 1...720, \.nyt.refreshHours),
+        choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
+        int("accounts.argon2.memoryKiB", env: nil, 8...4_194_304, \.accounts.argon2.memoryKiB),
+        int("accounts.argon2.iterations", env: nil, 1...100, \.accounts.argon2.iterations),
+        int("accounts.argon2.parallelism", env: nil, 1...64, \.accounts.argon2.parallelism),
+        int("accounts.maxConcurrentHashes", env: nil, 1...64, \.accounts.maxConcurrentHashes),
+        int("accounts.maxWaitingHashes", env: nil, 0...10000, \.accounts.maxWaitingHashes),
+        int("accounts.sessionIdleDays", env: nil, 1...365, \.accounts.sessionIdleDays),
+        int("accounts.sessionAbsoluteDays", env: nil, 1...3650, \.accounts.sessionAbsoluteDays),
+        int("accounts.throttleWindowMinutes", env: nil, 1...1440, \.accounts.throttleWindowMinutes),
+        int("accounts.failedLoginsPerAccount", env: nil, 1...1000, \.accounts.failedLoginsPerAccount),
+        int("accounts.failedLoginsPerAddress", env: nil, 1...10000, \.accounts.failedLoginsPerAddress),
+        int("accounts.signupsPerAddress", env: nil, 1...10000, \.accounts.signupsPerAddress),
+        ]
+    }
+
+    static var named: [String: ConfigSetting] { Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) }) }
+
+    // MARK: Parsers
+
+    private static func string(
+        _ key: String, env: String?, allowEmpty: Bool = false, _ path: WritableKeyPath<AppConfig, String>
+    ) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            let value: String
+            switch input {
+            case .text(let text): value = text
+            case .json(let json):
+                guard case .string(let text) = json else { throw ConfigError(key: key, problem: "expected a string") }
+                value = text
+            }
+            if value.isEmpty && !allowEmpty { throw ConfigError(key: key, problem: "must not be empty") }
+            config[keyPath: path] = value
+        }
+    }
+
+    private static func int(
+        _ key: String, env: String?, _ range: ClosedRange<Int>, _ path: WritableKeyPath<AppConfig, Int>
+    ) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            let problem = "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+            let value: Int?
+            switch input {
+            case .text(let text): value = Int(text)
+            case .json(let json):
+                if case .number(let number) = json { value = Int(exactly: number) } else { value = nil }
+            }
+            guard let value, range.contains(value) else {
+                throw ConfigError(key: key, problem: "\(problem), got \(describe(input))")
+            }
+            config[keyPath: path] = value
+        }
+    }
+
+    private static func bool(
+        _ key: String, env: String?, _ path: WritableKeyPath<AppConfig, Bool>
+    ) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            let value: Bool?
+            switch input {
+            case .text(let text):
+                switch text.lowercased() {
+                case "true", "1", "yes", "on": value = true
+                case "false", "0", "no", "off": value = false
+                default: value = nil
+                }
+            case .json(let json):
+                if case .bool(let flag) = json { value = flag } else { value = nil }
+            }
+            guard let value else { throw ConfigError(key: key, problem: "expected true or false, got \(describe(input))") }
+            config[keyPath: path] = value
+        }
+    }
+
+    private static func choice<Value: RawRepresentable<String>>(
+        _ key: String, env: String?, _ values: [Value], _ path: WritableKeyPath<AppConfig, Value>
+    ) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            let text: String?
+            switch input {
+            case .text(let value): text = value
+            case .json(.string(let value)): text = value
+            case .json: text = nil
+            }
+            guard let text, let value = values.first(where: { $0.rawValue == text.lowercased() }) else {
+                let names = values.map(\.rawValue).joined(separator: ", ")
+                throw ConfigError(key: key, problem: "expected one of \(names), got \(describe(input))")
+            }
+            config[keyPath: path] = value
+        }
+    }
+
+    private static func url(
+        _ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>
+    ) -> ConfigSetting {
+        let parseString = string(key, env: env, path)
+        return ConfigSetting(key: key, environmentName: env) { input, config in
+            try parseString.apply(input, &config)
+            let text = config[keyPath: path]
+            guard let components = URLComponents(string: text),
+                  let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  components.host?.isEmpty == false
+            else {
+                throw ConfigError(key: key, problem: "expected an http or https URL, got \"\(text)\"")
+            }
+            config[keyPath: path] = text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+    }
+
+    private static func describe(_ input: ConfigInput) -> String {
+        switch input {
+        case .text(let text): return "\"\(text)\""
+        case .json(let json): return json.description
+        }
+    }
+}

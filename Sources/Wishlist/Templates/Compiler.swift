@@ -1,0 +1,215 @@
+/// Turns parsed templates into render trees: inlines includes, applies block
+/// overrides along `extends` chains, resolves names against enclosing loops and
+/// picks each output's escaping from its HTML context.
+struct Compiler {
+    private let templates: [String: ParsedTemplate]
+
+    init(templates: [String: ParsedTemplate]) {
+        self.templates = templates
+    }
+
+    /// Compiles every template, failing on the first problem in name order.
+    func compileAll() throws(TemplateError) -> [String: CompiledTemplate] {
+        var compiled: [String: CompiledTemplate] = [:]
+        for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
+            var compilation = Compilation(templates: templates)
+            var builder = NodeBuilder()
+            try compilation.compileTemplate(template, named: name, into: &builder)
+            compiled[name] = CompiledTemplate(nodes: builder.finish(), staticByteCount: compilation.staticByteCount)
+        }
+        return compiled
+    }
+}
+
+/// Collects render nodes, joining adjacent text so rendering copies it in one go.
+private struct NodeBuilder {
+    private var nodes: [RenderNode] = []
+    private var pendingText: [UInt8] = []
+
+    mutating func appendText(_ bytes: ArraySlice<UInt8>) {
+        pendingText.append(contentsOf: bytes)
+    }
+
+    mutating func append(_ node: RenderNode) {
+        flushText()
+        nodes.append(node)
+    }
+
+    mutating func finish() -> [RenderNode] {
+        flushText()
+        return nodes
+    }
+
+    private mutating func flushText() {
+        guard !pendingText.isEmpty else { return }
+        nodes.append(.text(pendingText))
+        pendingText = []
+    }
+}
+
+/// The state of compiling one top-level template.
+private struct Compilation {
+    let templates: [String: ParsedTemplate]
+    private var html = HTMLContext()
+    /// Variables of the enclosing `{% for %}` loops, outermost first.
+    private var loopVariables: [String] = []
+    /// Templates being compiled through includes and extends, to detect cycles.
+    private var activeTemplates: [String] = []
+    private(set) var staticByteCount = 0
+
+    init(templates: [String: ParsedTemplate]) {
+        self.templates = templates
+    }
+
+    private enum ReferenceKind: String {
+        case include, extends
+    }
+
+    // MARK: Templates and inheritance
+
+    /// Compiles `template` where it is used, following its `extends` chain to the root layout.
+    mutating func compileTemplate(_ template: ParsedTemplate, named name: String, into builder: inout NodeBuilder) throws(TemplateError) {
+        let depthBefore = activeTemplates.count
+        activeTemplates.append(name)
+        var template = template
+        // The most derived template's block wins, so only add blocks not yet overridden.
+        var overrides: [String: BlockSyntax] = [:]
+        while let parent = template.parent {
+            overrides.merge(template.blocks) { derived, _ in derived }
+            template = try lookUp(parent, .extends)
+            activeTemplates.append(parent.name)
+        }
+        try compile(template.nodes, overrides: overrides, into: &builder)
+        activeTemplates.removeLast(activeTemplates.count - depthBefore)
+    }
+
+    private func lookUp(_ reference: TemplateReference, _ kind: ReferenceKind) throws(TemplateError) -> ParsedTemplate {
+        guard let template = templates[reference.name] else {
+            throw reference.location.error("\(kind == .include ? "included" : "parent") template '\(reference.name)' not found")
+        }
+        if let cycleStart = activeTemplates.firstIndex(of: reference.name) {
+            let cycle = (activeTemplates[cycleStart...] + [reference.name]).joined(separator: " → ")
+            throw reference.location.error("\(kind.rawValue) cycle: \(cycle)")
+        }
+        return template
+    }
+
+    // MARK: Nodes
+
+    private mutating func compile(_ nodes: [SyntaxNode], overrides: [String: BlockSyntax], into builder: inout NodeBuilder) throws(TemplateError) {
+        for node in nodes {
+            switch node {
+            case .text(let range, let location):
+                let bytes = location.file.bytes[range]
+                html.consume(bytes)
+                staticByteCount += bytes.count
+                builder.appendText(bytes)
+            case .output(let expression, let location):
+                builder.append(try compileOutput(expression, at: location))
+            case .conditional(let conditional):
+                builder.append(.conditional(try compileConditional(conditional, overrides: overrides)))
+            case .loop(let loop):
+                builder.append(.loop(try compileLoop(loop, overrides: overrides)))
+            case .include(let reference):
+                try compileTemplate(try lookUp(reference, .include), named: reference.name, into: &builder)
+            case .block(let block):
+                try compile((overrides[block.name] ?? block).body, overrides: overrides, into: &builder)
+            }
+        }
+    }
+
+    private mutating func compileBody(_ nodes: [SyntaxNode], overrides: [String: BlockSyntax]) throws(TemplateError) -> [RenderNode] {
+        var builder = NodeBuilder()
+        try compile(nodes, overrides: overrides, into: &builder)
+        return builder.finish()
+    }
+
+    private mutating func compileOutput(_ expression: ExpressionSyntax, at location: SourceLocation) throws(TemplateError) -> RenderNode {
+        let escaping: OutputEscaping
+        do {
+            escaping = try html.escapingForOutput()
+        } catch {
+            throw location.error(error.message)
+        }
+        html.didWriteOutput()
+        return .output(try resolve(expression), escaping)
+    }
+
+    /// Every branch starts in the context before `if`; afterwards the context must be
+    /// one that all of them (and skipping them all) agree on.
+    private mutating func compileConditional(_ conditional: ConditionalSyntax, overrides: [String: BlockSyntax]) throws(TemplateError) -> ConditionalNode {
+        let start = html
+        var ends: [HTMLContext] = []
+        var branches: [ConditionalNode.Branch] = []
+        for branch in conditional.branches {
+            html = start
+            let condition = try branch.condition.map { expression throws(TemplateError) in try resolve(expression) }
+            branches.append(.init(condition: condition, body: try compileBody(branch.body, overrides: overrides)))
+            ends.append(html)
+        }
+        html = start
+        let otherwise = try compileBody(conditional.otherwise, overrides: overrides)
+        for end in ends {
+            guard let merged = html.merged(with: end) else {
+                throw conditional.location.error("the branches of this 'if' end in different HTML contexts (\(end.description) and \(html.description)); close tags and quotes inside each branch")
+            }
+            html = merged
+        }
+        return ConditionalNode(branches: branches, otherwise: otherwise)
+    }
+
+    /// The body may run any number of times, so it is compiled from a context that
+    /// covers both the start and its own end; that takes at most a few passes.
+    private mutating func compileLoop(_ loop: LoopSyntax, overrides: [String: BlockSyntax]) throws(TemplateError) -> LoopNode {
+        let sequence = try resolve(loop.sequence)
+        let start = html
+        var bodyStart = start
+        var body: [RenderNode]
+        while true {
+            html = bodyStart
+            loopVariables.append(loop.variable)
+            body = try compileBody(loop.body, overrides: overrides)
+            loopVariables.removeLast()
+            guard let merged = bodyStart.merged(with: html) else {
+                throw loop.location.error("the body of this 'for' starts in \(bodyStart.description) but ends in \(html.description); close tags and quotes inside the loop")
+            }
+            if merged == bodyStart { break }
+            bodyStart = merged
+        }
+        html = start
+        let empty = try compileBody(loop.empty, overrides: overrides)
+        guard let merged = html.merged(with: bodyStart) else {
+            throw loop.location.error("the 'empty' branch of this 'for' ends in \(html.description) but the loop body in \(bodyStart.description)")
+        }
+        html = merged
+        return LoopNode(sequence: sequence, body: body, empty: empty)
+    }
+
+    // MARK: Names
+
+    private func resolve(_ expression: ExpressionSyntax) throws(TemplateError) -> CompiledExpression {
+        switch expression.source {
+        case .literal(let value):
+            CompiledExpression(source: .literal(value), filters: expression.filters)
+        case .path(let path):
+            CompiledExpression(source: try resolve(path), filters: expression.filters)
+        }
+    }
+
+    /// Loop variables shadow the context, innermost first; `loop` means the innermost loop.
+    private func resolve(_ path: PathSyntax) throws(TemplateError) -> ValueSource {
+        let name = path.segments[0]
+        let rest = Array(path.segments.dropFirst())
+        if name == "loop", !loopVariables.isEmpty {
+            guard rest.count == 1, let property = LoopProperty(rawValue: rest[0]) else {
+                let properties = LoopProperty.allCases.map { "loop.\($0.rawValue)" }.joined(separator: ", ")
+                throw path.location.error("unknown loop property '\(path.segments.joined(separator: "."))'; expected one of \(properties)")
+            }
+            return .loopProperty(depth: loopVariables.count - 1, property)
+        }
+        if let depth = loopVariables.lastIndex(of: name) {
+            return .loopItem(depth: depth, path: rest)
+        }
+        return .context(path.segments)
+    }
+}

@@ -1,0 +1,59 @@
+/// One template file as parsed, before includes, inheritance and names are resolved.
+struct ParsedTemplate: Sendable {
+    /// The `{% extends %}` target, if the file has one.
+    let parent: TemplateReference?
+    let nodes: [SyntaxNode]
+    /// Every block in the file, at any depth, by name.
+    let blocks: [String: BlockSyntax]
+}
+
+/// The name of another template as written in `{% include %}` or `{% extends %}`.
+struct TemplateReference: Sendable {
+    let name: String
+    let location: SourceLocation
+}
+
+indirect enum SyntaxNode: Sendable {
+    /// Literal text: a byte range of the file.
+    case text(Range<Int>, SourceLocation)
+    case output(ExpressionSyntax, SourceLocation)
+    case conditional(ConditionalSyntax)
+    case loop(LoopSyntax)
+    case include(TemplateReference)
+    case block(BlockSyntax)
+
+    var location: SourceLocation {
+        switch self {
+        case .text(_, let location), .output(_, let location): location
+        case .conditional(let conditional): conditional.location
+        case .loop(let loop): loop.location
+        case .include(let reference): reference.location
+        case .block(let block): block.location
+        }
+    }
+}
+
+struct ConditionalSyntax: Sendable {
+    struct Branch: Sendable {
+        let condition: Condition<ExpressionSyntax>
+        let body: [SyntaxNode]
+    }
+
+    let branches: [Branch]
+    let otherwise: [SyntaxNode]
+    let location: SourceLocation
+}
+
+struct LoopSyntax: Sendable {
+    let variable: String
+    let sequence: ExpressionSyntax
+    let body: [SyntaxNode]
+    let empty: [SyntaxNode]
+    let location: SourceLocation
+}
+
+struct BlockSyntax: Sendable {
+    let name: String
+    let body: [SyntaxNode]
+    let location: SourceLocation
+}

@@ -1,0 +1,108 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// The compiled templates of a views directory, rendered by name.
+///
+/// Every `*.html` file is compiled once, up front, so template mistakes surface at
+/// start-up rather than on the first request. Rendering never fails for missing
+/// data: absent values render as nothing.
+public final class TemplateLibrary: Sendable {
+    private enum Templates: Sendable {
+        case fixed(CompiledTemplates)
+        case watched(TemplateWatcher)
+    }
+
+    private let templates: Templates
+
+    /// Compiles every `*.html` under `directory`, recursively; a template's name is its
+    /// path relative to `directory`, like `"layout.html"` or `"errors/error.html"`.
+    ///
+    /// With `reloadOnChange` (for development), each render first checks the files'
+    /// modification times and recompiles everything when something changed.
+    /// - Throws: ``TemplateError`` for the first problem found.
+    public init(directory: URL, reloadOnChange: Bool = false) throws(TemplateError) {
+        let compiled = try CompiledTemplates(directory: TemplateDirectory(url: directory))
+        templates = reloadOnChange ? .watched(TemplateWatcher(compiled)) : .fixed(compiled)
+    }
+
+    /// The names of all templates, sorted.
+    public var templateNames: [String] {
+        current.templates.keys.sorted()
+    }
+
+    /// Renders the template `name` with `context` into a new buffer.
+    /// - Throws: ``TemplateError`` for an unknown name or, when reloading, a compile error.
+    public func render(_ name: String, _ context: TemplateValue) throws(TemplateError) -> ByteBuffer {
+        let template = try template(named: name)
+        var buffer = ByteBufferAllocator().buffer(capacity: template.expectedSize)
+        template.render(context, into: &buffer)
+        return buffer
+    }
+
+    /// Renders the template `name` with `context`, appending to `buffer`.
+    /// - Throws: ``TemplateError`` for an unknown name or, when reloading, a compile error.
+    public func render(_ name: String, _ context: TemplateValue, into buffer: inout ByteBuffer) throws(TemplateError) {
+        try template(named: name).render(context, into: &buffer)
+    }
+
+    private var current: CompiledTemplates {
+        switch templates {
+        case .fixed(let compiled): compiled
+        case .watched(let watcher): watcher.latest
+        }
+    }
+
+    private func template(named name: String) throws(TemplateError) -> CompiledTemplate {
+        let compiled = switch templates {
+        case .fixed(let compiled): compiled
+        case .watched(let watcher): try watcher.upToDate()
+        }
+        guard let template = compiled.templates[name] else {
+            throw TemplateError(file: name, line: 0, column: 0, message: "no such template; names are paths relative to the views directory, like \"errors/error.html\"")
+        }
+        return template
+    }
+}
+
+/// One compilation of a whole directory, with the file versions it was made from.
+private struct CompiledTemplates: Sendable {
+    let directory: TemplateDirectory
+    let stamps: [String: TemplateDirectory.FileStamp]
+    let templates: [String: CompiledTemplate]
+
+    init(directory: TemplateDirectory) throws(TemplateError) {
+        try self.init(directory: directory, stamps: directory.stamps())
+    }
+
+    init(directory: TemplateDirectory, stamps: [String: TemplateDirectory.FileStamp]) throws(TemplateError) {
+        self.directory = directory
+        self.stamps = stamps
+        self.templates = try directory.compile(stamps.keys)
+    }
+}
+
+/// Keeps the templates in step with the files during development.
+private final class TemplateWatcher: Sendable {
+    private let compiled: Mutex<CompiledTemplates>
+
+    init(_ compiled: CompiledTemplates) {
+        self.compiled = Mutex(compiled)
+    }
+
+    var latest: CompiledTemplates {
+        compiled.withLock { $0 }
+    }
+
+    /// Recompiles when any file was added, removed or changed since the last compilation.
+    /// On a compile error the previous templates are kept and the next call tries again.
+    func upToDate() throws(TemplateError) -> CompiledTemplates {
+        try compiled.withLock { compiled throws(TemplateError) -> CompiledTemplates in
+            let stamps = try compiled.directory.stamps()
+            if stamps != compiled.stamps {
+                compiled = try CompiledTemplates(directory: compiled.directory, stamps: stamps)
+            }
+            return compiled
+        }
+    }
+}

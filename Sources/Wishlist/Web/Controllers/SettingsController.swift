@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+
+/// The settings page: password, signed-in browsers, account removal.
+struct SettingsController {
+    let accounts: AccountService
+    let pages: PageRenderer
+    let cookies: SessionCookies
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("settings", use: show)
+        group.post("settings/password", use: changePassword)
+        group.post("settings/sessions/sign-out-others", use: signOutOthers)
+        group.post("settings/delete-account", use: deleteAccount)
+    }
+
+    /// Confirmations shown after a redirect, named by `?done=`.
+    static let confirmations = [
+        "password": "Your password was changed, and every other browser was signed out.",
+        "signed-out-others": "Every other browser was signed out.",
+    ]
+
+    struct PasswordForm {
+        let current: String
+        let new: String
+        let confirmation: String
+
+        init(_ form: FormBody) throws {
+            let limit = 4 * AccountRules.passwordLengths.upperBound
+            current = try form.text("current_password", maxLength: limit)
+            new = try form.text("new_password", maxLength: limit)
+            confirmation = try form.text("new_password_confirm", maxLength: limit)
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
+        return try await page(context, errors: [:], confirmation: done)
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let form = try PasswordForm(context.form)
+        let errors = try await accounts.changePassword(
+            userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
+        )
+        guard errors.isEmpty else { return try await page(context, errors: errors, status: .unprocessableContent) }
+        return redirect(to: "/settings?done=password")
+    }
+
+    @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)
+        return redirect(to: "/settings?done=signed-out-others")
+    }
+
+    @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
+        guard try await accounts.deleteAccount(userID: user.userID, password: password) else {
+            return try await page(context, errors: ["delete_password": "That is not your password."], status: .unprocessableContent)
+        }
+        var response = redirect(to: "/login")
+        response.setCookie(cookies.cookie("", maxAge: 0))
+        return response
+    }
+
+    private func signedIn(_ context: AppRequestContext) throws -> Visitor.SignedIn {
+        guard let user = context.visitor.signedIn else { throw PageError.notFound }
+        return user
+    }
+
+    private func page(
+        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let user = try signedIn(context)
+        let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
+            [
+                "browser": .string(BrowserName.describe(session.userAgent)),
+                "created_at": .date(session.createdAt),
+                "last_seen_at": .date(session.lastSeenAt),
+                "is_current": .bool(session.id == user.sessionID),
+            ]
+        }
+        return try pages.render(
+            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor, status: status,
+            values: [
+                "sessions": .array(sessions),
+                "other_sessions": .bool(sessions.count > 1),
+                "errors": TemplateValue(errors),
+                "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
+            ]
+        )
+    }
+}
+
+/// A short, human name for a browser from its User-Agent ("Firefox on Linux").
+enum BrowserName {
+    static func describe(_ userAgent: String) -> String {
+        let browsers = [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"), ("curl/", "curl")]
+        let systems = [("Android", "Android"), ("iPhone", "iOS"), ("iPad", "iPadOS"), ("Windows", "Windows"), ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux")]
+        let browser = browsers.first { userAgent.contains($0.0) }?.1
+        let system = systems.first { userAgent.contains($0.0) }?.1
+        switch (browser, system) {
+        case let (browser?, system?): return "\(browser) on \(system)"
+        case let (browser?, nil): return browser
+        case let (nil, system?): return "A browser on \(system)"
+        case (nil, nil): return "An unknown browser"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Paths on this site that it is safe to send a browser to after a form, such as `?next=`.
+enum LocalPath {
+    /// `candidate` when it is a path on this site, else `fallback`.
+    ///
+    /// Refused: anything not starting with one `/` (absolute URLs, other schemes), `//host` and
+    /// `/\host` (browsers read both as another host), backslashes and control characters anywhere.
+    static func validated(_ candidate: String, fallback: String = "/") -> String {
+        guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"),
+              !candidate.contains("\\"),
+              !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f || $0 == " " }),
+              candidate.count <= 2000
+        else { return fallback }
+        return candidate
+    }
+
+    /// Percent-encodes everything but unreserved characters and `/`, for a path in a query value.
+    static func percentEncoded(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return output
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,25 @@
+import HTTPTypes
+import Hummingbird
+
+/// Adds the security headers of the design to every response, error pages and static files included.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var headers: HTTPFields {
+        [
+            .contentSecurityPolicy: "default-src 'self'; img-src 'self' https: data:; object-src 'none'; "
+                + "base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+            .xContentTypeOptions: "nosniff",
+            HTTPField.Name("Referrer-Policy")!: "same-origin",
+            HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
+        ]
+    }
+
+    private let headers = Self.headers
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        for field in headers where response.headers[field.name] == nil {
+            response.headers.append(field)
+        }
+        return response
+    }
+}

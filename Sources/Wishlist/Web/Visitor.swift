@@ -1,0 +1,21 @@
+/// Who is making a request: a signed-in user, or an anonymous browser.
+///
+/// Every browser holds a random token in the session cookie. For a signed-in user it names a row
+/// of the `session` table; for anyone else it exists only to bind the CSRF token, so that sign-in
+/// and sign-up forms are protected too.
+public struct Visitor: Sendable {
+    public struct SignedIn: Sendable, Equatable {
+        public let userID: Int64
+        public let username: String
+        public let sessionID: Int64
+        public var wishlistCount = 0
+    }
+
+    public var signedIn: SignedIn?
+    /// The value of the session cookie.
+    var sessionToken: String
+    /// The hidden `csrf_token` field every form of this visitor must carry.
+    public var csrfToken: String
+
+    static let unidentified = Visitor(signedIn: nil, sessionToken: "", csrfToken: "")
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The whole application, built in one place from a configuration. `wishlist serve` runs it;
+/// tests build it the same way, so the app under test is the app.
+public struct WishlistServer: Sendable {
+    public let config: AppConfig
+    public let database: AppDatabase
+    public let accounts: AccountService
+    public let application: Application<RouterResponder<AppRequestContext>>
+
+    /// Opens and migrates the database, compiles the templates (a template error stops here,
+    /// naming file, line and column) and assembles the routes.
+    public static func build(config: AppConfig, logger: Logger, clock: WallClock = .system) async throws -> WishlistServer {
+        let database = try AppDatabase.open(path: config.database.path)
+        let templates = try TemplateLibrary(
+            directory: URL(fileURLWithPath: config.server.viewsDirectory, isDirectory: true),
+            reloadOnChange: config.server.devMode
+        )
+        let hasher = try PasswordHasher(
+            parameters: config.accounts.argon2,
+            maxConcurrent: config.accounts.maxConcurrentHashes,
+            maxWaiting: config.accounts.maxWaitingHashes
+        )
+        let accounts = AccountService(database: database, hasher: hasher, settings: config.accounts, clock: clock)
+        let csrf = try await CSRFProtection.load(from: database)
+        let cookies = SessionCookies(secure: config.server.secureCookies)
+        let signupOpen = config.accounts.signup == .open
+        let pages = PageRenderer(
+            templates: templates, signupOpen: signupOpen,
+            notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { nil })
+        )
+
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ErrorPageMiddleware(pages: pages))
+        router.add(middleware: BodyLimitMiddleware(maximumBytes: FormBody.maximumBytes))
+        router.add(middleware: StaticFilesMiddleware(directory: config.server.publicDirectory, logger: logger))
+        router.add(middleware: SessionMiddleware(sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { _ in 0 }))
+        // Again inside the session, so error pages show the signed-in navigation.
+        router.add(middleware: ErrorPageMiddleware(pages: pages))
+        router.add(middleware: CSRFMiddleware(csrf: csrf))
+
+        SystemController(database: database).addRoutes(to: router)
+        AccountsController(
+            accounts: accounts, pages: pages, cookies: cookies, signupOpen: signupOpen,
+            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
+        ).addRoutes(to: router)
+
+        let signedIn = router.group().add(middleware: RequireSignInMiddleware())
+        SettingsController(accounts: accounts, pages: pages, cookies: cookies).addRoutes(to: signedIn)
+
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(config.server.host, port: config.server.port), serverName: nil),
+            logger: logger
+        )
+        return WishlistServer(config: config, database: database, accounts: accounts, application: application)
+    }
+}

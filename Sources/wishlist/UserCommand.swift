@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Wishlist
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `wishlist user create|reset-password|delete NAME`: account administration without the web.
+struct UserCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Create users, reset passwords, delete users.",
+        subcommands: [Create.self, ResetPassword.self, Delete.self]
+    )
+
+    struct Create: ExecutableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a user (works with sign-up closed).")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The username.") var name: String
+        @Flag(help: "Read the password from standard input instead of the terminal.") var passwordStdin = false
+
+        func execute() async throws {
+            let accounts = try await makeAccounts(options)
+            let user = try await accounts.createUser(username: name, password: try readPassword(fromStdin: passwordStdin, confirm: true))
+            print("created user \(user.username)")
+        }
+    }
+
+    struct ResetPassword: ExecutableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a new password and sign the user out everywhere.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The username.") var name: String
+        @Flag(help: "Read the password from standard input instead of the terminal.") var passwordStdin = false
+
+        func execute() async throws {
+            let accounts = try await makeAccounts(options)
+            try await accounts.resetPassword(username: name, to: try readPassword(fromStdin: passwordStdin, confirm: true))
+            print("password of \(name) reset; its sessions were ended")
+        }
+    }
+
+    struct Delete: ExecutableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a user and everything that belongs to them.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The username.") var name: String
+
+        func execute() async throws {
+            let accounts = try await makeAccounts(options)
+            try await accounts.deleteUser(username: name)
+            print("deleted user \(name)")
+        }
+    }
+}
+
+private func makeAccounts(_ options: ConfigOptions) async throws -> AccountService {
+    let config = try options.load()
+    let database = try AppDatabase.open(path: config.database.path)
+    let hasher = try PasswordHasher(parameters: config.accounts.argon2, maxConcurrent: 1, maxWaiting: 1)
+    return AccountService(database: database, hasher: hasher, settings: config.accounts, clock: .system)
+}
+
+struct PasswordInputError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// One line from stdin, or from the terminal with echo turned off (asked twice to catch typos).
+private func readPassword(fromStdin: Bool, confirm: Bool) throws -> String {
+    if fromStdin {
+        guard let line = Swift.readLine(strippingNewline: true) else { throw PasswordInputError(description: "no password on standard input") }
+        return line
+    }
+    guard isatty(STDIN_FILENO) == 1 else {
+        throw PasswordInputError(description: "standard input is not a terminal; use --password-stdin")
+    }
+    let password = try readHidden(prompt: "Password: ")
+    if confirm, try readHidden(prompt: "Password again: ") != password {
+        throw PasswordInputError(description: "the two passwords differ")
+    }
+    return password
+}
+
+private func readHidden(prompt: String) throws -> String {
+    FileHandle.standardError.write(Data(prompt.utf8))
+    var saved = termios()
+    tcgetattr(STDIN_FILENO, &saved)
+    var silent = saved
+    silent.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    defer {
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+    guard let line = Swift.readLine(strippingNewline: true) else { throw PasswordInputError(description: "no password entered") }
+    return line
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Wishlist
+
+/// `wishlist`: serve the app (the default), migrate the database, manage users.
+struct WishlistCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wishlist",
+        abstract: "Browse the New York Times best-seller lists and keep a wishlist of books.",
+        subcommands: [Serve.self, Migrate.self, UserCommand.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options every subcommand shares: where the configuration and the database are.
+struct ConfigOptions: ParsableArguments {
+    @Option(help: "Configuration file (default: config.json in the current directory, when present).")
+    var config: String?
+
+    @Option(help: "SQLite database file (overrides database.path).")
+    var database: String?
+
+    /// The configuration from defaults, file, environment, then these flags.
+    func load(extra overrides: [String: String] = [:]) throws -> AppConfig {
+        var flags = overrides
+        if let database { flags["database.path"] = database }
+        return try ConfigLoader.load(file: config ?? "config.json", fileIsRequired: config != nil, overrides: flags)
+    }
+}
+
+func makeLogger(_ config: AppConfig) -> Logger {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = config.server.logLevel
+        return handler
+    }
+    return Logger(label: "wishlist")
+}
+
+struct Serve: ExecutableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the web app (the default command).")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "Address to listen on (overrides server.host).")
+    var host: String?
+
+    @Option(help: "Port to listen on (overrides server.port).")
+    var port: Int?
+
+    @Flag(help: "Re-read templates from Views/ when they change (overrides server.devMode).")
+    var dev = false
+
+    func execute() async throws {
+        var overrides: [String: String] = [:]
+        if let host { overrides["server.host"] = host }
+        if let port { overrides["server.port"] = String(port) }
+        if dev { overrides["server.devMode"] = "true" }
+        let config = try options.load(extra: overrides)
+        let logger = makeLogger(config)
+        let server = try await WishlistServer.build(config: config, logger: logger)
+        logger.info("serving on http://\(config.server.host):\(config.server.port)")
+        // Stops cleanly on SIGTERM and SIGINT: open requests finish, then the process exits.
+        try await server.application.runService()
+    }
+}
+
+struct Migrate: ExecutableCommand {
+    static let configuration = CommandConfiguration(abstract: "Bring the database to the current schema, then exit.")
+
+    @OptionGroup var options: ConfigOptions
+
+    func execute() async throws {
+        let config = try options.load()
+        let database = try AppDatabase.open(path: config.database.path)
+        print("database \(config.database.path) is at migration \(try database.appliedMigrations().last ?? "none")")
+    }
+}

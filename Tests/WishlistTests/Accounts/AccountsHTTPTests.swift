@@ -1,0 +1,400 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import Wishlist
+
+@Suite("Accounts over HTTP: sign-up, sign-in, sessions, CSRF, throttling")
+struct AccountsHTTPTests {
+    // MARK: Sign-up
+
+    @Test("each sign-up mistake is shown beside its field, input kept, password never echoed", arguments: [
+        ("al", "a@b.co", "secret-password", "secret-password", "Use 3 to 32 characters."),
+        ("al ice", "", "secret-password", "secret-password", "Use only letters, digits"),
+        ("alice", "not-an-address", "secret-password", "secret-password", "Enter an e-mail address"),
+        ("alice", "", "short", "short", "Use at least 8 characters."),
+        ("alice", "", "secret-password", "other-password", "The two passwords differ."),
+        ("", "", "secret-password", "secret-password", "Enter a username."),
+    ])
+    func signupValidation(username: String, email: String, password: String, confirm: String, message: String) async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.get("/signup")
+            let response = try await browser.post(
+                "/signup", [("username", username), ("email", email), ("password", password), ("password_confirm", confirm)]
+            )
+            #expect(response.status == .unprocessableContent)
+            #expect(response.shows(message))
+            #expect(!response.text.contains(password), "the password is never sent back")
+            if !username.isEmpty { #expect(response.text.contains("value=\"\(username)\"")) }
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM user") } == 0)
+    }
+
+    @Test func passwordOfAnyCharactersUpTo1024IsAcceptedAndLongerRefused() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let longest = String(repeating: "é😀", count: 512)
+            #expect(try await browser.signUp("unicode", password: longest).status == .seeOther)
+            var other = TestBrowser(client: browser.client)
+            let tooLong = longest + "x"
+            let response = try await other.signUp("toolong", password: tooLong)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.shows("Use at most 1024 characters."))
+            // No truncation: the 1024-character password works only whole.
+            var third = TestBrowser(client: browser.client)
+            #expect(try await third.signIn("unicode", password: String(longest.dropLast())).status == .unprocessableContent)
+            #expect(try await third.signIn("unicode", password: longest).status == .seeOther)
+        }
+    }
+
+    @Test func duplicateUsernameInAnotherCaseIsRefused() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            #expect(try await browser.signUp("Alice").status == .seeOther)
+            var other = TestBrowser(client: browser.client)
+            let response = try await other.signUp("aLICE")
+            #expect(response.status == .unprocessableContent)
+            #expect(response.shows("That username isn't available"))
+        }
+    }
+
+    @Test func signupSignsInAndLandsOnTheCatalog() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.signUp("reader", email: "reader@example.com")
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/")
+            #expect(try await browser.get("/").location == "/lists")
+            let settings = try await browser.get("/settings")
+            #expect(settings.status == .ok)
+            #expect(settings.shows("reader"))
+        }
+    }
+
+    @Test func closedSignupHidesTheFormAndRefusesPosts() async throws {
+        let server = try await TestApp.build { $0.accounts.signup = .closed }
+        try await TestApp.run(server) { browser in
+            #expect(try await browser.get("/signup").status == .notFound)
+            #expect(!(try await browser.get("/login").text.contains("href=\"/signup\"")))
+            let response = try await browser.post("/signup", [("username", "x"), ("password", "y")])
+            #expect(response.status == .notFound)
+        }
+    }
+
+    @Test func storedHashIsArgon2idWithTheDefaultParameters() async throws {
+        let server = try await TestApp.build { $0.accounts.argon2 = AppConfig.Argon2() }
+        let status = try await TestApp.run(server) { browser in try await browser.signUp("hashcheck").status }
+        #expect(status == .seeOther)
+        let hash = try await server.database.pool.read { try String.fetchOne($0, sql: "SELECT password_hash FROM user") }
+        #expect(hash?.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$") == true)
+    }
+
+    // MARK: Sign-in
+
+    @Test func unknownUserAndWrongPasswordAnswerIdentically() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("known")
+            var first = TestBrowser(client: browser.client)
+            var second = TestBrowser(client: browser.client)
+            let wrongPassword = try await first.signIn("known", password: "not the password")
+            let unknownUser = try await second.signIn("unknown", password: "not the password")
+            #expect(wrongPassword.status == .unprocessableContent)
+            #expect(wrongPassword.status == unknownUser.status)
+            #expect(wrongPassword.shows("Wrong username or password."))
+            let withoutTokens = { (text: String) in
+                text.replacing(/value="[A-Za-z0-9_-]{43}"/, with: "TOKEN").replacing(/value="(known|unknown)"/, with: "NAME")
+            }
+            #expect(withoutTokens(wrongPassword.text) == withoutTokens(unknownUser.text))
+            let headerNames = { (response: TestResponse) in Set(response.headers.map(\.name.canonicalName)) }
+            #expect(headerNames(wrongPassword) == headerNames(unknownUser))
+        }
+    }
+
+    @Test func emptyFieldsHaveTheirOwnMessages() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.get("/login")
+            let response = try await browser.post("/login", [("username", ""), ("password", "")])
+            #expect(response.status == .unprocessableContent)
+            #expect(response.shows("Enter your username."))
+            #expect(response.shows("Enter your password."))
+        }
+    }
+
+    @Test("?next= leads only to local paths", arguments: [
+        ("/settings", "/settings"),
+        ("/lists?q=fiction", "/lists?q=fiction"),
+        ("//evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("https://evil.example/", "/"),
+        ("javascript:alert(1)", "/"),
+        ("http:/evil.example", "/"),
+        ("/%0d%0aSet-Cookie:x", "/%0d%0aSet-Cookie:x"),
+        (" /settings", "/"),
+    ])
+    func nextParameter(next: String, expected: String) async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("traveller")
+            try await browser.post("/logout", [])
+            let response = try await browser.signIn("traveller", next: next)
+            #expect(response.status == .seeOther)
+            #expect(response.location == expected)
+        }
+    }
+
+    @Test func signedOutVisitorsAreSentToSignInWithTheirDestination() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get("/settings")
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/login?next=/settings")
+            let page = try await browser.get("/login?next=/settings")
+            #expect(page.text.contains("value=\"/settings\""))
+        }
+    }
+
+    // MARK: CSRF
+
+    @Test func postsWithoutTheRightCSRFTokenAreRefused() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("victim")
+            var attacker = TestBrowser(client: browser.client)
+            try await attacker.get("/login")
+            let missing = try await browser.post("/logout", [("csrf_token", "")])
+            let wrong = try await browser.post("/logout", [("csrf_token", String(repeating: "A", count: 43))])
+            let fromAnotherSession = try await browser.post("/logout", [("csrf_token", attacker.csrfToken)])
+            for response in [missing, wrong, fromAnotherSession] {
+                #expect(response.status == .forbidden)
+                #expect(response.shows("reload the page"))
+            }
+            #expect(try await browser.get("/settings").status == .ok, "still signed in: nothing happened")
+        }
+    }
+
+    @Test func signInFormIsProtectedToo() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("member")
+            var fresh = TestBrowser(client: browser.client)
+            try await fresh.get("/login")
+            let response = try await fresh.post("/login", [("username", "member"), ("password", "correct horse battery"), ("csrf_token", "forged")])
+            #expect(response.status == .forbidden)
+        }
+    }
+
+    @Test func crossOriginPostsAreRefusedEvenWithAToken() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("origin")
+            let foreign = try await browser.post("/logout", [], headers: [.origin: "https://evil.example"])
+            #expect(foreign.status == .forbidden)
+            #expect(try await browser.get("/settings").status == .ok, "still signed in")
+        }
+    }
+
+    @Test("Origin must name the host the request was sent to", arguments: [
+        ("http://localhost:8080", "localhost:8080", true),
+        ("https://Wishlist.example", "wishlist.example", true),
+        ("https://evil.example", "wishlist.example", false),
+        ("http://wishlist.example:81", "wishlist.example", false),
+        ("null", "wishlist.example", false),
+        ("ftp://wishlist.example", "wishlist.example", false),
+    ])
+    func originCheck(origin: String, authority: String, allowed: Bool) {
+        #expect(CSRFMiddleware.isSameOrigin(origin: origin, authority: authority) == allowed)
+    }
+
+    // MARK: Sessions and cookies
+
+    @Test func signInIssuesANewTokenSoAFixedCookieIsWorthless() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("fixed")
+            try await browser.post("/logout", [])
+            try await browser.get("/login")
+            let planted = try #require(browser.sessionCookie)
+            try await browser.signIn("fixed")
+            #expect(browser.sessionCookie != planted)
+            var attacker = TestBrowser(client: browser.client)
+            attacker.sessionCookie = planted
+            #expect(try await attacker.get("/settings").status == .seeOther, "the pre-sign-in token does not sign anyone in")
+        }
+    }
+
+    @Test func cookieAttributes() async throws {
+        let plain = try await TestApp.build()
+        try await TestApp.run(plain) { browser in
+            let response = try await browser.signUp("cookies")
+            let cookie = try #require(response.headers[values: .setCookie].first { $0.hasPrefix("wishlist_session=") })
+            for attribute in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] { #expect(cookie.contains(attribute)) }
+            #expect(!cookie.contains("Secure"))
+        }
+        let secure = try await TestApp.build { $0.server.secureCookies = true }
+        try await TestApp.run(secure) { browser in
+            browser.cookieName = "__Host-wishlist_session"
+            let response = try await browser.get("/login")
+            let cookie = try #require(response.headers[values: .setCookie].first)
+            #expect(cookie.hasPrefix("__Host-wishlist_session="))
+            for attribute in ["Secure", "HttpOnly", "SameSite=Lax", "Path=/"] { #expect(cookie.contains(attribute)) }
+            #expect(!cookie.contains("Domain"))
+        }
+    }
+
+    @Test func onlyTheTokensHashIsStored() async throws {
+        let server = try await TestApp.build()
+        let token = try await TestApp.run(server) { browser in
+            try await browser.signUp("hashed")
+            return try #require(browser.sessionCookie)
+        }
+        let stored = try await server.database.pool.read { try Data.fetchOne($0, sql: "SELECT token_hash FROM session") }
+        #expect(stored == Data(SHA256.hash(Array(token.utf8))))
+        #expect(stored?.count == 32)
+    }
+
+    @Test func logoutDeletesTheSessionSoTheOldCookieNoLongerWorks() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("leaver")
+            let old = try #require(browser.sessionCookie)
+            let response = try await browser.post("/logout", [])
+            #expect(response.location == "/login")
+            var replay = TestBrowser(client: browser.client)
+            replay.sessionCookie = old
+            #expect(try await replay.get("/settings").status == .seeOther)
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 0)
+    }
+
+    @Test func sessionsExpireWhenIdleAndAfterTheirAbsoluteLifetime() async throws {
+        let time = ManualClock()
+        let server = try await TestApp.build(clock: time.clock)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("idle")
+            time.advance(by: 13 * 86_400)
+            #expect(try await browser.get("/settings").status == .ok, "13 idle days: still signed in")
+            time.advance(by: 14 * 86_400 + 1)
+            #expect(try await browser.get("/settings").status == .seeOther, "over 14 idle days: signed out")
+
+            try await browser.signIn("idle")
+            for _ in 0..<29 {
+                time.advance(by: 86_400)
+                #expect(try await browser.get("/settings").status == .ok)
+            }
+            time.advance(by: 86_400 + 1)
+            #expect(try await browser.get("/settings").status == .seeOther, "over 30 days since sign-in: signed out")
+        }
+    }
+
+    // MARK: Throttling
+
+    @Test func failedSignInsAreThrottledPerAccountAndTheLimitResets() async throws {
+        let time = ManualClock()
+        let server = try await TestApp.build(clock: time.clock)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("target")
+            try await browser.post("/logout", [])
+            for _ in 0..<5 {
+                #expect(try await browser.signIn("target", password: "wrong guess").status == .unprocessableContent)
+            }
+            let blocked = try await browser.signIn("target")
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.headers[.retryAfter] == "900")
+            #expect(blocked.shows("Try again in 15 minutes."))
+            time.advance(by: 15 * 60 + 1)
+            #expect(try await browser.signIn("target").status == .seeOther)
+        }
+    }
+
+    @Test func failedSignInsAreThrottledPerClientAddress() async throws {
+        let server = try await TestApp.build { $0.accounts.failedLoginsPerAddress = 3 }
+        try await TestApp.run(server) { browser in
+            for name in ["one", "two", "three"] {
+                #expect(try await browser.signIn(name, password: "wrong guess").status == .unprocessableContent)
+            }
+            let blocked = try await browser.signIn("four", password: "wrong guess")
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test func signupsAreThrottledPerClientAddress() async throws {
+        let server = try await TestApp.build { $0.accounts.signupsPerAddress = 2 }
+        try await TestApp.run(server) { browser in
+            for name in ["first", "second"] {
+                var visitor = TestBrowser(client: browser.client)
+                #expect(try await visitor.signUp(name).status == .seeOther)
+            }
+            let blocked = try await browser.signUp("third")
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.shows("Try again in"))
+        }
+    }
+
+    // MARK: Settings
+
+    @Test func changingThePasswordSignsOutTheOtherSessions() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("changer")
+            var laptop = TestBrowser(client: browser.client)
+            try await laptop.signIn("changer")
+            try await browser.get("/settings")
+            let wrong = try await browser.post("/settings/password", [
+                ("current_password", "nope"), ("new_password", "a brand new password"), ("new_password_confirm", "a brand new password"),
+            ])
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.shows("That is not your current password."))
+            let changed = try await browser.post("/settings/password", [
+                ("current_password", "correct horse battery"), ("new_password", "a brand new password"),
+                ("new_password_confirm", "a brand new password"),
+            ])
+            #expect(changed.location == "/settings?done=password")
+            #expect(try await browser.get("/settings").status == .ok, "this browser stays signed in")
+            #expect(try await laptop.get("/settings").status == .seeOther, "the other one is signed out")
+            #expect(try await laptop.signIn("changer", password: "a brand new password").status == .seeOther)
+        }
+    }
+
+    @Test func settingsListsSessionsAndCanSignOutTheOthers() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("many")
+            var phone = TestBrowser(client: browser.client)
+            phone.userAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1"
+            try await phone.signIn("many")
+            let page = try await browser.get("/settings")
+            #expect(page.shows("Chrome on Linux"))
+            #expect(page.shows("Safari on iOS"))
+            let response = try await browser.post("/settings/sessions/sign-out-others", [])
+            #expect(response.location == "/settings?done=signed-out-others")
+            #expect(try await phone.get("/settings").status == .seeOther)
+            #expect(try await browser.get("/settings").status == .ok)
+        }
+    }
+
+    @Test func deletingTheAccountRemovesEveryRowOfTheUser() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("keeper")
+            var other = TestBrowser(client: browser.client)
+            try await other.signUp("goner")
+            try await other.get("/settings")
+            let refused = try await other.post("/settings/delete-account", [("password", "wrong")])
+            #expect(refused.status == .unprocessableContent)
+            let deleted = try await other.post("/settings/delete-account", [("password", "correct horse battery")])
+            #expect(deleted.location == "/login")
+            #expect(try await other.signIn("goner").status == .unprocessableContent)
+        }
+        let (users, sessionOwners) = try await server.database.pool.read { db in
+            (try String.fetchAll(db, sql: "SELECT username FROM user"),
+             try Int64.fetchAll(db, sql: "SELECT DISTINCT user_id FROM session"))
+        }
+        #expect(users == ["keeper"])
+        #expect(sessionOwners.count == 1, "only the remaining user's session is left")
+    }
+}

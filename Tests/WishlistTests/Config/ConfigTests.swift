@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import Wishlist
+
+@Suite("Configuration: file, environment, flags, and one clear line per mistake")
+struct ConfigTests {
+    func write(_ json: String) throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent("config.json")
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func theShippedConfigFileHoldsExactlyTheDefaults() throws {
+        let path = repositoryRoot.appendingPathComponent("config.json").path
+        let loaded = try ConfigLoader.load(file: path, fileIsRequired: true, environment: [:])
+        #expect(loaded == AppConfig())
+    }
+
+    @Test func laterSourcesOverrideEarlierOnes() throws {
+        let path = try write(#"{"server": {"port": 9000, "host": "0.0.0.0"}, "accounts": {"argon2": {"iterations": 3}}}"#)
+        let config = try ConfigLoader.load(
+            file: path, fileIsRequired: true,
+            environment: ["WISHLIST_PORT": "9100", "NYT_API_KEY": "k", "WISHLIST_SIGNUP": "closed"],
+            overrides: ["server.port": "9200", "database.path": "/tmp/x.sqlite"]
+        )
+        #expect(config.server.host == "0.0.0.0")
+        #expect(config.server.port == 9200)
+        #expect(config.nyt.apiKey == "k")
+        #expect(config.accounts.signup == .closed)
+        #expect(config.accounts.argon2.iterations == 3)
+        #expect(config.accounts.argon2.memoryKiB == 19456)
+        #expect(config.database.path == "/tmp/x.sqlite")
+    }
+
+    @Test("a bad value names its key and the problem", arguments: [
+        (#"{"server": {"port": "eighty"}}"#, [String: String](), "configuration: server.port: expected a whole number from 1 to 65535, got \"eighty\""),
+        (#"{"server": {"port": 70000}}"#, [:], "configuration: server.port: expected a whole number from 1 to 65535, got 70000"),
+        (#"{"server": {"secureCookies": 1}}"#, [:], "configuration: server.secureCookies: expected true or false, got 1"),
+        (#"{"server": {"prot": 1}}"#, [:], "configuration: server.prot: unknown setting in"),
+        (#"{}"#, ["WISHLIST_SIGNUP": "maybe"], "configuration: accounts.signup: expected one of open, closed, got \"maybe\""),
+        (#"{}"#, ["NYT_BASE_URL": "ftp://example.com"], "configuration: nyt.baseURL: expected an http or https URL"),
+        (#"{}"#, ["WISHLIST_PORT": "8080x"], "configuration: server.port:"),
+        (#"{"accounts": {"sessionIdleDays": 40}}"#, [:], "configuration: accounts.sessionIdleDays: must not exceed"),
+        (#"[1, 2]"#, [:], "expected a JSON object at the top level"),
+        (#"{"server": "#, [:], "not a readable JSON file"),
+    ])
+    func badValues(json: String, environment: [String: String], message: String) throws {
+        let path = try write(json)
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(file: path, fileIsRequired: true, environment: environment)
+        }
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
+        #expect(error?.description.contains("\n") == false)
+    }
+
+    @Test func aMissingExplicitFileIsAnErrorButAMissingDefaultIsNot() throws {
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(file: "/nonexistent/config.json", fileIsRequired: true, environment: [:])
+        }
+        #expect(try ConfigLoader.load(file: "/nonexistent/config.json", fileIsRequired: false, environment: [:]) == AppConfig())
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import NIOCore
+import Testing
+@testable import Wishlist
+
+@Suite("Digests, tokens, forms and local paths")
+struct SecurityPrimitivesTests {
+    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    @Test("SHA-256 matches the FIPS 180-4 examples", arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func sha256(message: String, digest: String) {
+        #expect(hex(SHA256.hash(Array(message.utf8))) == digest)
+    }
+
+    @Test func sha256OfAMillionAs() {
+        #expect(hex(SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("HMAC-SHA-256 matches RFC 4231")
+    func hmac() {
+        let case1 = HMAC.sha256(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8))
+        #expect(hex(case1) == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        let case2 = HMAC.sha256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
+        #expect(hex(case2) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        let longKey = HMAC.sha256(
+            key: [UInt8](repeating: 0xaa, count: 131),
+            message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+        )
+        #expect(hex(longKey) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
+    @Test func tokensAre256BitBase64URLAndDistinct() {
+        let tokens = (0..<100).map { _ in SecureRandom.token() }
+        #expect(Set(tokens).count == 100)
+        #expect(tokens.allSatisfy { $0.count == 43 && SessionCookies.isWellFormed($0) })
+        #expect(Base64URL.encode(Array("any carnal pleas".utf8)) == "YW55IGNhcm5hbCBwbGVhcw")
+        #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
+    }
+
+    @Test func csrfTokensAreBoundToTheSession() {
+        let csrf = CSRFProtection(key: SecureRandom.bytes(32))
+        let session = SecureRandom.token()
+        let token = csrf.token(forSession: session)
+        #expect(csrf.isValid(token, forSession: session))
+        #expect(!csrf.isValid(token, forSession: SecureRandom.token()))
+        #expect(!csrf.isValid("", forSession: session))
+        #expect(!csrf.isValid(token, forSession: ""))
+        #expect(CSRFProtection(key: SecureRandom.bytes(32)).token(forSession: session) != token, "another server key, another token")
+    }
+
+    @Test func formBodyDecodesPlusPercentAndUnicode() throws {
+        let form = try FormBody(parsing: ByteBuffer(string: "name=J%C3%BCrgen+M%C3%BCller&empty=&flag&emoji=%F0%9F%98%80"))
+        #expect(try form.text("name") == "Jürgen Müller")
+        #expect(try form.text("empty") == "")
+        #expect(try form.text("flag") == "")
+        #expect(try form.text("missing") == "")
+        #expect(try form.text("emoji") == "😀")
+        #expect(throws: PageError.self) { try form.text("name", maxLength: 5) }
+    }
+
+    @Test("only local paths survive", arguments: [
+        ("/lists", "/lists"), ("/a?b=c#d", "/a?b=c#d"), ("//evil", "/"), ("/\\evil", "/"), ("https://evil", "/"),
+        ("evil", "/"), ("", "/"), ("/a\nb", "/"), ("/a b", "/"), ("/a\\b", "/"),
+    ])
+    func localPaths(candidate: String, expected: String) {
+        #expect(LocalPath.validated(candidate) == expected)
+    }
+
+    @Test func browserNames() {
+        #expect(BrowserName.describe("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0") == "Firefox on Linux")
+        #expect(BrowserName.describe("Mozilla/5.0 (Windows NT 10.0) AppleWebKit Chrome/120 Safari/537.36 Edg/120") == "Edge on Windows")
+        #expect(BrowserName.describe("") == "An unknown browser")
+    }
+}

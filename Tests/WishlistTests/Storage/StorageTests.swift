@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Wishlist
+
+@Suite("Storage: migrations, WAL, transactions")
+struct StorageTests {
+    func databasePath() throws -> String {
+        try temporaryDirectory().appendingPathComponent("nested/dir/test.sqlite").path
+    }
+
+    @Test func migratesFromEmptyAndReRunsAsANoOp() throws {
+        let path = try databasePath()
+        let database = try AppDatabase.open(path: path)
+        let applied = try database.appliedMigrations()
+        #expect(applied == ["1-secrets", "2-accounts"])
+        try database.migrate()
+        let reopened = try AppDatabase.open(path: path)
+        #expect(try reopened.appliedMigrations() == applied)
+        let tables = try reopened.pool.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        #expect(Set(tables).isSuperset(of: ["user", "session", "throttle_event", "secret", "grdb_migrations"]))
+    }
+
+    @Test func runsInWALModeWithForeignKeys() throws {
+        let database = try AppDatabase.open(path: try databasePath())
+        let (journal, foreignKeys) = try database.pool.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        let synchronous = try database.pool.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        #expect(journal == "wal")
+        #expect(foreignKeys == 1)
+        #expect(synchronous == 2, "FULL")
+    }
+
+    @Test func readersSeeTheLastCommitWhileAWriteIsInProgress() async throws {
+        let database = try AppDatabase.open(path: try databasePath())
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO secret (name, value) VALUES ('a', x'01')")
+        }
+        // The writer blocks GRDB's writer thread (not a Swift task) until the reader is done.
+        let writerInside = DispatchSemaphore(value: 0)
+        let releaseWriter = DispatchSemaphore(value: 0)
+        let writer = Task {
+            try await database.pool.write { db in
+                try db.execute(sql: "INSERT INTO secret (name, value) VALUES ('b', x'02')")
+                writerInside.signal()
+                releaseWriter.wait()
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                writerInside.wait()
+                continuation.resume()
+            }
+        }
+        let seenDuringWrite = try await database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM secret") }
+        releaseWriter.signal()
+        try await writer.value
+        let seenAfter = try await database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM secret") }
+        #expect(seenDuringWrite == 1, "the reader is not blocked and sees only committed rows")
+        #expect(seenAfter == 2)
+    }
+
+    @Test func aFailedTransactionLeavesNothingBehind() async throws {
+        let database = try AppDatabase.open(path: try databasePath())
+        struct Abort: Error {}
+        await #expect(throws: Abort.self) {
+            try await database.pool.write { db in
+                try db.execute(sql: "INSERT INTO secret (name, value) VALUES ('half', x'00')")
+                throw Abort()
+            }
+        }
+        await #expect(throws: DatabaseError.self) {
+            try await database.pool.write { db in
+                try db.execute(sql: "INSERT INTO secret (name, value) VALUES ('first', x'00')")
+                try db.execute(sql: "INSERT INTO secret (name, value) VALUES ('first', x'00')")
+            }
+        }
+        let count = try await database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM secret") }
+        #expect(count == 0)
+    }
+}

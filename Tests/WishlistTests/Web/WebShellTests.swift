@@ -1,0 +1,103 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import Wishlist
+
+@Suite("Web shell: headers, errors, limits, static files")
+struct WebShellTests {
+    static let securityHeaders: [(HTTPField.Name, String)] = [
+        (.contentSecurityPolicy, "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+        (.xContentTypeOptions, "nosniff"),
+        (HTTPField.Name("Referrer-Policy")!, "same-origin"),
+        (HTTPField.Name("Cross-Origin-Opener-Policy")!, "same-origin"),
+    ]
+
+    @Test("every kind of response carries the security headers", arguments: ["/login", "/no-such-page", "/static/style.css", "/healthz", "/settings"])
+    func securityHeaders(path: String) async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get(path)
+            for (name, value) in Self.securityHeaders {
+                #expect(response.headers[name] == value, "\(name) on \(path)")
+            }
+        }
+    }
+
+    @Test func unknownPathGetsTheStyledNotFoundPage() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get("/no-such-page")
+            #expect(response.status == .notFound)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(response.shows("Page not found"))
+            #expect(response.text.contains("/static/style.css"))
+            #expect(response.text.contains("https://developer.nytimes.com"))
+        }
+    }
+
+    @Test func oversizedFormIsRefusedWith413() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.get("/login")
+            let padding = String(repeating: "a", count: 100 * 1024)
+            let response = try await browser.post("/login", [("username", padding), ("password", "x")])
+            #expect(response.status == .contentTooLarge)
+            #expect(response.shows("too much to send"))
+        }
+    }
+
+    @Test func healthCheckAnswersOkWhenTheDatabaseDoes() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get("/healthz")
+            #expect(response.status == .ok)
+            #expect(response.text == "ok\n")
+        }
+    }
+
+    @Test func stylesheetIsServedFromStatic() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get("/static/style.css")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("text/css") == true)
+            #expect(response.headers[.setCookie] == nil, "static files set no cookie")
+        }
+    }
+
+    @Test func signedOutHomeRedirectsToSignIn() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get("/")
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/login")
+        }
+    }
+
+    @Test func pagesAreNotCached() async throws {
+        let server = try await TestApp.build()
+        let cacheControl = try await TestApp.run(server) { browser in try await browser.get("/login").headers[.cacheControl] }
+        #expect(cacheControl == "no-store")
+    }
+
+    @Test("malformed form bodies get a 400 page, not a 500", arguments: [
+        ("username=%FF%FE&password=x", "valid UTF-8"),
+        ("username=a%00b&password=x", "control characters"),
+        ("username=a&username=b", "more than once"),
+        ("username=%4", "broken %-escape"),
+    ])
+    func malformedForms(body: String, expected: String) async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.get("/login")
+            let response = try await browser.send(
+                "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: body + "&csrf_token=" + browser.csrfToken)
+            )
+            #expect(response.status == .badRequest)
+            #expect(response.shows(expected))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+"""Fixtures for the browser tests: a real `wishlist serve` and a headless Debian Chromium per test."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from support import DEFAULT_WINDOW, REPO_ROOT, Browser, http_get, new_chromium
+
+STARTUP_DEADLINE_S = 30.0
+SHUTDOWN_DEADLINE_S = 5.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _output(log_path: Path) -> str:
+    text = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
+    return text[-8000:] or "(no output)"
+
+
+def _wait_until_healthy(proc: subprocess.Popen, base_url: str, log_path: Path) -> None:
+    deadline = time.monotonic() + STARTUP_DEADLINE_S
+    last_problem = "no answer yet"
+    while time.monotonic() < deadline:
+        code = proc.poll()
+        if code is not None:
+            pytest.fail(
+                f"`wishlist serve` exited with code {code} before /healthz answered.\n"
+                f"--- server output ---\n{_output(log_path)}",
+                pytrace=False,
+            )
+        try:
+            status, _, _ = http_get(base_url + "/healthz", timeout=2.0)
+            if status == 200:
+                return
+            last_problem = f"/healthz answered {status}"
+        except OSError as error:  # refused while the server is still binding, resets, timeouts
+            last_problem = f"{type(error).__name__}: {error}"
+        try:
+            proc.wait(timeout=0.1)  # the pause between polls, cut short if the server dies
+        except subprocess.TimeoutExpired:
+            pass
+    pytest.fail(
+        f"`wishlist serve` did not answer 200 on /healthz within {STARTUP_DEADLINE_S:.0f} s "
+        f"({last_problem}).\n--- server output ---\n{_output(log_path)}",
+        pytrace=False,
+    )
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Starts `wishlist serve` on a free loopback port with a fresh database; yields its base URL.
+
+    The NYT key is removed from the environment, so the app serves its bundled sample catalog.
+    Teardown sends SIGTERM and requires a clean exit (code 0) within five seconds.
+    """
+    binary = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        pytest.fail(f"no wishlist executable at {binary}: build it first or set WISHLIST_BIN", pytrace=False)
+
+    workdir = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    log_path = workdir / "server.log"
+    env = dict(os.environ)
+    env.pop("NYT_API_KEY", None)
+    command = [
+        str(binary), "serve",
+        "--host", "127.0.0.1",
+        "--port", str(port),
+        "--database", str(workdir / "e2e.sqlite"),
+    ]
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            command, cwd=REPO_ROOT, env=env,
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_healthy(proc, base_url, log_path)
+    except BaseException:
+        _kill(proc)
+        raise
+
+    yield base_url
+
+    if proc.poll() is not None:
+        pytest.fail(
+            f"the server died during the tests (code {proc.returncode}).\n"
+            f"--- server output ---\n{_output(log_path)}",
+            pytrace=False,
+        )
+    proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(timeout=SHUTDOWN_DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        code = None
+    if code is None:
+        _kill(proc)
+        pytest.fail(
+            f"the server was still running {SHUTDOWN_DEADLINE_S:.0f} s after SIGTERM.\n"
+            f"--- server output ---\n{_output(log_path)}",
+            pytrace=False,
+        )
+    assert code == 0, f"the server exited with code {code} after SIGTERM.\n--- server output ---\n{_output(log_path)}"
+
+
+@pytest.fixture
+def browser(server: str, request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """A fresh headless Chromium per test, its viewport 1280 x 900 until the test resizes it."""
+    driver = new_chromium(*DEFAULT_WINDOW)
+    try:
+        session = Browser(driver, server, request.node.name)
+        session.resize(*DEFAULT_WINDOW)
+        yield session
+    finally:
+        driver.quit()
