@@ -8,7 +8,7 @@ struct WishlistCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wishlist",
         abstract: "Browse the New York Times best-seller lists and keep a wishlist of books.",
-        subcommands: [Serve.self, Migrate.self, UserCommand.self],
+        subcommands: [Serve.self, Migrate.self, Sync.self, UserCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -76,4 +76,40 @@ struct Migrate: ExecutableCommand {
         let database = try AppDatabase.open(path: config.database.path)
         print("database \(config.database.path) is at migration \(try database.appliedMigrations().last ?? "none")")
     }
+}
+
+struct Sync: ExecutableCommand {
+    static let configuration = CommandConfiguration(abstract: "Refresh the catalog once, showing progress, then exit.")
+
+    @OptionGroup var options: ConfigOptions
+
+    func execute() async throws {
+        let config = try options.load()
+        let database = try AppDatabase.open(path: config.database.path)
+        let sync = CatalogSync.make(config: config, database: database) { seconds in
+            // Counts the wait for the NYT's per-minute quota down on one line.
+            for remaining in stride(from: seconds, to: 0, by: -1) {
+                FileHandle.standardOutput.write(Data("\rwaiting for the NYT rate limit: \(remaining) s ".utf8))
+                try await Task.sleep(for: .seconds(1))
+            }
+            FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+        }
+        print(config.nyt.apiKey.isEmpty ? "no NYT API key: loading the bundled sample catalog" : "refreshing from \(config.nyt.baseURL)")
+        let report = await sync.refresh { event in
+            switch event {
+            case .fetching(let what, let done, let total):
+                print("[\(done)/\(total)] fetching \(what)")
+            case .waitingForRateLimit(let seconds):
+                print("the NYT allows 5 requests a minute: waiting \(seconds) s")
+            }
+        }
+        print("\(report.listsUpdated) lists updated with \(report.requests) API requests")
+        if let error = report.error {
+            throw SyncFailure(description: "refresh failed: \(error.phrase); the cached catalog is unchanged")
+        }
+    }
+}
+
+struct SyncFailure: Error, CustomStringConvertible {
+    let description: String
 }

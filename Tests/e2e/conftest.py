@@ -12,7 +12,9 @@ from typing import Iterator
 
 import pytest
 
-from support import DEFAULT_WINDOW, REPO_ROOT, Browser, http_get, new_chromium
+from support import (
+    DEFAULT_WINDOW, PASSWORD, REPO_ROOT, Browser, http_get, new_chromium, sign_in, sign_up, unique_username,
+)
 
 STARTUP_DEADLINE_S = 30.0
 SHUTDOWN_DEADLINE_S = 5.0
@@ -131,3 +133,38 @@ def browser(server: str, request: pytest.FixtureRequest) -> Iterator[Browser]:
         yield session
     finally:
         driver.quit()
+
+
+# Accounts. Sign-ups are throttled per client address (10 per 15 minutes by default) and every test
+# talks to the server from 127.0.0.1, so tests share one account wherever they only read, and make
+# their own only when they change something that belongs to the user (favourites, the wishlist).
+
+
+@pytest.fixture(scope="session")
+def reader(server: str) -> tuple[str, str]:
+    """(username, password) of one account, made once through the real sign-up form."""
+    driver = new_chromium(*DEFAULT_WINDOW)
+    try:
+        session = Browser(driver, server, "reader-account")
+        session.resize(*DEFAULT_WINDOW)
+        username = unique_username("reader")
+        sign_up(session, username)
+    finally:
+        driver.quit()
+    return username, PASSWORD
+
+
+@pytest.fixture
+def signed_in(browser: Browser, reader: tuple[str, str]) -> Browser:
+    """The test's browser, signed in through the sign-in form as the shared `reader` account."""
+    sign_in(browser, *reader)
+    assert browser.path == "/lists", f"signing in led to {browser.driver.current_url}"
+    return browser
+
+
+@pytest.fixture
+def new_account(browser: Browser) -> str:
+    """Signs the test's browser up as a brand-new user (through the form) and returns the username."""
+    username = unique_username("e2e")
+    sign_up(browser, username)
+    return username

@@ -8,16 +8,23 @@ it from reaching out should anything call it anyway).
 from __future__ import annotations
 
 import base64
+import functools
+import json
 import os
 import re
+import unicodedata
 import urllib.error
 import urllib.request
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -191,7 +198,7 @@ class Browser:
         assert element.is_displayed(), f"{what} is not displayed"
         box = self.js(
             "const el = arguments[0];"
-            "el.scrollIntoView({block: 'center', inline: 'nearest'});"
+            "el.scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});"
             "const r = el.getBoundingClientRect();"
             "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
             "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,"
@@ -207,3 +214,201 @@ class Browser:
 
     def stylesheet_hrefs(self) -> list[str]:
         return self.js("return Array.from(document.styleSheets, s => s.href || '(inline)');")
+
+
+# ---------------------------------------------------------------------------------------------
+# Signed-in pages: accounts made through the real forms, and page changes caused by a click.
+
+PASSWORD = "a long enough passphrase 🔑"
+
+
+def unique_username(prefix: str = "reader") -> str:
+    """A username no other test (or earlier run against the same database) has used."""
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"[:32]
+
+
+def _navigates(browser: "Browser", action, timeout: float = 10.0) -> None:
+    """Runs `action` (a click, a submit) and waits until the browser has loaded the next page.
+
+    The old document is marked with a token that a new document does not have. (Waiting for the
+    old <html> element to go stale races with Chromium swapping documents: it sometimes reports
+    "Node ... does not belong to the document" instead of a stale element.)
+    """
+    token = uuid.uuid4().hex
+    browser.js("window.__e2ePage = arguments[0];", token)
+    action()
+
+    def next_page_loaded(driver) -> bool:
+        try:
+            return driver.execute_script(
+                "return window.__e2ePage !== arguments[0] && document.readyState === 'complete';", token
+            )
+        except WebDriverException:  # the script ran while one document replaced the other
+            return False
+
+    WebDriverWait(browser.driver, timeout).until(next_page_loaded, "the page did not change")
+
+
+def follow(browser: "Browser", element: WebElement, name: str | None = None) -> None:
+    """Clicks a link or submit button, waits for the page it leads to and screenshots it."""
+    # Scroll first, without animation: the stylesheet asks for smooth scrolling, and a click made
+    # while the page still glides lands on whatever is under the pointer at that moment.
+    browser.js("arguments[0].scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});", element)
+    _navigates(browser, element.click)
+    if name:
+        browser.screenshot(name)
+
+
+def fill(browser: "Browser", field_id: str, text: str) -> WebElement:
+    field = browser.driver.find_element(By.ID, field_id)
+    field.clear()
+    field.send_keys(text)
+    return field
+
+
+def sign_up(browser: "Browser", username: str, password: str = PASSWORD) -> None:
+    """Creates an account through the sign-up form; the browser is then signed in as it."""
+    browser.visit("/signup", "sign-up-form")
+    fill(browser, "username", username)
+    fill(browser, "password", password)
+    fill(browser, "password_confirm", password)
+    follow(browser, browser.driver.find_element(By.ID, "signup-submit"))
+    problems = browser.driver.find_elements(By.CSS_SELECTOR, '[role="alert"], .field-error:not(:empty)')
+    assert browser.path != "/signup", "sign-up failed: " + " | ".join(p.text for p in problems)
+
+
+def sign_in(browser: "Browser", username: str, password: str = PASSWORD, start: str = "/login") -> None:
+    """Signs in through the sign-in form (opening `start` first when not already on a sign-in page)."""
+    if browser.path != "/login" or browser.driver.current_url == "data:,":
+        browser.visit(start, "sign-in-form")
+    fill(browser, "username", username)
+    fill(browser, "password", password)
+    follow(browser, browser.driver.find_element(By.ID, "login-submit"))
+
+
+def sign_out(browser: "Browser") -> None:
+    follow(browser, browser.driver.find_element(By.CSS_SELECTOR, '#signout-form button[type="submit"]'))
+
+
+def signed_in_as(browser: "Browser") -> str | None:
+    """The username the navigation shows, or None when it shows no one signed in."""
+    found = browser.driver.find_elements(By.ID, "nav-user")
+    if not found:
+        return None
+    text = found[0].get_attribute("textContent") or ""
+    return re.sub(r"\s+", " ", text).replace("Signed in as", "").strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# The sample catalog the server shows without an NYT key, read from the Swift source that
+# embeds it, so the tests follow the data instead of repeating it.
+
+SAMPLE_CATALOG_SOURCE = REPO_ROOT / "Sources" / "Wishlist" / "Catalog" / "SampleCatalog.swift"
+
+
+@dataclass(frozen=True)
+class SampleBook:
+    rank: int
+    rank_last_week: int
+    weeks_on_list: int
+    title: str
+    author: str
+    publisher: str
+    isbn13: str
+    isbn10: str
+    buy_links: tuple[tuple[str, str], ...]
+    other_links: tuple[str, ...]  # review and chapter links, as the API sends them (any scheme)
+    has_cover: bool  # an image URL with a usable size; otherwise the page shows the placeholder
+
+    def movement(self, period: str = "week") -> str:
+        """What a list page shows about the book's move since the previous edition ("week"/"month")."""
+        if self.rank_last_week == 0:
+            return f"New this {period}"
+        if self.rank_last_week > self.rank:
+            return f"Up {self.rank_last_week - self.rank}"
+        if self.rank_last_week < self.rank:
+            return f"Down {self.rank - self.rank_last_week}"
+        return f"Same as last {period}"
+
+
+@dataclass(frozen=True)
+class SampleList:
+    name_encoded: str
+    display_name: str
+    frequency: str  # "Weekly" or "Monthly", as the catalog shows it
+    books: tuple[SampleBook, ...]
+
+    @property
+    def period(self) -> str:
+        return "month" if self.frequency == "Monthly" else "week"
+
+
+def _swift_raw_strings(source: str) -> dict[str, str]:
+    """The JSON bodies of the Swift raw multi-line strings (`static let names = #\"\"\" ... \"\"\"#`
+    and `"audio-fiction": #\"\"\" ... \"\"\"#`), keyed by the constant's or the dictionary key's name."""
+    pattern = re.compile(r'(?:static let (\w+)[^=\n]*=|"([\w-]+)"\s*:)\s*#"""\n(.*?)\n[ \t]*"""#', re.S)
+    return {(a or b): body for a, b, body in pattern.findall(source)}
+
+
+def _sample_book(raw: dict) -> SampleBook:
+    others = tuple(
+        str(raw.get(key) or "")
+        for key in ("book_review_link", "sunday_review_link", "first_chapter_link", "article_chapter_link")
+        if raw.get(key)
+    )
+    return SampleBook(
+        rank=int(raw["rank"]),
+        rank_last_week=int(raw.get("rank_last_week") or 0),
+        weeks_on_list=int(raw.get("weeks_on_list") or 0),
+        title=raw["title"],
+        author=raw.get("author") or "",
+        publisher=raw.get("publisher") or "",
+        isbn13=raw.get("primary_isbn13") or "",
+        isbn10=raw.get("primary_isbn10") or "",
+        buy_links=tuple((link.get("name") or "", link.get("url") or "") for link in raw.get("buy_links") or []),
+        other_links=others,
+        has_cover=bool(raw.get("book_image")) and bool(raw.get("book_image_width")) and bool(raw.get("book_image_height")),
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def sample_catalog() -> dict[str, SampleList]:
+    """Every current list of the sample catalog by `list_name_encoded`, its books in rank order.
+
+    Current lists are the ones the full overview carries plus those fetched one by one; a list
+    that only `names` mentions (a long-dead one) is not current and is not shown.
+    """
+    if not SAMPLE_CATALOG_SOURCE.is_file():
+        pytest.fail(f"the sample catalog source is missing: {SAMPLE_CATALOG_SOURCE}", pytrace=False)
+    bodies = _swift_raw_strings(SAMPLE_CATALOG_SOURCE.read_text(encoding="utf-8"))
+    names = json.loads(bodies.pop("names"))["results"]
+    frequency = {entry["list_name_encoded"]: entry["updated"].capitalize() for entry in names}
+    raw_lists = list(json.loads(bodies.pop("fullOverview"))["results"]["lists"])
+    raw_lists += [json.loads(body)["results"] for body in bodies.values() if body.lstrip().startswith("{")]
+    catalog = {}
+    for raw in raw_lists:
+        encoded = raw["list_name_encoded"]
+        books = tuple(sorted((_sample_book(book) for book in raw["books"]), key=lambda book: book.rank))
+        catalog[encoded] = SampleList(
+            name_encoded=encoded,
+            display_name=raw["display_name"],
+            frequency=(raw.get("updated") or frequency.get(encoded, "")).capitalize(),
+            books=books,
+        )
+    return catalog
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form, for comparing what a page shows with the sample data."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def visible_text(browser: "Browser", element: WebElement) -> str:
+    """The element's text without its visually hidden parts (which WebDriver's .text may include)."""
+    return browser.js(
+        "const copy = arguments[0].cloneNode(true);"
+        "copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());"
+        "return copy.textContent.replace(/\\s+/g, ' ').trim();",
+        element,
+    )

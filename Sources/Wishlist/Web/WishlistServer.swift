@@ -8,12 +8,22 @@ public struct WishlistServer: Sendable {
     public let config: AppConfig
     public let database: AppDatabase
     public let accounts: AccountService
+    public let catalogSync: CatalogSync
     public let application: Application<RouterResponder<AppRequestContext>>
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes.
-    public static func build(config: AppConfig, logger: Logger, clock: WallClock = .system) async throws -> WishlistServer {
+    public static func build(
+        config: AppConfig, logger: Logger, clock: WallClock = .system,
+        httpLimits: CurlHTTPClient.Limits = .init()
+    ) async throws -> WishlistServer {
         let database = try AppDatabase.open(path: config.database.path)
+        let catalogSync = CatalogSync.make(config: config, database: database, clock: clock, httpLimits: httpLimits)
+        if try await catalogSync.secondsUntilDue() == 0, catalogSync.source.isSample {
+            // The sample loads in milliseconds; pages have lists from the first request.
+            _ = await catalogSync.refresh()
+        }
+        await catalogSync.loadStatusLine()
         let templates = try TemplateLibrary(
             directory: URL(fileURLWithPath: config.server.viewsDirectory, isDirectory: true),
             reloadOnChange: config.server.devMode
@@ -29,7 +39,7 @@ public struct WishlistServer: Sendable {
         let signupOpen = config.accounts.signup == .open
         let pages = PageRenderer(
             templates: templates, signupOpen: signupOpen,
-            notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { nil })
+            notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
         )
 
         let router = Router(context: AppRequestContext.self)
@@ -51,12 +61,15 @@ public struct WishlistServer: Sendable {
 
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
         SettingsController(accounts: accounts, pages: pages, cookies: cookies).addRoutes(to: signedIn)
+        CatalogController(catalog: CatalogStore(database: database), pages: pages, clock: clock, wishlistBookIDs: { _ in [] })
+            .addRoutes(to: signedIn)
 
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(config.server.host, port: config.server.port), serverName: nil),
+            services: [CatalogRefreshService(sync: catalogSync, logger: logger)],
             logger: logger
         )
-        return WishlistServer(config: config, database: database, accounts: accounts, application: application)
+        return WishlistServer(config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application)
     }
 }

@@ -13,7 +13,7 @@ struct StorageTests {
         let path = try databasePath()
         let database = try AppDatabase.open(path: path)
         let applied = try database.appliedMigrations()
-        #expect(applied == ["1-secrets", "2-accounts"])
+        #expect(applied == ["1-secrets", "2-accounts", "3-catalog"])
         try database.migrate()
         let reopened = try AppDatabase.open(path: path)
         #expect(try reopened.appliedMigrations() == applied)

@@ -44,7 +44,7 @@ struct AccountsController {
     }
 
     @Sendable func showLogin(_ request: Request, context: AppRequestContext) throws -> Response {
-        let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init) ?? "/")
+        let next = LocalPath.validated((try? FormBody(query: request.uri.query).text("next", maxLength: 2000)) ?? "/")
         if context.visitor.signedIn != nil { return redirect(to: next) }
         return try loginPage(context, username: "", next: next, errors: [:])
     }

@@ -22,6 +22,11 @@ public struct FormBody: Sendable {
         }
     }
 
+    /// The query string of a URL, read by the same rules as a form (`+` is a space).
+    public init(query: String?) throws {
+        try self.init(parsing: ByteBuffer(string: query ?? ""))
+    }
+
     /// The field's text ("" when absent), refused with 400 when longer than `maxLength` characters.
     public func text(_ name: String, maxLength: Int = 200) throws -> String {
         guard let value = fields[name] else { return "" }

@@ -1,0 +1,259 @@
+import Foundation
+import GRDB
+
+/// A current list as the catalog page shows it.
+public struct ListSummary: Sendable, Equatable {
+    public let nameEncoded: String
+    public let displayName: String
+    public let frequency: ListFrequency
+    /// `yyyy-MM-dd`
+    public let publishedDate: String
+    public let fetchedAt: Date?
+    public let bookCount: Int
+}
+
+/// A book on a list page or in search results.
+public struct ListedBook: Sendable, Equatable {
+    public let rank: Int
+    public let rankLastWeek: Int
+    public let weeksOnList: Int
+    public let book: BookSummary
+}
+
+public struct BookSummary: Sendable, Equatable {
+    public let id: String
+    public let title: String
+    public let author: String
+    public let description: String
+    public let imageURL: String?
+    public let imageWidth: Int
+    public let imageHeight: Int
+}
+
+/// Where a book stands now: a current list and its rank there.
+public struct Placement: Sendable, Equatable {
+    public let listNameEncoded: String
+    public let displayName: String
+    public let rank: Int
+}
+
+/// The cached catalog in SQLite: refreshes write editions here, pages read from here.
+public struct CatalogStore: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    // MARK: Writing (sync)
+
+    /// Records every list the API names; only `current` ones are shown.
+    func recordLists(_ names: [NYTListName], current: Set<String>) async throws {
+        try await database.pool.write { db in
+            for name in names {
+                try db.execute(
+                    sql: """
+                        INSERT INTO catalog_list (name_encoded, display_name, frequency, newest_published_date, is_current)
+                        VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT(name_encoded) DO UPDATE SET display_name = excluded.display_name,
+                            frequency = excluded.frequency, newest_published_date = excluded.newest_published_date,
+                            is_current = excluded.is_current
+                        """,
+                    arguments: [name.listNameEncoded, name.displayName, name.updated, name.newestPublishedDate, current.contains(name.listNameEncoded)]
+                )
+            }
+        }
+    }
+
+    /// Replaces a list's books with `edition` in one transaction: readers see the old edition or
+    /// the new one, never a mix, and a failure leaves the old one whole.
+    func replace(_ edition: CatalogEdition, fetchedAt: Date) async throws {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO catalog_list (name_encoded, display_name, frequency, newest_published_date, is_current, published_date, fetched_at)
+                    VALUES (?, ?, ?, ?, 1, ?, ?)
+                    ON CONFLICT(name_encoded) DO UPDATE SET display_name = excluded.display_name,
+                        published_date = excluded.published_date, fetched_at = excluded.fetched_at, is_current = 1
+                    """,
+                arguments: [edition.listNameEncoded, edition.displayName, edition.frequency.rawValue, edition.publishedDate, edition.publishedDate, fetchedAt]
+            )
+            try db.execute(sql: "DELETE FROM list_entry WHERE list_name_encoded = ?", arguments: [edition.listNameEncoded])
+            for entry in edition.entries {
+                try Self.upsert(entry.book, db)
+                try db.execute(
+                    sql: "INSERT INTO list_entry (list_name_encoded, rank, book_id, rank_last_week, weeks_on_list) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [edition.listNameEncoded, entry.rank, entry.book.id, entry.rankLastWeek, entry.weeksOnList]
+                )
+            }
+        }
+    }
+
+    private static func upsert(_ book: CatalogBook, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO book (id, title, author, contributor, publisher, description, price, isbn10, isbn13, other_isbns,
+                                  image_url, image_width, image_height)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET title = excluded.title, author = excluded.author, contributor = excluded.contributor,
+                    publisher = excluded.publisher, description = excluded.description, price = excluded.price,
+                    isbn10 = excluded.isbn10, isbn13 = excluded.isbn13, other_isbns = excluded.other_isbns,
+                    image_url = excluded.image_url, image_width = excluded.image_width, image_height = excluded.image_height
+                """,
+            arguments: [
+                book.id, book.title, book.author, book.contributor, book.publisher, book.description, book.price,
+                book.isbn10, book.isbn13, book.otherISBNs.joined(separator: " "), book.imageURL, book.imageWidth, book.imageHeight,
+            ]
+        )
+        try db.execute(sql: "DELETE FROM book_link WHERE book_id = ?", arguments: [book.id])
+        for (kind, links) in [("buy", book.buyLinks), ("reading", book.readingLinks)] {
+            for (position, link) in links.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO book_link (book_id, kind, position, name, url) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [book.id, kind, position, link.name, link.url]
+                )
+            }
+        }
+        try db.execute(sql: "DELETE FROM book_search WHERE book_id = ?", arguments: [book.id])
+        try db.execute(sql: "INSERT INTO book_search (book_id, title, author) VALUES (?, ?, ?)", arguments: [book.id, book.title, book.author])
+    }
+
+    // MARK: Reading (pages)
+
+    private static let listColumns = """
+        catalog_list.name_encoded, catalog_list.display_name, catalog_list.frequency, catalog_list.published_date,
+        catalog_list.fetched_at, (SELECT COUNT(*) FROM list_entry WHERE list_entry.list_name_encoded = catalog_list.name_encoded) AS book_count
+        """
+
+    /// Every current list that has an edition, by name.
+    public func currentLists() async throws -> [ListSummary] {
+        try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.listColumns) FROM catalog_list WHERE is_current AND published_date IS NOT NULL ORDER BY display_name"
+            ).map(Self.listSummary)
+        }
+    }
+
+    /// A current list and its books in rank order, or nil when there is no such list.
+    public func list(named nameEncoded: String) async throws -> (ListSummary, [ListedBook])? {
+        try await database.pool.read { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: "SELECT \(Self.listColumns) FROM catalog_list WHERE name_encoded = ? AND is_current AND published_date IS NOT NULL",
+                arguments: [nameEncoded]
+            ) else { return nil }
+            let books = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT list_entry.rank, list_entry.rank_last_week, list_entry.weeks_on_list, book.*
+                    FROM list_entry JOIN book ON book.id = list_entry.book_id
+                    WHERE list_entry.list_name_encoded = ? ORDER BY list_entry.rank
+                    """,
+                arguments: [nameEncoded]
+            ).map { ListedBook(rank: $0["rank"], rankLastWeek: $0["rank_last_week"], weeksOnList: $0["weeks_on_list"], book: Self.bookSummary($0)) }
+            return (Self.listSummary(row), books)
+        }
+    }
+
+    /// A book with all its links, or nil.
+    public func book(id: String) async throws -> CatalogBook? {
+        try await database.pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM book WHERE id = ?", arguments: [id]) else { return nil }
+            let links = try Row.fetchAll(db, sql: "SELECT kind, name, url FROM book_link WHERE book_id = ? ORDER BY kind, position", arguments: [id])
+            func linksOf(_ kind: String) -> [CatalogBook.Link] {
+                links.filter { $0["kind"] == kind }.map { CatalogBook.Link(name: $0["name"], url: $0["url"]) }
+            }
+            let otherISBNs: String = row["other_isbns"]
+            return CatalogBook(
+                id: row["id"], title: row["title"], author: row["author"], contributor: row["contributor"],
+                publisher: row["publisher"], description: row["description"], price: row["price"],
+                isbn10: row["isbn10"], isbn13: row["isbn13"], otherISBNs: otherISBNs.split(separator: " ").map(String.init),
+                imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
+                buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
+            )
+        }
+    }
+
+    /// The current lists each book is on, best rank first.
+    public func placements(of bookIDs: [String]) async throws -> [String: [Placement]] {
+        guard !bookIDs.isEmpty else { return [:] }
+        return try await database.pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT list_entry.book_id, list_entry.rank, catalog_list.name_encoded, catalog_list.display_name
+                    FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
+                    WHERE catalog_list.is_current AND list_entry.book_id IN (\(databaseQuestionMarks(count: bookIDs.count)))
+                    ORDER BY list_entry.rank, catalog_list.display_name
+                    """,
+                arguments: StatementArguments(bookIDs)
+            )
+            return Dictionary(grouping: rows, by: { $0["book_id"] as String }).mapValues { rows in
+                rows.map { Placement(listNameEncoded: $0["name_encoded"], displayName: $0["display_name"], rank: $0["rank"]) }
+            }
+        }
+    }
+
+    /// Books on current lists whose title or author has words starting with each word of
+    /// `query`, ignoring case and accents; best-ranked first.
+    public func search(_ query: String, limit: Int = 50) async throws -> [BookSummary] {
+        guard let match = Self.ftsQuery(query) else { return [] }
+        return try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.* FROM book_search JOIN book ON book.id = book_search.book_id
+                    WHERE book_search MATCH ?
+                      AND EXISTS (SELECT 1 FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
+                                  WHERE list_entry.book_id = book.id AND catalog_list.is_current)
+                    ORDER BY (SELECT MIN(rank) FROM list_entry WHERE list_entry.book_id = book.id), book.title
+                    LIMIT ?
+                    """,
+                arguments: [match, limit]
+            ).map(Self.bookSummary)
+        }
+    }
+
+    /// Each word of the query as a quoted prefix term, so nothing typed is read as FTS syntax.
+    static func ftsQuery(_ query: String) -> String? {
+        let words = query.split { !$0.isLetter && !$0.isNumber }.prefix(8)
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+    }
+
+    // MARK: Per-user preferences
+
+    public func favoriteLists(userID: Int64) async throws -> Set<String> {
+        try await database.pool.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT list_name_encoded FROM favorite_list WHERE user_id = ?", arguments: [userID]))
+        }
+    }
+
+    /// Stars or unstars a list; returns whether it is a favourite now.
+    public func toggleFavorite(userID: Int64, list: String, at now: Date) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM favorite_list WHERE user_id = ? AND list_name_encoded = ?", arguments: [userID, list])
+            guard db.changesCount == 0 else { return false }
+            try db.execute(sql: "INSERT INTO favorite_list (user_id, list_name_encoded, created_at) VALUES (?, ?, ?)", arguments: [userID, list, now])
+            return true
+        }
+    }
+
+    // MARK: Rows
+
+    private static func listSummary(_ row: Row) -> ListSummary {
+        ListSummary(
+            nameEncoded: row["name_encoded"], displayName: row["display_name"],
+            frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, publishedDate: row["published_date"],
+            fetchedAt: row["fetched_at"], bookCount: row["book_count"]
+        )
+    }
+
+    private static func bookSummary(_ row: Row) -> BookSummary {
+        BookSummary(
+            id: row["id"], title: row["title"], author: row["author"], description: row["description"],
+            imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"]
+        )
+    }
+}

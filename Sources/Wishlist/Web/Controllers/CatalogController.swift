@@ -1,0 +1,233 @@
+import Foundation
+import Hummingbird
+
+/// The catalog: all current lists, one list, one book, and search.
+struct CatalogController {
+    let catalog: CatalogStore
+    let pages: PageRenderer
+    let clock: WallClock
+    /// The ids of the books on the user's wishlist, to mark them on the pages.
+    let wishlistBookIDs: @Sendable (Int64) async throws -> Set<String>
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("lists", use: index)
+        group.get("lists/:list", use: show)
+        group.post("lists/:list/favorite", use: toggleFavorite)
+        group.get("books/:id", use: book)
+        group.get("search", use: search)
+    }
+
+    // MARK: Handlers
+
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let query = try Self.query(request, "q")
+        let folded = Self.fold(query)
+        let favorites = try await catalog.favoriteLists(userID: user.userID)
+        let lists = try await catalog.currentLists().filter { folded.isEmpty || Self.fold($0.displayName).contains(folded) }
+        let values = { (list: ListSummary) in Self.listValue(list, isFavorite: favorites.contains(list.nameEncoded)) }
+        let others = lists.filter { !favorites.contains($0.nameEncoded) }
+        return try pages.render(
+            "lists/index.html", title: "Best-seller lists", nav: "lists", for: context.visitor,
+            values: [
+                "q": .string(query),
+                "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(values)),
+                "weekly": .array(others.filter { $0.frequency == .weekly }.map(values)),
+                "monthly": .array(others.filter { $0.frequency == .monthly }.map(values)),
+                "no_match": .bool(lists.isEmpty && !query.isEmpty),
+                "return_to": .string(Self.returnPath(request)),
+            ]
+        )
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let name = try Self.listName(context)
+        guard let (list, books) = try await catalog.list(named: name) else { throw Self.unknownList }
+        let requested = try Self.query(request, "sort")
+        guard ["", "rank", "weeks"].contains(requested) else {
+            throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
+        }
+        var remembered = ListSortCookie(request.cookies[ListSortCookie.name]?.value)
+        let sort = requested.isEmpty ? (remembered.sortsByWeeks(name) ? "weeks" : "rank") : requested
+        let ordered = sort == "weeks" ? books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : books
+        let onWishlist = try await wishlistBookIDs(user.userID)
+        let favorites = try await catalog.favoriteLists(userID: user.userID)
+        var response = try pages.render(
+            "lists/show.html", title: list.displayName, nav: "lists", for: context.visitor,
+            values: [
+                "list": Self.listValue(list, isFavorite: favorites.contains(name)),
+                "sort": .string(sort),
+                "books": .array(ordered.map { Self.bookRow($0.book, listed: $0, onWishlist: onWishlist.contains($0.book.id)) }),
+                "return_to": .string(Self.returnPath(request)),
+            ]
+        )
+        if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {
+            response.setCookie(remembered.cookie)
+        }
+        return response
+    }
+
+    @Sendable func toggleFavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let name = try Self.listName(context)
+        guard try await catalog.list(named: name) != nil else { throw Self.unknownList }
+        _ = try await catalog.toggleFavorite(userID: user.userID, list: name, at: clock.now())
+        return redirect(to: LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: "/lists"))
+    }
+
+    @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let id = context.parameters.get("id") ?? ""
+        guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else {
+            throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead.")
+        }
+        let placements = try await catalog.placements(of: [id])[id] ?? []
+        let onWishlist = try await wishlistBookIDs(user.userID).contains(id)
+        return try pages.render(
+            "books/show.html", title: book.title, nav: "lists", for: context.visitor,
+            values: [
+                "book": Self.bookDetail(book, onWishlist: onWishlist),
+                "lists": .array(placements.map(Self.placementValue)),
+                "return_to": .string(Self.returnPath(request)),
+            ]
+        )
+    }
+
+    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let query = try Self.query(request, "q")
+        let results = query.isEmpty ? [] : try await catalog.search(query)
+        let placements = try await catalog.placements(of: results.map(\.id))
+        let onWishlist = try await wishlistBookIDs(user.userID)
+        let rows = results.map { book -> TemplateValue in
+            guard case .dictionary(var row) = Self.bookRow(book, listed: nil, onWishlist: onWishlist.contains(book.id)) else { return .null }
+            row["lists"] = .array((placements[book.id] ?? []).map(Self.placementValue))
+            return .dictionary(row)
+        }
+        return try pages.render(
+            "search/results.html", title: query.isEmpty ? "Search" : "Search: \(query)", nav: "search", for: context.visitor,
+            values: [
+                "q": .string(query), "searched": .bool(!query.isEmpty), "results": .array(rows),
+                "return_to": .string(Self.returnPath(request)),
+            ]
+        )
+    }
+
+    // MARK: Input
+
+    private func signedIn(_ context: AppRequestContext) throws -> Visitor.SignedIn {
+        guard let user = context.visitor.signedIn else { throw PageError.notFound }
+        return user
+    }
+
+    static let unknownList = PageError(
+        .notFound, title: "List not found",
+        message: "There is no current best-seller list by that name. Browse the catalog for the lists the NYT publishes now."
+    )
+
+    /// List names in URLs are the API's `list_name_encoded`: lower-case letters, digits, hyphens.
+    static func listName(_ context: AppRequestContext) throws -> String {
+        let name = context.parameters.get("list") ?? ""
+        guard (1...100).contains(name.count), name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+            throw unknownList
+        }
+        return name
+    }
+
+    static func query(_ request: Request, _ name: String) throws -> String {
+        try FormBody(query: request.uri.query).text(name, maxLength: 200).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// This page's path and query, for forms that come back here.
+    static func returnPath(_ request: Request) -> String {
+        LocalPath.validated(request.uri.description, fallback: request.uri.path)
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    // MARK: View values
+
+    static func listValue(_ list: ListSummary, isFavorite: Bool) -> TemplateValue {
+        [
+            "name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName),
+            "frequency": .string(list.frequency.label), "published_date": .string(list.publishedDate),
+            "fetched_at": list.fetchedAt.map(TemplateValue.date) ?? .null, "book_count": .int(list.bookCount),
+            "is_favorite": .bool(isFavorite),
+        ]
+    }
+
+    static func placementValue(_ placement: Placement) -> TemplateValue {
+        ["name_encoded": .string(placement.listNameEncoded), "display_name": .string(placement.displayName), "rank": .int(placement.rank)]
+    }
+
+    static func coverValue(url: String?, width: Int, height: Int) -> TemplateValue {
+        guard let url, width > 0, height > 0 else { return ["url": "", "width": 128, "height": 193] }
+        return ["url": .string(url), "width": .int(width), "height": .int(height)]
+    }
+
+    static func movement(_ listed: ListedBook) -> TemplateValue {
+        switch listed.rankLastWeek {
+        case 0: return ["kind": "new", "amount": 0]
+        case let last where last > listed.rank: return ["kind": "up", "amount": .int(last - listed.rank)]
+        case let last where last < listed.rank: return ["kind": "down", "amount": .int(listed.rank - last)]
+        default: return ["kind": "same", "amount": 0]
+        }
+    }
+
+    static func bookRow(_ book: BookSummary, listed: ListedBook?, onWishlist: Bool) -> TemplateValue {
+        var row: [String: TemplateValue] = [
+            "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
+            "description": .string(book.description), "path": .string("/books/\(book.id)"),
+            "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
+            "on_wishlist": .bool(onWishlist),
+        ]
+        if let listed {
+            row["rank"] = .int(listed.rank)
+            row["weeks_on_list"] = .int(listed.weeksOnList)
+            row["movement"] = movement(listed)
+        }
+        return .dictionary(row)
+    }
+
+    static func bookDetail(_ book: CatalogBook, onWishlist: Bool) -> TemplateValue {
+        [
+            "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
+            "contributor": .string(book.contributor), "publisher": .string(book.publisher),
+            "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
+            "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
+            "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
+            "buy_links": .array(book.buyLinks.map { ["name": .string($0.name), "url": .string($0.url)] }),
+            "review_links": .array(book.readingLinks.map { ["label": .string($0.name), "url": .string($0.url)] }),
+            "on_wishlist": .bool(onWishlist),
+        ]
+    }
+}
+
+/// Which lists a browser last sorted by weeks on the list, kept in a cookie: remembering a
+/// display choice must not make a GET change anything on the server.
+struct ListSortCookie {
+    static let name = "wishlist_sort_weeks"
+    private var lists: [String]
+
+    init(_ value: String?) {
+        lists = (value ?? "").split(separator: ".").map(String.init).filter { name in
+            name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        }
+    }
+
+    func sortsByWeeks(_ list: String) -> Bool { lists.contains(list) }
+
+    /// Returns whether anything changed.
+    mutating func set(_ list: String, byWeeks: Bool) -> Bool {
+        guard byWeeks != sortsByWeeks(list) else { return false }
+        if byWeeks { lists = Array((lists + [list]).suffix(60)) } else { lists.removeAll { $0 == list } }
+        return true
+    }
+
+    var cookie: Cookie {
+        Cookie(name: Self.name, value: lists.joined(separator: "."), maxAge: 365 * 86_400, path: "/lists", httpOnly: true, sameSite: .lax)
+    }
+}

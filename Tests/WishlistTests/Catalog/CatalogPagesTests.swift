@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import Wishlist
+
+@Suite("Catalog pages over HTTP, on the sample catalog")
+struct CatalogPagesTests {
+    @Test func catalogPagesNeedASignedInUser() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            for path in ["/lists", "/lists/hardcover-fiction", "/search?q=x", "/books/DBKSMPL004417"] {
+                let response = try await browser.get(path)
+                #expect(response.status == .seeOther, "\(path)")
+                #expect(response.location?.hasPrefix("/login?next=") == true)
+            }
+        }
+    }
+
+    @Test func theCatalogGroupsCurrentListsAndLabelsSampleData() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("browser")
+            let page = try await browser.get("/lists")
+            #expect(page.status == .ok)
+            for name in ["Hardcover Fiction", "Audio Fiction", "Graphic Books and Manga"] { #expect(page.shows(name)) }
+            #expect(!page.shows("Almanacs"), "a dead list is not current")
+            #expect(page.text.contains("sample-data-notice"))
+            let filtered = try await browser.get("/lists?q=hardcover+fic")
+            #expect(filtered.shows("Hardcover Fiction"))
+            #expect(!filtered.shows("Audio Fiction"))
+            #expect(filtered.text.contains("value=\"hardcover fic\""))
+        }
+    }
+
+    @Test func favouritesToggleAndComeFirst() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("starrer")
+            try await browser.get("/lists")
+            let starred = try await browser.post("/lists/audio-fiction/favorite", [("return_to", "/lists?q=audio")])
+            #expect(starred.location == "/lists?q=audio")
+            let page = try await browser.get("/lists").text
+            let favourites = try #require(page.range(of: "Your favourites"))
+            let audio = try #require(page.range(of: "Audio Fiction"))
+            #expect(favourites.lowerBound < audio.lowerBound)
+            #expect(try await browser.post("/lists/audio-fiction/favorite", [("return_to", "//evil.example")]).location == "/lists")
+            #expect(!(try await browser.get("/lists").text.contains("Your favourites")))
+            #expect(try await browser.post("/lists/no-such-list/favorite", []).status == .notFound)
+        }
+    }
+
+    @Test func aListShowsItsBooksInRankOrderAndSortsByWeeks() async throws {
+        let server = try await TestApp.build()
+        let (_, books) = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction"))
+        #expect(books.count == 15)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("sorter")
+            let byRank = try await browser.get("/lists/hardcover-fiction").text
+            let rankPositions = books.map { byRank.range(of: "/books/\($0.book.id)")!.lowerBound }
+            #expect(rankPositions == rankPositions.sorted())
+            #expect(byRank.contains("width=\"128\" height=\"193\""), "placeholder covers have their size set")
+
+            let byWeeks = try await browser.get("/lists/hardcover-fiction?sort=weeks")
+            let weeksOrder = books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) }
+            let weekPositions = weeksOrder.map { byWeeks.text.range(of: "/books/\($0.book.id)")!.lowerBound }
+            #expect(weekPositions == weekPositions.sorted())
+            let cookie = try #require(byWeeks.headers[values: .setCookie].first { $0.hasPrefix("wishlist_sort_weeks=") })
+            let remembered = try await browser.get(
+                "/lists/hardcover-fiction",
+                headers: [.cookie: "wishlist_session=\(browser.sessionCookie!); \(cookie.prefix { $0 != ";" })"]
+            )
+            #expect(remembered.text.range(of: "/books/\(weeksOrder[0].book.id)")!.lowerBound
+                < remembered.text.range(of: "/books/\(weeksOrder[1].book.id)")!.lowerBound)
+            #expect(try await browser.get("/lists/hardcover-fiction?sort=bogus").status == .badRequest)
+        }
+    }
+
+    @Test func unknownListsAndBooksAre404PagesLinkingToTheCatalog() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("lost")
+            for path in ["/lists/no-such-list", "/lists/UPPER", "/books/9999999999999", "/books/bad%20id"] {
+                let response = try await browser.get(path)
+                #expect(response.status == .notFound, "\(path)")
+                #expect(response.text.contains("href=\"/\""))
+            }
+        }
+    }
+
+    @Test func aBookPageShowsItsListsAndOnlyHTTPLinks() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            let shared = try await browser.get("/books/9798709364073")
+            #expect(shared.status == .ok)
+            #expect(shared.text.contains("/lists/hardcover-fiction"))
+            #expect(shared.text.contains("/lists/young-adult-hardcover"))
+            #expect(shared.shows("Apple Books"))
+            let orchard = try await browser.get("/search?q=orchard+condition").text
+            let id = try #require(orchard.firstMatch(of: /\/books\/([0-9A-Z]+)/)?.1)
+            let page = try await browser.get("/books/\(id)").text
+            #expect(!page.lowercased().contains("javascript:"), "the sample's javascript: review link is dropped")
+        }
+    }
+
+    @Test func searchFindsByAuthorIgnoringCaseAndAccentsAndShowsLists() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("seeker")
+            let response = try await browser.get("/search?q=VILLASENOR")
+            #expect(response.status == .ok)
+            #expect(response.shows("Theo Villaseñor"))
+            let empty = try await browser.get("/search?q=zzqx+nothing")
+            #expect(empty.shows("zzqx nothing"))
+            #expect(try await browser.get("/search?q=" + String(repeating: "a", count: 300)).status == .badRequest)
+        }
+    }
+
+    @Test func htmlAndJavascriptPlantedInTheAPIComeOutInert() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        fake.plantPayloads()
+        try await fake.run { (baseURL: String) async throws -> Void in
+            let server = try await TestApp.build(clock: time.clock) { config in
+                config.nyt.apiKey = FakeNYTServer.apiKey
+                config.nyt.baseURL = baseURL
+            }
+            #expect(await server.catalogSync.refresh().error == nil)
+            let firstBook = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")?.1.first)
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("target")
+                for path in ["/lists/hardcover-fiction", "/books/\(firstBook.book.id)", "/search?q=script"] {
+                    let page = try await browser.get(path).text
+                    #expect(!page.contains("<script>"), "\(path)")
+                    #expect(!page.contains("<img src=x"), "\(path)")
+                    #expect(!page.lowercased().contains("javascript:"), "\(path)")
+                }
+                let book = try await browser.get("/books/\(firstBook.book.id)").text
+                #expect(book.contains("&lt;script&gt;"), "the title is shown, as text")
+                #expect(book.contains("https://example.com/buy"))
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Wishlist
+
+@Suite("Catalog sync over libcurl against a fake NYT server")
+struct CatalogSyncTests {
+    static let overviewLists = try! JSONDecoder().decode(NYTOverviewResponse.self, from: Fixtures.data("full-overview-2023-03-26.json"))
+        .results.lists.map(\.listNameEncoded)
+
+    /// A sync pointed at `baseURL` whose rate-limit waits move the manual clock instead of sleeping.
+    static func makeSync(_ baseURL: String, database: AppDatabase, time: ManualClock) -> CatalogSync {
+        var config = AppConfig()
+        config.nyt.apiKey = FakeNYTServer.apiKey
+        config.nyt.baseURL = baseURL
+        var limits = CurlHTTPClient.Limits()
+        limits.totalTimeoutSeconds = 2
+        limits.maximumBodyBytes = 1 << 20
+        return CatalogSync.make(config: config, database: database, clock: time.clock, httpLimits: limits) { seconds in
+            time.advance(by: TimeInterval(seconds))
+        }
+    }
+
+    static func database() throws -> AppDatabase {
+        try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("catalog.sqlite").path)
+    }
+
+    @Test func aFullRefreshCostsNamesOverviewAndOneRequestPerMissingList() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        let missing = Array(Self.overviewLists.prefix(3))
+        fake.limitOverview(to: Set(Self.overviewLists.dropFirst(3)))
+        let database = try Self.database()
+        let report = try await fake.run { baseURL in await Self.makeSync(baseURL, database: database, time: time).refresh() }
+        #expect(report.error == nil)
+        #expect(report.requests == 2 + missing.count)
+        #expect(report.listsUpdated == 18)
+        let paths = fake.requests.map(\.path)
+        #expect(paths.prefix(2) == ["/svc/books/v3/lists/names.json", "/svc/books/v3/lists/full-overview.json"])
+        #expect(Set(paths.dropFirst(2)) == Set(missing.map { "/svc/books/v3/lists/current/\($0).json" }))
+        let lists = try await CatalogStore(database: database).currentLists()
+        #expect(lists.count == 18)
+        #expect(lists.allSatisfy { $0.bookCount > 0 })
+    }
+
+    @Test func neverMoreThanFiveRequestsInAnyMinute() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        fake.limitOverview(to: Set(Self.overviewLists.prefix(6)))
+        let database = try Self.database()
+        let report = try await fake.run { baseURL in await Self.makeSync(baseURL, database: database, time: time).refresh() }
+        #expect(report.error == nil)
+        let times = fake.requests.map(\.at)
+        #expect(times.count == 14)
+        for index in 0..<(times.count - 5) {
+            #expect(times[index + 5].timeIntervalSince(times[index]) >= 60, "requests \(index) to \(index + 5) fit in one minute")
+        }
+    }
+
+    @Test func theDailyQuotaStopsARefreshWithoutLosingTheCache() async throws {
+        let time = ManualClock()
+        let database = try Self.database()
+        let limiter = APIRateLimiter(database: database, clock: time.clock, perMinute: 1000, perDay: 3)
+        for _ in 0..<3 { #expect(try await limiter.acquire() == .granted) }
+        #expect(try await limiter.acquire() == .exhausted)
+        time.advance(by: 86_401)
+        #expect(try await limiter.acquire() == .granted)
+    }
+
+    @Test("a failing refresh keeps the cached catalog and says why", arguments: [
+        (FakeNYTServer.Fault.status(401, fixture: "errors/401-invalid-key.json"), CatalogFetchError.keyRejected),
+        (.status(429, fixture: "errors/429-rate-limit.json"), .rateLimited),
+        (.status(503, fixture: nil), .serverError(503)),
+        (.malformedJSON, .malformed),
+        (.notJSON, .malformed),
+        (.oversized(bytes: 2 << 20), .tooLarge),
+        (.neverFinishes, .timedOut),
+    ])
+    func failuresKeepTheCache(fault: FakeNYTServer.Fault, expected: CatalogFetchError) async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        let database = try Self.database()
+        let store = CatalogStore(database: database)
+        let (first, second, statusLine) = try await fake.run { baseURL in
+            let sync = Self.makeSync(baseURL, database: database, time: time)
+            let first = await sync.refresh()
+            let before = try await store.list(named: "hardcover-fiction")
+            time.advance(by: 3600)
+            fake.fail(with: fault)
+            let second = await sync.refresh()
+            let after = try await store.list(named: "hardcover-fiction")
+            #expect(before?.0 == after?.0)
+            #expect(before?.1 == after?.1)
+            return (first, second, sync.currentStatusLine)
+        }
+        #expect(first.error == nil)
+        #expect(second.error == expected)
+        #expect(try await store.currentLists().count == 18)
+        #expect(statusLine == "Showing lists from March 26; \(expected.phrase).")
+        #expect(statusLine?.contains(FakeNYTServer.apiKey) == false)
+    }
+
+    @Test func failuresBackOffAndSuccessResets() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        let database = try Self.database()
+        try await fake.run { (baseURL: String) async throws -> Void in
+            let sync = Self.makeSync(baseURL, database: database, time: time)
+            #expect(try await sync.secondsUntilDue() == 0, "nothing cached: due now")
+            fake.fail(with: .status(500, fixture: nil))
+            _ = await sync.refresh()
+            #expect(try await sync.secondsUntilDue() == 300)
+            time.advance(by: 300)
+            _ = await sync.refresh()
+            #expect(try await sync.secondsUntilDue() == 600)
+            fake.fail(with: nil)
+            time.advance(by: 600)
+            #expect(await sync.refresh().error == nil)
+            #expect(try await sync.secondsUntilDue() == 24 * 3600)
+            #expect(sync.currentStatusLine == nil)
+        }
+    }
+
+    @Test func aWrongKeyIsRejectedAndNeverShown() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        let database = try Self.database()
+        let report = try await fake.run { baseURL in
+            var config = AppConfig()
+            config.nyt.apiKey = "wrong-key-7Hq"
+            config.nyt.baseURL = baseURL
+            return await CatalogSync.make(config: config, database: database, clock: time.clock).refresh()
+        }
+        #expect(report.error == .keyRejected)
+        #expect(!"\(report)".contains("wrong-key-7Hq"))
+    }
+
+    @Test func searchIgnoresCaseAndAccentsAndOnlyFindsCurrentBooks() async throws {
+        let database = try Self.database()
+        let sync = CatalogSync(source: SampleCatalogSource(), database: database, clock: .system, refreshHours: 24)
+        #expect(await sync.refresh().error == nil)
+        let store = CatalogStore(database: database)
+        let (_, books) = try #require(try await store.list(named: "hardcover-fiction"))
+        let first = books[0].book
+        let byTitle = try await store.search(String(first.title.split(separator: " ").last!).uppercased())
+        #expect(byTitle.contains { $0.id == first.id })
+        let accented = try await store.search("cafe")
+        #expect(accented.contains { $0.title.lowercased().contains("café") })
+        let injected = try await store.search("\" OR 1=1 -- NEAR(*")
+        #expect(try await injected == store.search("or 1 1 near"), "quotes and operators are words, not FTS syntax")
+        #expect(try await store.search("zzzznotabook").isEmpty)
+    }
+}

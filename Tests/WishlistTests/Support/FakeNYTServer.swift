@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Synchronization
+@testable import Wishlist
+
+/// The real NYT fixtures, read from ../shared (the product never ships them).
+enum Fixtures {
+    static let directory = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/nyt")
+
+    static func data(_ name: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(name))
+    }
+
+    static func json(_ name: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: data(name)) as! [String: Any]
+    }
+
+    static func encode(_ object: Any) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object)
+    }
+}
+
+/// A stand-in for the NYT Books API on a loopback port, serving the fixtures through real HTTP
+/// so the libcurl client is exercised end to end, and misbehaving on demand.
+final class FakeNYTServer: Sendable {
+    enum Fault: Sendable, Equatable {
+        case status(Int, fixture: String?)
+        case malformedJSON
+        case notJSON
+        case oversized(bytes: Int)
+        /// Sends a few bytes, then never finishes.
+        case neverFinishes
+    }
+
+    struct LoggedRequest: Sendable, Equatable {
+        let path: String
+        let at: Date
+    }
+
+    static let apiKey = "test-key-Zq9"
+
+    private let state = Mutex<(fault: Fault?, log: [LoggedRequest], overviewLists: Set<String>?, payloads: Bool)>((nil, [], nil, false))
+    let clock: WallClock
+
+    init(clock: WallClock) {
+        self.clock = clock
+    }
+
+    var requests: [LoggedRequest] { state.withLock { $0.log } }
+    func fail(with fault: Fault?) { state.withLock { $0.fault = fault } }
+    /// Serves an overview that omits every list not named here, as the real one omits some.
+    func limitOverview(to lists: Set<String>?) { state.withLock { $0.overviewLists = lists } }
+
+    /// Plants HTML and `javascript:` payloads in the first book of every list of the overview.
+    func plantPayloads() { state.withLock { $0.payloads = true } }
+
+    static let scriptPayload = "<script>alert('title')</script>"
+    static let attributePayload = "\"><img src=x onerror=alert(1)>"
+
+    /// Runs `body` with the base URL of the server, which lives for the duration of the call.
+    func run<Value: Sendable>(_ body: @Sendable (String) async throws -> Value) async throws -> Value {
+        let router = Router()
+        router.get("svc/books/v3/lists/names.json") { request, _ in try self.answer(request) { try Fixtures.data("names-2023-03.json") } }
+        router.get("svc/books/v3/lists/full-overview.json") { request, _ in try self.answer(request) { try self.overview() } }
+        router.get("svc/books/v3/lists/current/:file") { request, context in
+            let file = context.parameters.get("file") ?? ""
+            return try self.answer(request) { try self.currentList(String(file.dropLast(".json".count))) }
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        return try await app.test(.live) { client in
+            try await body("http://127.0.0.1:\(client.port!)/svc/books/v3")
+        }
+    }
+
+    private func answer(_ request: Hummingbird.Request, _ fixture: () throws -> Data) throws -> Response {
+        let fault = state.withLock { state -> Fault? in
+            state.log.append(LoggedRequest(path: request.uri.path, at: clock.now()))
+            return state.fault
+        }
+        guard request.uri.queryParameters["api-key"] == Self.apiKey[...] else {
+            return response(401, try Fixtures.data("errors/401-invalid-key.json"))
+        }
+        switch fault {
+        case nil: return response(200, try fixture())
+        case .status(let status, let name): return response(status, try name.map(Fixtures.data) ?? Data("{}".utf8))
+        case .malformedJSON: return response(200, Data(#"{"status":"OK","results":{"lists":[{"books":"#.utf8))
+        case .notJSON: return response(200, Data("<html><body>Service Unavailable</body></html>".utf8), type: "text/html")
+        case .oversized(let bytes): return response(200, Data(repeating: UInt8(ascii: " "), count: bytes) + Data("{}".utf8))
+        case .neverFinishes:
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: #"{"status":"OK","#))
+                // Longer than the client's timeout; short, because shutting the server down
+                // waits for this response to end.
+                try await Task.sleep(for: .seconds(3))
+                try await writer.finish(nil)
+            })
+        }
+    }
+
+    private func response(_ status: Int, _ body: Data, type: String = "application/json") -> Response {
+        Response(status: .init(code: status), headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private func overview() throws -> Data {
+        let (kept, payloads) = state.withLock { ($0.overviewLists, $0.payloads) }
+        var json = try Fixtures.json("full-overview-2023-03-26.json")
+        var results = json["results"] as! [String: Any]
+        var lists = (results["lists"] as! [[String: Any]]).filter { kept?.contains($0["list_name_encoded"] as! String) ?? true }
+        if payloads {
+            for index in lists.indices {
+                var books = lists[index]["books"] as! [[String: Any]]
+                books[0]["title"] = Self.scriptPayload
+                books[0]["description"] = Self.attributePayload
+                books[0]["book_image"] = "javascript:alert('image')"
+                books[0]["amazon_product_url"] = "JaVaScRiPt:alert('amazon')"
+                books[0]["book_review_link"] = "javascript:alert('review')"
+                books[0]["buy_links"] = [["name": "Evil", "url": "javascript:alert('buy')"], ["name": "Good", "url": "https://example.com/buy"]]
+                lists[index]["books"] = books
+            }
+        }
+        results["lists"] = lists
+        json["results"] = results
+        return try Fixtures.encode(json)
+    }
+
+    /// The one real single-list fixture, renamed for whichever list was asked for.
+    private func currentList(_ name: String) throws -> Data {
+        var json = try Fixtures.json("current-hardcover-fiction-2023-03-19.json")
+        var results = json["results"] as! [String: Any]
+        results["list_name_encoded"] = name
+        results["display_name"] = "List \(name)"
+        json["results"] = results
+        return try Fixtures.encode(json)
+    }
+}
