@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -83,8 +84,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log_path = workdir / "server.log"
     env = dict(os.environ)
     env.pop("NYT_API_KEY", None)
+    # Every test signs up from 127.0.0.1; the default 10 sign-ups per address would run out.
+    config = workdir / "config.json"
+    config.write_text(json.dumps({"accounts": {"signupsPerAddress": 500}}), encoding="utf-8")
     command = [
         str(binary), "serve",
+        "--config", str(config),
         "--host", "127.0.0.1",
         "--port", str(port),
         "--database", str(workdir / "e2e.sqlite"),

@@ -40,10 +40,13 @@ DEFAULT_WINDOW = (1280, 900)
 _http = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def http_get(url: str, timeout: float = 5.0) -> tuple[int, dict[str, str], bytes]:
-    """GET (following redirects) that returns (status, headers, body) for error statuses too."""
+def http_get(url: str, timeout: float = 5.0, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """GET (following redirects) that returns (status, headers, body) for error statuses too.
+
+    `headers` are sent with the request (and with the requests of any redirects it follows).
+    """
     try:
-        with _http.open(url, timeout=timeout) as response:
+        with _http.open(urllib.request.Request(url, headers=headers or {}), timeout=timeout) as response:
             return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
     except urllib.error.HTTPError as error:
         try:
@@ -121,6 +124,19 @@ class Browser:
     @property
     def path(self) -> str:
         return urlsplit(self.driver.current_url).path
+
+    def fetch(self, path: str, timeout: float = 5.0) -> tuple[int, dict[str, str], bytes]:
+        """GET `path` outside the browser but with its cookies (the session included, HttpOnly as it
+        is), for what a page links to but the browser would download rather than show: the CSV export."""
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in self.driver.get_cookies())
+        return http_get(self.url(path), timeout=timeout, headers={"Cookie": cookies} if cookies else None)
+
+    def allow_failed_load(self, url: str, *statuses: int) -> None:
+        """Chromium logs "Failed to load resource ... status of 422" for a document that answers with
+        an error status. A form the app is meant to refuse (re-rendered with 4xx) is no console error:
+        name the page's full URL and the statuses it may answer with before submitting."""
+        for status in statuses:
+            self._expected_failures.add((url, status))
 
     def js(self, script: str, *args):
         return self.driver.execute_script(script, *args)
@@ -411,4 +427,45 @@ def visible_text(browser: "Browser", element: WebElement) -> str:
         "copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());"
         "return copy.textContent.replace(/\\s+/g, ' ').trim();",
         element,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Page structure: what every page must get right for screen readers and keyboards.
+
+_STRUCTURE_CHECK = """
+const problems = [];
+const headings = Array.from(document.querySelectorAll('main h1, main h2, main h3, main h4, main h5, main h6'));
+if (document.querySelectorAll('h1').length !== 1) problems.push('not exactly one h1');
+let level = 0;
+for (const h of headings) {
+  const l = Number(h.tagName[1]);
+  if (l > level + 1) problems.push('heading jumps to ' + h.tagName + ': ' + h.textContent.trim());
+  level = l;
+}
+for (const el of document.querySelectorAll('input:not([type=hidden]), select, textarea'))
+  if (!el.labels || !el.labels.length || !el.labels[0].textContent.trim()) problems.push('unlabelled ' + el.outerHTML);
+for (const el of document.querySelectorAll('[aria-describedby]'))
+  for (const id of el.getAttribute('aria-describedby').split(/\\s+/))
+    if (id && !document.getElementById(id)) problems.push('aria-describedby names a missing #' + id);
+for (const img of document.querySelectorAll('img')) if (!img.hasAttribute('alt')) problems.push('img without alt ' + img.src);
+for (const img of document.querySelectorAll('img')) if (!img.getAttribute('width') || !img.getAttribute('height')) problems.push('img without size ' + img.src);
+const ids = Array.from(document.querySelectorAll('[id]'), e => e.id);
+for (const id of new Set(ids.filter((id, i) => ids.indexOf(id) !== i))) problems.push('duplicate id ' + id);
+for (const a of document.querySelectorAll('a, button')) if (!a.textContent.trim() && !a.getAttribute('aria-label')) problems.push('empty ' + a.outerHTML);
+for (const a of document.querySelectorAll('a[href^="#"]')) if (a.getAttribute('href').length > 1 && !document.getElementById(a.getAttribute('href').slice(1))) problems.push('link to a missing ' + a.getAttribute('href'));
+return problems;
+"""
+
+
+def page_structure_problems(browser: "Browser") -> list[str]:
+    """One h1, no skipped heading levels, every field labelled and its aria-describedby resolving,
+    images with alt and size, unique ids, no empty links or buttons, in-page links that land."""
+    return browser.js(_STRUCTURE_CHECK)
+
+
+def inline_styles_and_scripts(browser: "Browser") -> list[str]:
+    """Inline style attributes, <style> blocks and inline scripts: the CSP blocks all three."""
+    return browser.js(
+        "return Array.from(document.querySelectorAll('[style], style, script:not([src])'), e => e.outerHTML.slice(0, 120));"
     )

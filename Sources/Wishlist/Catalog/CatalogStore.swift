@@ -158,21 +158,23 @@ public struct CatalogStore: Sendable {
 
     /// A book with all its links, or nil.
     public func book(id: String) async throws -> CatalogBook? {
-        try await database.pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM book WHERE id = ?", arguments: [id]) else { return nil }
-            let links = try Row.fetchAll(db, sql: "SELECT kind, name, url FROM book_link WHERE book_id = ? ORDER BY kind, position", arguments: [id])
-            func linksOf(_ kind: String) -> [CatalogBook.Link] {
-                links.filter { $0["kind"] == kind }.map { CatalogBook.Link(name: $0["name"], url: $0["url"]) }
-            }
-            let otherISBNs: String = row["other_isbns"]
-            return CatalogBook(
-                id: row["id"], title: row["title"], author: row["author"], contributor: row["contributor"],
-                publisher: row["publisher"], description: row["description"], price: row["price"],
-                isbn10: row["isbn10"], isbn13: row["isbn13"], otherISBNs: otherISBNs.split(separator: " ").map(String.init),
-                imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
-                buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
-            )
+        try await database.pool.read { db in try Self.book(id: id, db) }
+    }
+
+    static func book(id: String, _ db: Database) throws -> CatalogBook? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM book WHERE id = ?", arguments: [id]) else { return nil }
+        let links = try Row.fetchAll(db, sql: "SELECT kind, name, url FROM book_link WHERE book_id = ? ORDER BY kind, position", arguments: [id])
+        func linksOf(_ kind: String) -> [CatalogBook.Link] {
+            links.filter { $0["kind"] == kind }.map { CatalogBook.Link(name: $0["name"], url: $0["url"]) }
         }
+        let otherISBNs: String = row["other_isbns"]
+        return CatalogBook(
+            id: row["id"], title: row["title"], author: row["author"], contributor: row["contributor"],
+            publisher: row["publisher"], description: row["description"], price: row["price"],
+            isbn10: row["isbn10"], isbn13: row["isbn13"], otherISBNs: otherISBNs.split(separator: " ").map(String.init),
+            imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
+            buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
+        )
     }
 
     /// The current lists each book is on, best rank first.
@@ -236,6 +238,31 @@ public struct CatalogStore: Sendable {
             try db.execute(sql: "DELETE FROM favorite_list WHERE user_id = ? AND list_name_encoded = ?", arguments: [userID, list])
             guard db.changesCount == 0 else { return false }
             try db.execute(sql: "INSERT INTO favorite_list (user_id, list_name_encoded, created_at) VALUES (?, ?, ?)", arguments: [userID, list, now])
+            return true
+        }
+    }
+
+    /// The list `GET /` opens for the user, when it is still a current list.
+    public func defaultList(userID: Int64) async throws -> String? {
+        try await database.pool.read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT user.default_list FROM user JOIN catalog_list ON catalog_list.name_encoded = user.default_list
+                    WHERE user.id = ? AND catalog_list.is_current
+                    """,
+                arguments: [userID]
+            )
+        }
+    }
+
+    /// Sets (or with nil clears) the user's start list; false when `list` is not a current list.
+    public func setDefaultList(userID: Int64, list: String?) async throws -> Bool {
+        try await database.pool.write { db in
+            if let list, try Bool.fetchOne(db, sql: "SELECT 1 FROM catalog_list WHERE name_encoded = ? AND is_current", arguments: [list]) != true {
+                return false
+            }
+            try db.execute(sql: "UPDATE user SET default_list = ? WHERE id = ?", arguments: [list, userID])
             return true
         }
     }

@@ -8,6 +8,7 @@ extension AppDatabase {
         migrator.registerMigration("1-secrets", migrate: createSecrets)
         migrator.registerMigration("2-accounts", migrate: createAccounts)
         migrator.registerMigration("3-catalog", migrate: createCatalog)
+        migrator.registerMigration("4-wishlist", migrate: createWishlist)
         return migrator
     }
 
@@ -113,6 +114,37 @@ extension AppDatabase {
             table.column("last_success_at", .datetime)
             table.column("last_error", .text)
             table.column("consecutive_failures", .integer).notNull().defaults(to: 0)
+        }
+    }
+
+    /// Wishlist items keep their own copy of what the user saw, so they outlive the catalog's
+    /// lists; and each user may choose the list that opens after sign-in.
+    private static func createWishlist(_ db: Database) throws {
+        try db.create(table: "wishlist_item") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+            // The catalog's id, or NULL for a book imported from elsewhere.
+            table.column("book_id", .text)
+            table.column("title", .text).notNull()
+            table.column("author", .text).notNull()
+            table.column("publisher", .text).notNull()
+            table.column("description", .text).notNull()
+            table.column("isbn10", .text).notNull()
+            table.column("isbn13", .text).notNull()
+            table.column("image_url", .text)
+            table.column("image_width", .integer).notNull()
+            table.column("image_height", .integer).notNull()
+            table.column("buy_links", .text).notNull()
+            table.column("reading_links", .text).notNull()
+            table.column("note", .text).notNull().defaults(to: "")
+            table.column("added_at", .datetime).notNull()
+        }
+        try db.create(index: "wishlist_item_unique_book", on: "wishlist_item", columns: ["user_id", "book_id"], unique: true)
+        try db.create(index: "wishlist_item_by_added", on: "wishlist_item", columns: ["user_id", "added_at"])
+        try db.execute(sql: "CREATE INDEX wishlist_item_by_title ON wishlist_item (user_id, title COLLATE NOCASE)")
+        try db.execute(sql: "CREATE INDEX wishlist_item_by_author ON wishlist_item (user_id, author COLLATE NOCASE)")
+        try db.alter(table: "user") { table in
+            table.add(column: "default_list", .text)
         }
     }
 }

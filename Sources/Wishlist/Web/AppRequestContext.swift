@@ -8,6 +8,8 @@ public struct AppRequestContext: RequestContext {
     public var visitor = Visitor.unidentified
     /// The body of a POST, read and checked once by `SessionMiddleware` (it carries the CSRF token).
     public var form = FormBody()
+    /// The file of a multipart upload (the wishlist import), read by `CSRFMiddleware`.
+    public var upload: MultipartForm.Part?
     /// The peer's IP address, the unit of per-client throttling. Proxies' forwarding headers are
     /// not trusted: a client could write anything there.
     public let clientAddress: String

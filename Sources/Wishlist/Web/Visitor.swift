@@ -16,6 +16,8 @@ public struct Visitor: Sendable {
     var sessionToken: String
     /// The hidden `csrf_token` field every form of this visitor must carry.
     public var csrfToken: String
+    /// A confirmation to show once, set by `FlashMiddleware`.
+    public var flash: PageFlash?
 
     static let unidentified = Visitor(signedIn: nil, sessionToken: "", csrfToken: "")
 }

@@ -46,22 +46,28 @@ public struct WishlistServer: Sendable {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorPageMiddleware(pages: pages))
-        router.add(middleware: BodyLimitMiddleware(maximumBytes: FormBody.maximumBytes))
+        router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: StaticFilesMiddleware(directory: config.server.publicDirectory, logger: logger))
-        router.add(middleware: SessionMiddleware(sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { _ in 0 }))
+        let catalog = CatalogStore(database: database)
+        let wishlist = WishlistStore(database: database)
+        router.add(middleware: SessionMiddleware(
+            sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { try await wishlist.count(userID: $0) }
+        ))
+        router.add(middleware: FlashMiddleware(wishlist: wishlist, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: CSRFMiddleware(csrf: csrf))
 
-        SystemController(database: database).addRoutes(to: router)
+        SystemController(database: database, catalog: catalog).addRoutes(to: router)
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, signupOpen: signupOpen,
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
         ).addRoutes(to: router)
 
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
-        SettingsController(accounts: accounts, pages: pages, cookies: cookies).addRoutes(to: signedIn)
-        CatalogController(catalog: CatalogStore(database: database), pages: pages, clock: clock, wishlistBookIDs: { _ in [] })
+        SettingsController(accounts: accounts, catalog: catalog, pages: pages, cookies: cookies).addRoutes(to: signedIn)
+        CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist).addRoutes(to: signedIn)
+        WishlistController(wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)
 
         let application = Application(

@@ -13,12 +13,29 @@ struct StorageTests {
         let path = try databasePath()
         let database = try AppDatabase.open(path: path)
         let applied = try database.appliedMigrations()
-        #expect(applied == ["1-secrets", "2-accounts", "3-catalog"])
+        #expect(applied == AppDatabase.migrator.migrations)
+        #expect(applied.first == "1-secrets")
         try database.migrate()
         let reopened = try AppDatabase.open(path: path)
         #expect(try reopened.appliedMigrations() == applied)
         let tables = try reopened.pool.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
         #expect(Set(tables).isSuperset(of: ["user", "session", "throttle_event", "secret", "grdb_migrations"]))
+    }
+
+    @Test func aDatabaseFromAnEarlierVersionUpgradesInPlace() throws {
+        let path = try databasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabasePool(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: "2-accounts")
+        try old.write { db in
+            try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('early', 'early', 'x', ?)", arguments: [Date()])
+        }
+        try old.close()
+        let upgraded = try AppDatabase.open(path: path)
+        #expect(try upgraded.appliedMigrations() == AppDatabase.migrator.migrations)
+        let user = try upgraded.pool.read { try Row.fetchOne($0, sql: "SELECT username, default_list FROM user") }
+        #expect(user?["username"] == "early")
+        #expect(user?["default_list"] == nil as String?)
     }
 
     @Test func runsInWALModeWithForeignKeys() throws {

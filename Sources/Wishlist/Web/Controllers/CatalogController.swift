@@ -6,8 +6,7 @@ struct CatalogController {
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
-    /// The ids of the books on the user's wishlist, to mark them on the pages.
-    let wishlistBookIDs: @Sendable (Int64) async throws -> Set<String>
+    let wishlist: WishlistStore
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("lists", use: index)
@@ -51,14 +50,14 @@ struct CatalogController {
         var remembered = ListSortCookie(request.cookies[ListSortCookie.name]?.value)
         let sort = requested.isEmpty ? (remembered.sortsByWeeks(name) ? "weeks" : "rank") : requested
         let ordered = sort == "weeks" ? books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : books
-        let onWishlist = try await wishlistBookIDs(user.userID)
+        let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
         let favorites = try await catalog.favoriteLists(userID: user.userID)
         var response = try pages.render(
             "lists/show.html", title: list.displayName, nav: "lists", for: context.visitor,
             values: [
                 "list": Self.listValue(list, isFavorite: favorites.contains(name)),
                 "sort": .string(sort),
-                "books": .array(ordered.map { Self.bookRow($0.book, listed: $0, onWishlist: onWishlist.contains($0.book.id)) }),
+                "books": .array(ordered.map { Self.bookRow($0.book, listed: $0, wishlistItem: onWishlist[$0.book.id]) }),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )
@@ -83,11 +82,11 @@ struct CatalogController {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead.")
         }
         let placements = try await catalog.placements(of: [id])[id] ?? []
-        let onWishlist = try await wishlistBookIDs(user.userID).contains(id)
+        let wishlistItem = try await wishlist.itemIDsByBook(userID: user.userID)[id]
         return try pages.render(
             "books/show.html", title: book.title, nav: "lists", for: context.visitor,
             values: [
-                "book": Self.bookDetail(book, onWishlist: onWishlist),
+                "book": Self.bookDetail(book, wishlistItem: wishlistItem),
                 "lists": .array(placements.map(Self.placementValue)),
                 "return_to": .string(Self.returnPath(request)),
             ]
@@ -99,9 +98,9 @@ struct CatalogController {
         let query = try Self.query(request, "q")
         let results = query.isEmpty ? [] : try await catalog.search(query)
         let placements = try await catalog.placements(of: results.map(\.id))
-        let onWishlist = try await wishlistBookIDs(user.userID)
+        let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
         let rows = results.map { book -> TemplateValue in
-            guard case .dictionary(var row) = Self.bookRow(book, listed: nil, onWishlist: onWishlist.contains(book.id)) else { return .null }
+            guard case .dictionary(var row) = Self.bookRow(book, listed: nil, wishlistItem: onWishlist[book.id]) else { return .null }
             row["lists"] = .array((placements[book.id] ?? []).map(Self.placementValue))
             return .dictionary(row)
         }
@@ -177,12 +176,13 @@ struct CatalogController {
         }
     }
 
-    static func bookRow(_ book: BookSummary, listed: ListedBook?, onWishlist: Bool) -> TemplateValue {
+    static func bookRow(_ book: BookSummary, listed: ListedBook?, wishlistItem: Int64?) -> TemplateValue {
         var row: [String: TemplateValue] = [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
             "description": .string(book.description), "path": .string("/books/\(book.id)"),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
-            "on_wishlist": .bool(onWishlist),
+            "on_wishlist": .bool(wishlistItem != nil),
+            "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
         ]
         if let listed {
             row["rank"] = .int(listed.rank)
@@ -192,7 +192,7 @@ struct CatalogController {
         return .dictionary(row)
     }
 
-    static func bookDetail(_ book: CatalogBook, onWishlist: Bool) -> TemplateValue {
+    static func bookDetail(_ book: CatalogBook, wishlistItem: Int64?) -> TemplateValue {
         [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
             "contributor": .string(book.contributor), "publisher": .string(book.publisher),
@@ -201,7 +201,8 @@ struct CatalogController {
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
             "buy_links": .array(book.buyLinks.map { ["name": .string($0.name), "url": .string($0.url)] }),
             "review_links": .array(book.readingLinks.map { ["label": .string($0.name), "url": .string($0.url)] }),
-            "on_wishlist": .bool(onWishlist),
+            "on_wishlist": .bool(wishlistItem != nil),
+            "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
         ]
     }
 }

@@ -4,11 +4,13 @@ import Hummingbird
 /// The settings page: password, signed-in browsers, account removal.
 struct SettingsController {
     let accounts: AccountService
+    let catalog: CatalogStore
     let pages: PageRenderer
     let cookies: SessionCookies
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings", use: show)
+        group.post("settings/default-list", use: setDefaultList)
         group.post("settings/password", use: changePassword)
         group.post("settings/sessions/sign-out-others", use: signOutOthers)
         group.post("settings/delete-account", use: deleteAccount)
@@ -18,6 +20,7 @@ struct SettingsController {
     static let confirmations = [
         "password": "Your password was changed, and every other browser was signed out.",
         "signed-out-others": "Every other browser was signed out.",
+        "start-page": "Your start page was saved. It opens when you sign in.",
     ]
 
     struct PasswordForm {
@@ -46,6 +49,16 @@ struct SettingsController {
         )
         guard errors.isEmpty else { return try await page(context, errors: errors, status: .unprocessableContent) }
         return redirect(to: "/settings?done=password")
+    }
+
+    /// The list `GET /` opens; an empty value means the catalog.
+    @Sendable func setDefaultList(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try signedIn(context)
+        let list = try context.form.text("list", maxLength: 100)
+        guard try await catalog.setDefaultList(userID: user.userID, list: list.isEmpty ? nil : list) else {
+            throw PageError.badRequest("That list isn't one of the current best-seller lists. Choose one from the menu.")
+        }
+        return redirect(to: "/settings?done=start-page")
     }
 
     @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -82,9 +95,15 @@ struct SettingsController {
                 "is_current": .bool(session.id == user.sessionID),
             ]
         }
+        let lists = try await catalog.currentLists()
+        let favorites = try await catalog.favoriteLists(userID: user.userID)
+        let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
         return try pages.render(
             "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor, status: status,
             values: [
+                "lists": .array(lists.map(named)),
+                "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
+                "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
                 "sessions": .array(sessions),
                 "other_sessions": .bool(sessions.count > 1),
                 "errors": TemplateValue(errors),

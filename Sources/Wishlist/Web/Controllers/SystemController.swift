@@ -4,6 +4,7 @@ import Hummingbird
 /// The health check and the front door.
 struct SystemController {
     let database: AppDatabase
+    let catalog: CatalogStore
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("healthz", use: health)
@@ -20,8 +21,10 @@ struct SystemController {
         )
     }
 
-    /// Signed out: the sign-in page. Signed in: the catalog.
+    /// Signed out: the sign-in page. Signed in: the user's start list, else the catalog.
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        context.visitor.signedIn == nil ? redirect(to: "/login") : redirect(to: "/lists")
+        guard let user = context.visitor.signedIn else { return redirect(to: "/login") }
+        guard let list = try await catalog.defaultList(userID: user.userID) else { return redirect(to: "/lists") }
+        return redirect(to: "/lists/\(list)")
     }
 }

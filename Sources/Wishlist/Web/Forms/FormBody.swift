@@ -5,6 +5,14 @@ import NIOCore
 public struct FormBody: Sendable {
     /// Bodies over this many bytes are refused with 413.
     public static let maximumBytes = 64 * 1024
+    /// The one route that takes a file (a Goodreads export), and its larger limit.
+    public static let uploadPath = "/wishlist/import"
+    public static let uploadMaximumBytes = 2 * 1024 * 1024
+
+    /// The body limit for a request to `path`.
+    public static func limit(for path: String) -> Int {
+        path == uploadPath ? uploadMaximumBytes : maximumBytes
+    }
 
     private var fields: [String: String] = [:]
 

@@ -5,10 +5,8 @@ import Hummingbird
 /// Bodies without a declared length (chunked) are bounded where they are read, by
 /// `FormBody.read`, which answers the same 413.
 struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
-    let maximumBytes: Int
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maximumBytes {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > FormBody.limit(for: request.uri.path) {
             throw PageError.payloadTooLarge
         }
         return try await next(request, context)

@@ -63,15 +63,28 @@ struct CSRFMiddleware: RouterMiddleware {
         guard request.method == .post else { return try await next(request, context) }
         var request = request
         var context = context
-        let body = try await request.collectBody(upTo: FormBody.maximumBytes)
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+        let body = try await request.collectBody(upTo: FormBody.limit(for: request.uri.path))
+        let contentType = request.headers[.contentType] ?? ""
+        let token: String
+        if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            context.form = try FormBody(parsing: body)
+            token = try context.form.text("csrf_token", maxLength: 100)
+        } else if contentType.lowercased().hasPrefix("multipart/form-data"), request.uri.path == FormBody.uploadPath {
+            let multipart: MultipartForm
+            do {
+                multipart = try MultipartForm(body: Array(body.readableBytesView), contentType: contentType)
+            } catch let error as MultipartForm.Error {
+                throw PageError.badRequest(error.message)
+            }
+            context.upload = multipart.file("file")
+            token = multipart.text("csrf_token") ?? ""
+        } else {
             throw PageError(
                 .unsupportedMediaType, title: "That request couldn't be read",
                 message: "This site accepts forms only from its own pages. Go back, reload the page, and try again."
             )
         }
-        context.form = try FormBody(parsing: body)
-        guard isSameOrigin(request), csrf.isValid(try context.form.text("csrf_token", maxLength: 100), forSession: context.visitor.sessionToken) else {
+        guard isSameOrigin(request), csrf.isValid(token, forSession: context.visitor.sessionToken) else {
             throw PageError.csrfRejected
         }
         return try await next(request, context)

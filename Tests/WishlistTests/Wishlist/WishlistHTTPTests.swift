@@ -1,0 +1,259 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import Wishlist
+
+@Suite("The wishlist over HTTP")
+struct WishlistHTTPTests {
+    static let sharedBook = "9798709364073"
+
+    /// The ids of hardcover-fiction's books in rank order.
+    static func fictionIDs(_ server: WishlistServer) async throws -> [String] {
+        try await CatalogStore(database: server.database).list(named: "hardcover-fiction")!.1.map(\.book.id)
+    }
+
+    @Test func addingReturnsToThePageWithAConfirmationAndMarksTheBook() async throws {
+        let server = try await TestApp.build()
+        let ids = try await Self.fictionIDs(server)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("adder")
+            try await browser.get("/lists/hardcover-fiction")
+            let added = try await browser.post("/wishlist", [("book", ids[2]), ("return_to", "/lists/hardcover-fiction?sort=weeks")])
+            #expect(added.status == .seeOther)
+            #expect(added.location == "/lists/hardcover-fiction?sort=weeks")
+            let flash = try #require(added.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
+            let cookies = "wishlist_session=\(browser.sessionCookie!); \(flash.prefix { $0 != ";" })"
+            let page = try await browser.get("/lists/hardcover-fiction?sort=weeks", headers: [.cookie: cookies])
+            let title = try await CatalogStore(database: server.database).book(id: ids[2])!.title
+            #expect(page.shows("Added “\(title)” to your wishlist."))
+            #expect(page.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_flash=;") || $0.contains("wishlist_flash=; Max-Age=0") })
+            #expect(page.text.contains("id=\"wishlist-count\"") && page.text.contains(">1<"), "the count in the navigation")
+
+            let again = try await browser.post("/wishlist", [("book", ids[2]), ("return_to", "/books/\(ids[2])")])
+            let againFlash = try #require(again.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
+            #expect(againFlash.hasPrefix("wishlist_flash=already-"))
+        }
+        let count = try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") }
+        #expect(count == 1, "a second add changes nothing")
+    }
+
+    @Test func addingAnUnknownBookIs404AndStoresNothing() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("unknown")
+            for book in ["9999999999999", "", "<script>", String(repeating: "9", count: 41)] {
+                let response = try await browser.post("/wishlist", [("book", book), ("return_to", "/lists")])
+                #expect(response.status == .notFound || response.status == .badRequest, "\(book)")
+            }
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0)
+    }
+
+    @Test func theWishlistIsNewestFirstAndSortsByTitleAndAuthor() async throws {
+        let time = ManualClock()
+        let server = try await TestApp.build(clock: time.clock)
+        let ids = try await Self.fictionIDs(server)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("sorter")
+            for id in ids.prefix(4) {
+                try await browser.post("/wishlist", [("book", id), ("return_to", "/wishlist")])
+                time.advance(by: 60)
+            }
+            let store = WishlistStore(database: server.database)
+            let user = try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user")! }
+            let titles = { (sort: WishlistSort) in try await store.items(userID: user, sort: sort).map(\.title) }
+            let newest = try await browser.get("/wishlist").text
+            let added = try await titles(.added)
+            #expect(added.count == 4)
+            let positions = added.map { newest.range(of: Self.escaped($0))!.lowerBound }
+            #expect(positions == positions.sorted(), "newest first")
+            #expect(try await titles(.title) == added.sorted { $0.lowercased() < $1.lowercased() })
+            let byTitle = try await browser.get("/wishlist?sort=title").text
+            let titlePositions = try await titles(.title).map { byTitle.range(of: Self.escaped($0))!.lowerBound }
+            #expect(titlePositions == titlePositions.sorted())
+            #expect(try await browser.get("/wishlist?sort=price").status == .badRequest)
+        }
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#39;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    @Test func anItemKeepsItsCopyAndTakesANoteUpTo2000Characters() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("noter")
+            try await browser.get("/lists")
+            try await browser.post("/wishlist", [("book", Self.sharedBook), ("return_to", "/lists")])
+            let path = try #require(try await browser.get("/wishlist").text.firstMatch(of: /href="(\/wishlist\/\d+)"/)?.1)
+            let item = try await browser.get(String(path))
+            #expect(item.status == .ok)
+            #expect(item.text.contains("/lists/young-adult-hardcover"), "where the book stands now")
+
+            let note = "Ask for it for my birthday — “soon” & <b>not</b> later 😀"
+            let saved = try await browser.post(String(path), [("note", note)])
+            #expect(saved.location == String(path))
+            #expect(try await browser.get(String(path)).text.contains(Self.escaped(note).replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")))
+
+            let tooLong = String(repeating: "é", count: 2001)
+            let refused = try await browser.post(String(path), [("note", tooLong)])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.shows("Notes can be up to 2,000 characters"))
+            #expect(refused.text.contains(tooLong), "what the user typed is kept")
+            #expect(try await browser.post(String(path), [("note", String(repeating: "x", count: 2000))]).status == .seeOther)
+        }
+        // The copy survives the book leaving every list.
+        try await server.database.pool.write { db in try db.execute(sql: "DELETE FROM list_entry") }
+        try await TestApp.run(server) { browser in
+            try await browser.signIn("noter")
+            let page = try await browser.get("/wishlist")
+            #expect(page.status == .ok)
+            #expect(page.shows("No longer on a list"))
+        }
+    }
+
+    @Test func removingNeedsTheConfirmationFormAndEmptiesTheList() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("remover")
+            try await browser.get("/lists")
+            try await browser.post("/wishlist", [("book", Self.sharedBook), ("return_to", "/lists")])
+            let path = String(try #require(try await browser.get("/wishlist").text.firstMatch(of: /href="(\/wishlist\/\d+)"/)?.1))
+            let confirm = try await browser.get(path + "/remove")
+            #expect(confirm.status == .ok)
+            #expect(confirm.text.contains("action=\"\(path)/delete\""))
+            let removed = try await browser.post(path + "/delete", [])
+            #expect(removed.location == "/wishlist")
+            #expect(try await browser.get(path).status == .notFound)
+            #expect(try await browser.post(path + "/delete", []).status == .notFound)
+            #expect(try await browser.get("/wishlist").text.contains("href=\"/lists\""), "the empty state links to the catalog")
+        }
+    }
+
+    @Test func everyUserSeesOnlyTheirOwnAndOthersItemsAre404() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { alice in
+            try await alice.signUp("alice")
+            try await alice.get("/lists")
+            try await alice.post("/wishlist", [("book", Self.sharedBook), ("return_to", "/lists")])
+            let path = String(try #require(try await alice.get("/wishlist").text.firstMatch(of: /href="(\/wishlist\/\d+)"/)?.1))
+
+            var bob = TestBrowser(client: alice.client)
+            try await bob.signUp("bob")
+            #expect(!(try await bob.get("/wishlist").text.contains(path)))
+            #expect(try await bob.get(path).status == .notFound)
+            #expect(try await bob.get(path + "/remove").status == .notFound)
+            #expect(try await bob.post(path, [("note", "mine now")]).status == .notFound)
+            #expect(try await bob.post(path + "/delete", []).status == .notFound)
+            #expect(try await bob.get("/wishlist/999999").status == .notFound)
+            #expect(try await bob.get("/wishlist/abc").status == .notFound)
+            #expect(!(try await bob.get("/wishlist.csv").text.contains("Thousand")))
+
+            let page = try await alice.get(path)
+            #expect(page.status == .ok)
+            #expect(!page.text.contains("mine now"), "bob's attempts changed nothing")
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 1)
+    }
+
+    @Test func exportIsGoodreadsCSVAndRoundTripsThroughImport() async throws {
+        let server = try await TestApp.build()
+        let ids = try await Self.fictionIDs(server)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("exporter")
+            try await browser.get("/lists")
+            for id in ids.prefix(3) { try await browser.post("/wishlist", [("book", id), ("return_to", "/lists")]) }
+            let csv = try await browser.get("/wishlist.csv")
+            #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
+            #expect(csv.text.hasPrefix("Book Id,Title,Author"))
+            #expect(csv.text.contains("to-read"))
+
+            let imported = try await upload(csv.text, as: &browser)
+            #expect(imported.status == .ok)
+            #expect(imported.text.contains("import-summary") || imported.shows("already"))
+            let count = try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") }
+            #expect(count == 3, "everything was already there")
+        }
+    }
+
+    @Test func importAddsCatalogMatchesAndOwnBooksAndReportsSkips() async throws {
+        let server = try await TestApp.build()
+        // Goodreads writes ISBNs as ="..." formulas, quoted; a row on the "read" shelf is skipped.
+        let csv = [
+            "Book Id,Title,Author,ISBN,ISBN13,Date Added,Bookshelves,Exclusive Shelf,Private Notes",
+            #"1,Anything,Someone,"=""","=""\#(Self.sharedBook)""",2026/01/02,to-read,to-read,from my shelf"#,
+            "2,A Book Nobody Lists,Ann Author,,,2026/01/03,to-read,to-read,",
+            "3,Already Read,Reader,,,2026/01/04,read,read,",
+        ].joined(separator: "\r\n") + "\r\n"
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("importer")
+            try await browser.get("/wishlist")
+            let response = try await upload(csv, as: &browser)
+            #expect(response.status == .ok)
+            let items = try await WishlistStore(database: server.database).items(userID: 1, sort: .title)
+            #expect(items.map(\.bookID) .contains(Self.sharedBook))
+            #expect(items.contains { $0.title == "A Book Nobody Lists" && $0.bookID == nil })
+            #expect(items.count == 2)
+            #expect(items.first { $0.bookID == Self.sharedBook }?.note == "from my shelf")
+            #expect(response.shows("Already Read"), "the skipped row is named")
+        }
+    }
+
+    @Test("a malformed or oversized file is refused and changes nothing", arguments: [
+        "Title,Author\r\n\"never closed,Someone\r\n",
+        "Not,A,Goodreads,File\r\n1,2,3,4\r\n",
+        "",
+    ])
+    func malformedImports(csv: String) async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("careful")
+            try await browser.get("/wishlist")
+            let response = try await upload(csv, as: &browser)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("import-error") || response.text.contains("field-error"))
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0)
+    }
+
+    @Test func anUploadOverTheLimitIs413() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("huge")
+            try await browser.get("/wishlist")
+            let response = try await upload(String(repeating: "a,b\r\n", count: 500_000), as: &browser)
+            #expect(response.status == .contentTooLarge)
+        }
+    }
+
+    @Test func theDefaultListOpensAfterSignIn() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("starter")
+            try await browser.get("/settings")
+            #expect(try await browser.post("/settings/default-list", [("list", "audio-fiction")]).location == "/settings?done=start-page")
+            #expect(try await browser.post("/settings/default-list", [("list", "no-such-list")]).status == .badRequest)
+            try await browser.post("/logout", [])
+            try await browser.signIn("starter")
+            #expect(try await browser.get("/").location == "/lists/audio-fiction")
+            try await browser.get("/settings")
+            try await browser.post("/settings/default-list", [("list", "")])
+            #expect(try await browser.get("/").location == "/lists")
+        }
+    }
+
+    /// Posts `csv` as the multipart upload a browser sends from the import form.
+    func upload(_ csv: String, as browser: inout TestBrowser) async throws -> TestResponse {
+        let boundary = "----WishlistTestBoundary7MA4YWxk"
+        var body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(browser.csrfToken)\r\n"
+        body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"goodreads_library_export.csv\"\r\n"
+        body += "Content-Type: text/csv\r\n\r\n\(csv)\r\n--\(boundary)--\r\n"
+        return try await browser.send(
+            "/wishlist/import", method: .post,
+            headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(string: body)
+        )
+    }
+}
