@@ -88,6 +88,8 @@ struct CatalogController {
             values: [
                 "book": Self.bookDetail(book, wishlistItem: wishlistItem),
                 "lists": .array(placements.map(Self.placementValue)),
+                "buy_links": Self.linksValue(book.buyLinks, label: "name"),
+                "review_links": Self.linksValue(book.readingLinks, label: "label"),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )
@@ -158,6 +160,11 @@ struct CatalogController {
         ]
     }
 
+    /// External links for `partials/book-links.html`.
+    static func linksValue(_ links: [CatalogBook.Link], label: String) -> TemplateValue {
+        .array(links.map { [label: .string($0.name), "url": .string($0.url)] })
+    }
+
     static func placementValue(_ placement: Placement) -> TemplateValue {
         ["name_encoded": .string(placement.listNameEncoded), "display_name": .string(placement.displayName), "rank": .int(placement.rank)]
     }
@@ -199,8 +206,6 @@ struct CatalogController {
             "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
             "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
-            "buy_links": .array(book.buyLinks.map { ["name": .string($0.name), "url": .string($0.url)] }),
-            "review_links": .array(book.readingLinks.map { ["label": .string($0.name), "url": .string($0.url)] }),
             "on_wishlist": .bool(wishlistItem != nil),
             "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
         ]

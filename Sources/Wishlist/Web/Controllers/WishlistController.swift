@@ -165,6 +165,8 @@ struct WishlistController {
             "wishlist/item.html", title: item.title, nav: "wishlist", for: context.visitor, status: status,
             values: [
                 "item": try await itemValue(item, detailed: true),
+                "buy_links": CatalogController.linksValue(item.buyLinks, label: "name"),
+                "review_links": CatalogController.linksValue(item.readingLinks, label: "label"),
                 "note_value": .string(noteValue), "note_error": noteError.map(TemplateValue.string) ?? .null,
             ]
         )
@@ -188,8 +190,6 @@ struct WishlistController {
             value["description"] = .string(item.description)
             value["isbn13"] = .string(item.isbn13)
             value["isbn10"] = .string(item.isbn10)
-            value["buy_links"] = .array(item.buyLinks.map { ["name": .string($0.name), "url": .string($0.url)] })
-            value["review_links"] = .array(item.readingLinks.map { ["label": .string($0.name), "url": .string($0.url)] })
         }
         return .dictionary(value)
     }
