@@ -105,6 +105,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _kill(proc)
         raise
 
+    # For tests that administer the running server's database on the command line.
+    os.environ["WISHLIST_E2E_DATABASE"] = str(workdir / "e2e.sqlite")
     yield base_url
 
     if proc.poll() is not None:

@@ -1,0 +1,100 @@
+"""The command line: exit codes, configuration errors, user administration and one catalog sync.
+
+These run the real binary (WISHLIST_BIN) against a fresh database each; a created user then signs
+in through the browser of the running server to show the account is real.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from support import REPO_ROOT, sign_in, signed_in_as, unique_username
+
+BINARY = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
+
+
+def run(*arguments: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("WISHLIST_", "NYT_"))}
+    environment.update(env or {})
+    return subprocess.run(
+        [str(BINARY), *arguments], input=stdin, capture_output=True, text=True,
+        cwd=REPO_ROOT, env=environment, timeout=60,
+    )
+
+
+def test_usage_errors_exit_2_and_failures_exit_1(tmp_path: Path) -> None:
+    usage = run("--no-such-flag")
+    assert usage.returncode == 2
+    assert "Unknown option" in usage.stderr
+
+    bad_config = run("migrate", "--database", str(tmp_path / "db.sqlite"), env={"WISHLIST_PORT": "eighty"})
+    assert bad_config.returncode == 1
+    lines = [line for line in bad_config.stderr.splitlines() if line.strip()]
+    assert lines == ['Error: configuration: server.port: expected a whole number from 1 to 65535, got "eighty"']
+
+    assert run("--help").returncode == 0
+
+
+def test_migrate_creates_the_schema(tmp_path: Path) -> None:
+    database = tmp_path / "nested" / "db.sqlite"
+    result = run("migrate", "--database", str(database))
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(database) as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"user", "session", "wishlist_item", "catalog_list"} <= tables
+
+
+def test_user_create_reset_and_delete(tmp_path: Path) -> None:
+    database = str(tmp_path / "users.sqlite")
+    name = unique_username("cli")
+    created = run("user", "create", name, "--password-stdin", "--database", database, stdin="first password\n")
+    assert created.returncode == 0, created.stderr
+    assert run("user", "create", name, "--password-stdin", "--database", database, stdin="first password\n").returncode == 1
+    assert run("user", "create", "x", "--password-stdin", "--database", database, stdin="first password\n").returncode == 1
+    with sqlite3.connect(database) as db:
+        (stored,) = db.execute("SELECT password_hash FROM user WHERE username = ?", (name,)).fetchone()
+    assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+
+    reset = run("user", "reset-password", name, "--password-stdin", "--database", database, stdin="second password\n")
+    assert reset.returncode == 0, reset.stderr
+    with sqlite3.connect(database) as db:
+        (changed,) = db.execute("SELECT password_hash FROM user WHERE username = ?", (name,)).fetchone()
+    assert changed != stored
+
+    assert run("user", "delete", name, "--database", database).returncode == 0
+    missing = run("user", "delete", name, "--database", database)
+    assert missing.returncode == 1
+    assert f"no user named {name}" in missing.stderr
+
+
+def test_a_user_made_on_the_command_line_can_sign_in(server: str, browser) -> None:
+    # With sign-up closed, accounts are made on the command line, against the server's database.
+    name = unique_username("admin")
+    server_db = os.environ.get("WISHLIST_E2E_DATABASE")
+    assert server_db, "the server fixture exports WISHLIST_E2E_DATABASE"
+    created = run("user", "create", name, "--password-stdin", "--database", server_db, stdin="made on the command line\n")
+    assert created.returncode == 0, created.stderr
+    sign_in(browser, name, "made on the command line")
+    assert signed_in_as(browser) == name
+
+
+def test_sync_loads_the_sample_and_fails_with_exit_1_when_the_api_is_unreachable(tmp_path: Path) -> None:
+    database = str(tmp_path / "sync.sqlite")
+    sample = run("sync", "--database", database)
+    assert sample.returncode == 0, sample.stderr
+    assert "6 lists updated" in sample.stdout
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    unreachable = run(
+        "sync", "--database", database,
+        env={"NYT_API_KEY": "secret-key-never-printed", "NYT_BASE_URL": f"http://127.0.0.1:{closed_port}/svc/books/v3"},
+    )
+    assert unreachable.returncode == 1
+    assert "the NYT API could not be reached" in unreachable.stderr
+    assert "secret-key-never-printed" not in unreachable.stdout + unreachable.stderr
