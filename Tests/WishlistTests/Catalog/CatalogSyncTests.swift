@@ -9,12 +9,14 @@ struct CatalogSyncTests {
         .results.lists.map(\.listNameEncoded)
 
     /// A sync pointed at `baseURL` whose rate-limit waits move the manual clock instead of sleeping.
-    static func makeSync(_ baseURL: String, database: AppDatabase, time: ManualClock) -> CatalogSync {
+    /// The timeout is generous because the fake server re-encodes a 500 KB fixture in a debug
+    /// build, possibly on a busy machine; only the never-finishing response needs a short one.
+    static func makeSync(_ baseURL: String, database: AppDatabase, time: ManualClock, timeoutSeconds: Int = 30) -> CatalogSync {
         var config = AppConfig()
         config.nyt.apiKey = FakeNYTServer.apiKey
         config.nyt.baseURL = baseURL
         var limits = CurlHTTPClient.Limits()
-        limits.totalTimeoutSeconds = 2
+        limits.totalTimeoutSeconds = timeoutSeconds
         limits.maximumBodyBytes = 1 << 20
         return CatalogSync.make(config: config, database: database, clock: time.clock, httpLimits: limits) { seconds in
             time.advance(by: TimeInterval(seconds))
@@ -82,11 +84,11 @@ struct CatalogSyncTests {
         let database = try Self.database()
         let store = CatalogStore(database: database)
         let (first, second, statusLine) = try await fake.run { baseURL in
-            let sync = Self.makeSync(baseURL, database: database, time: time)
-            let first = await sync.refresh()
+            let first = await Self.makeSync(baseURL, database: database, time: time).refresh()
             let before = try await store.list(named: "hardcover-fiction")
             time.advance(by: 3600)
             fake.fail(with: fault)
+            let sync = Self.makeSync(baseURL, database: database, time: time, timeoutSeconds: fault == .neverFinishes ? 2 : 30)
             let second = await sync.refresh()
             let after = try await store.list(named: "hardcover-fiction")
             #expect(before?.0 == after?.0)

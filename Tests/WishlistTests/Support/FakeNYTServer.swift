@@ -93,7 +93,7 @@ final class FakeNYTServer: Sendable {
                 try await writer.write(ByteBuffer(string: #"{"status":"OK","#))
                 // Longer than the client's timeout; short, because shutting the server down
                 // waits for this response to end.
-                try await Task.sleep(for: .seconds(3))
+                try await Task.sleep(for: .seconds(4))
                 try await writer.finish(nil)
             })
         }
