@@ -3,6 +3,10 @@ import Foundation
 import Logging
 import Wishlist
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `wishlist`: serve the app (the default), migrate the database, manage users.
 struct WishlistCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,6 +63,12 @@ struct Serve: ExecutableCommand {
         if dev { overrides["server.devMode"] = "true" }
         let config = try options.load(extra: overrides)
         let logger = makeLogger(config)
+        #if canImport(Glibc)
+        // Each Argon2 hash allocates `accounts.argon2.memoryKiB` (19 MiB). glibc's default raises its
+        // mmap threshold after such blocks are freed and then keeps them on the heap, so resident
+        // memory never comes down after a burst of sign-ins; a fixed threshold returns them.
+        _ = glibcMallopt(glibcMmapThreshold, 4 * 1024 * 1024)
+        #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
         // Stops cleanly on SIGTERM and SIGINT: open requests finish, then the process exits.
@@ -113,3 +123,11 @@ struct Sync: ExecutableCommand {
 struct SyncFailure: Error, CustomStringConvertible {
     let description: String
 }
+
+#if canImport(Glibc)
+// `mallopt` is declared in <malloc.h>, which the Glibc module does not export.
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+/// `M_MMAP_THRESHOLD` in <malloc.h>.
+private let glibcMmapThreshold: Int32 = -3
+#endif

@@ -51,11 +51,10 @@ public struct SessionStore: Sendable {
         let now = clock.now()
         let found = try await database.pool.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT session.*, user.username FROM session JOIN user ON user.id = session.user_id
                     WHERE session.token_hash = ?
-                    """,
+                    """),
                 arguments: [fingerprint]
             ).map(Self.session(from:))
         }

@@ -139,17 +139,15 @@ public struct CatalogStore: Sendable {
     public func list(named nameEncoded: String) async throws -> (ListSummary, [ListedBook])? {
         try await database.pool.read { db in
             guard let row = try Row.fetchOne(
-                db,
-                sql: "SELECT \(Self.listColumns) FROM catalog_list WHERE name_encoded = ? AND is_current AND published_date IS NOT NULL",
+                db.cachedStatement(sql: "SELECT \(Self.listColumns) FROM catalog_list WHERE name_encoded = ? AND is_current AND published_date IS NOT NULL"),
                 arguments: [nameEncoded]
             ) else { return nil }
             let books = try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT list_entry.rank, list_entry.rank_last_week, list_entry.weeks_on_list, book.*
                     FROM list_entry JOIN book ON book.id = list_entry.book_id
                     WHERE list_entry.list_name_encoded = ? ORDER BY list_entry.rank
-                    """,
+                    """),
                 arguments: [nameEncoded]
             ).map { ListedBook(rank: $0["rank"], rankLastWeek: $0["rank_last_week"], weeksOnList: $0["weeks_on_list"], book: Self.bookSummary($0)) }
             return (Self.listSummary(row), books)
@@ -228,7 +226,7 @@ public struct CatalogStore: Sendable {
 
     public func favoriteLists(userID: Int64) async throws -> Set<String> {
         try await database.pool.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT list_name_encoded FROM favorite_list WHERE user_id = ?", arguments: [userID]))
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT list_name_encoded FROM favorite_list WHERE user_id = ?"), arguments: [userID]))
         }
     }
 

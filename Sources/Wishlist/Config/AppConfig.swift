@@ -42,8 +42,9 @@ public struct AppConfig: Sendable, Equatable {
     public struct Accounts: Sendable, Equatable {
         public var signup = Signup.open
         public var argon2 = Argon2()
-        /// How many Argon2 hashes may run at once; each holds `argon2.memoryKiB` of memory.
-        public var maxConcurrentHashes = 2
+        /// How many Argon2 hashes may run at once; each holds `argon2.memoryKiB` of memory and a
+        /// core. One leaves the other core of a small machine to serve pages during a sign-in storm.
+        public var maxConcurrentHashes = 1
         /// How many more may wait for a free slot; beyond that sign-ins get a 503 at once.
         public var maxWaitingHashes = 64
         public var sessionIdleDays = 14

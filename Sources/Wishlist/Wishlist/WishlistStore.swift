@@ -96,14 +96,14 @@ public struct WishlistStore: Sendable {
 
     public func count(userID: Int64) async throws -> Int {
         try await database.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?", arguments: [userID]) ?? 0
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
         }
     }
 
     /// Catalog book id → wishlist item id, to mark books already on the wishlist.
     public func itemIDsByBook(userID: Int64) async throws -> [String: Int64] {
         try await database.pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IS NOT NULL", arguments: [userID])
+            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IS NOT NULL"), arguments: [userID])
             return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
     }
