@@ -36,3 +36,38 @@ e2e: build test-deps
 
 clean:
 	rm -rf .build $(VENV)
+
+# Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
+# (BENCH_UPDATE_README=0 leaves the README alone).
+BENCH_PACKAGES := wrk python3
+.PHONY: bench bench-templates
+
+## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 3 minutes of load)
+bench: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	swift build -c release --scratch-path .build-bench --product wishlist
+	swift build -c release --package-path Benchmarks --product ceiling-server
+	BENCH_COMMAND="make bench" python3 Benchmarks/server/bench.py
+
+## bench-templates: the list page rendered by our engine, swift-mustache and Stencil (release build)
+bench-templates:
+	swift build -c release --package-path Benchmarks --product template-bench
+	BENCH_COMMAND="make bench-templates" Benchmarks/.build/release/template-bench --views Views --templates Benchmarks/Templates \
+		--out .build/bench/templates.md --readme Benchmarks/README.md
+
+# Attack and crash tests (README "Attack and crash tests"). Their scripts use only Python's standard
+# library and run on Debian's python3, where Debian's wapiti lives too: no virtual environment.
+ATTACK_PACKAGES := wapiti sqlmap python3
+CRASH_ROUNDS    ?= 20
+CRASH_SEED      ?=
+.PHONY: scan crash
+
+## scan: wapiti and sqlmap against a signed-in session on 127.0.0.1; fails on any finding but the loopback ones (about 5 minutes)
+scan: build
+	@scripts/ensure-packages.sh $(ATTACK_PACKAGES)
+	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/scan.py
+
+## crash: concurrent adds and removals while the server is killed with kill -9, CRASH_ROUNDS times (CRASH_SEED=N repeats a run)
+crash: build
+	@scripts/ensure-packages.sh python3
+	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/crash.py --rounds $(CRASH_ROUNDS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))

@@ -66,7 +66,8 @@ public struct WishlistServer: Sendable {
 
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
         SettingsController(accounts: accounts, catalog: catalog, pages: pages, cookies: cookies).addRoutes(to: signedIn)
-        CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist).addRoutes(to: signedIn)
+        CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
+            .addRoutes(to: signedIn)
         WishlistController(wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)
 

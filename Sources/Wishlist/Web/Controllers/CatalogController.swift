@@ -7,6 +7,8 @@ struct CatalogController {
     let pages: PageRenderer
     let clock: WallClock
     let wishlist: WishlistStore
+    /// Behind HTTPS (`server.secureCookies`): the sort cookie gets `Secure` like every other cookie.
+    var secureCookies = false
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("lists", use: index)
@@ -62,7 +64,7 @@ struct CatalogController {
             ]
         )
         if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {
-            response.setCookie(remembered.cookie)
+            response.setCookie(remembered.cookie(secure: secureCookies))
         }
         return response
     }
@@ -70,9 +72,11 @@ struct CatalogController {
     @Sendable func toggleFavorite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try signedIn(context)
         let name = try Self.listName(context)
+        // Read before the change: a refused field must leave the favourites as they were.
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: "/lists")
         guard try await catalog.list(named: name) != nil else { throw Self.unknownList }
         _ = try await catalog.toggleFavorite(userID: user.userID, list: name, at: clock.now())
-        return redirect(to: LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: "/lists"))
+        return redirect(to: returnTo)
     }
 
     @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -233,7 +237,10 @@ struct ListSortCookie {
         return true
     }
 
-    var cookie: Cookie {
-        Cookie(name: Self.name, value: lists.joined(separator: "."), maxAge: 365 * 86_400, path: "/lists", httpOnly: true, sameSite: .lax)
+    func cookie(secure: Bool) -> Cookie {
+        Cookie(
+            name: Self.name, value: lists.joined(separator: "."), maxAge: 365 * 86_400, path: "/lists",
+            secure: secure, httpOnly: true, sameSite: .lax
+        )
     }
 }

@@ -10,6 +10,11 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             .xContentTypeOptions: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "same-origin",
             HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
+            // For browsers without CSP level 2 (`frame-ancestors`): no framing at all.
+            HTTPField.Name("X-Frame-Options")!: "DENY",
+            // Current browsers ignore this header; old ones with an XSS filter get its safe mode
+            // (block the whole page rather than rewrite it). `make scan` (wapiti) requires it.
+            HTTPField.Name("X-XSS-Protection")!: "1; mode=block",
         ]
     }
 

@@ -76,6 +76,11 @@ struct CSRFMiddleware: RouterMiddleware {
             } catch let error as MultipartForm.Error {
                 throw PageError.badRequest(error.message)
             }
+            // As for URL-encoded forms: a field sent twice is refused, not resolved by picking one.
+            var names = Set<String>()
+            for part in multipart.parts where !names.insert(part.name).inserted {
+                throw PageError.badRequest("The form sent the field “\(part.name.prefix(40))” more than once. Reload the page and try again.")
+            }
             context.upload = multipart.file("file")
             token = multipart.text("csrf_token") ?? ""
         } else {
