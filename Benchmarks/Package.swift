@@ -1,0 +1,51 @@
+// swift-tools-version:6.2
+// Benchmarks for Bestseller Wishlist, kept out of the app's package so its build does not grow.
+//
+// - template-bench: the list page rendered by our engine, swift-mustache and Stencil.
+//   The engine is the app's own source (Sources/WishlistTemplates is a symlink to
+//   ../Sources/Wishlist/Templates), and the sample data is decoded by the app's own catalog code
+//   (symlinks in Sources/TemplateBench/AppCatalog), so neither is a copy that could drift.
+// - ceiling-server: a minimal Hummingbird server with one fixed route, the HTTP stack's ceiling
+//   for `make bench`.
+import PackageDescription
+
+let package = Package(
+    name: "wishlist-benchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "template-bench", targets: ["TemplateBench"]),
+        .executable(name: "ceiling-server", targets: ["CeilingServer"]),
+    ],
+    dependencies: [
+        // The same version and trait as the app, so the ceiling is the app's HTTP stack.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
+        .package(url: "https://github.com/stencilproject/Stencil.git", exact: "0.15.1"),
+    ],
+    targets: [
+        .target(
+            name: "WishlistTemplates",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/WishlistTemplates",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .executableTarget(
+            name: "TemplateBench",
+            dependencies: [
+                "WishlistTemplates",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Stencil", package: "Stencil"),
+            ],
+            path: "Sources/TemplateBench",
+            // Top-level benchmark script code; the engine itself builds in Swift 6 mode, as in the app.
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "CeilingServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/CeilingServer"
+        ),
+    ]
+)

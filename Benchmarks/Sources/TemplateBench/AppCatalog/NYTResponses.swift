@@ -1,0 +1,1 @@
+../../../../Sources/Wishlist/Catalog/NYT/NYTResponses.swift

@@ -1,0 +1,555 @@
+#!/usr/bin/env python3
+"""Server benchmark for `make bench`: wrk on loopback against the release build of the app.
+
+Runs, in one go and each bounded in time:
+  ceiling     the minimal Hummingbird server of Benchmarks/ (one route, fixed short body)
+  cold start  exec to the first 200 on /healthz: first start on a new database (loads the
+              sample catalog), then a restart on the same database
+  list page   GET /lists/hardcover-fiction signed in (session lookup, queries, render)
+  sign-in     GET /login signed out (a new anonymous cookie and CSRF token per request)
+  storm       the list page measured while 50 other connections sign in at once (Argon2)
+  add/remove  POST /wishlist then POST /wishlist/<id>/delete, signed in, with CSRF
+  soak        a minute of the list page, for the memory figure
+
+and writes the table to .build/bench/server.md (raw figures in server.json), and into
+Benchmarks/README.md between <!-- server-results:start --> and <!-- server-results:end -->.
+
+Only 127.0.0.1 is ever contacted. Python 3 standard library only.
+Options (environment): BENCH_SECONDS (default 15) per scenario, BENCH_SOAK_SECONDS (default 60),
+BENCH_CONNECTIONS (default 32), BENCH_UPDATE_README=0 to leave the README alone,
+BENCH_APP=PATH to measure another build of the app, BENCH_CONFIG=FILE to run it with that
+configuration file, BENCH_APP_ENV="NAME=VALUE ..." for extra environment of the app (experiments),
+BENCH_RENICE_HASHERS=N to give the app's Argon2 threads (NIOThreadPool, named "TP-#…") nice N,
+BENCH_PERF=1 to record a CPU profile of the server during each app scenario with `perf record`
+(software clock; .build/bench/perf-NAME.data and a top-40 summary in perf-NAME.txt).
+"""
+import datetime
+import html
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.join(ROOT, "Benchmarks", "server")
+OUT = os.path.join(ROOT, ".build", "bench")
+RUN = os.path.join(OUT, "run")
+APP = os.environ.get("BENCH_APP") or os.path.join(ROOT, ".build-bench", "release", "wishlist")
+APP_CONFIG = os.environ.get("BENCH_CONFIG", "")  # a config file for the app instead of ./config.json
+APP_ENV = dict(pair.split("=", 1) for pair in os.environ.get("BENCH_APP_ENV", "").split() if "=" in pair)
+CEILING = os.path.join(ROOT, "Benchmarks", ".build", "release", "ceiling-server")
+README = os.path.join(ROOT, "Benchmarks", "README.md")
+
+# Anything that makes this run not the app as committed and configured: its results stay out of the README.
+EXPERIMENT = " ".join(f"{k}={os.environ[k]}" for k in ("BENCH_APP", "BENCH_CONFIG", "BENCH_APP_ENV", "BENCH_RENICE_HASHERS")
+                      if os.environ.get(k))
+SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
+SOAK_SECONDS = int(os.environ.get("BENCH_SOAK_SECONDS", "60"))
+CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
+STORM_CLIENTS = 50
+ADD_REMOVE_LOOPS = 8
+USERNAME = "bench"
+PASSWORD = "bench-password-2026"
+LIST = "hardcover-fiction"
+WISHLIST_RANKS = [2, 5, 9]  # as Benchmarks/Sources/TemplateBench/ListPageData.swift
+
+BUDGET_LIST_SHARE = 0.35
+BUDGET_LIST_P99_MS = 15
+BUDGET_STORM_P99_MS = 50
+BUDGET_MEMORY_MB = 80
+BUDGET_COLD_START_S = 0.5
+
+
+def log(message):
+    print(f"[bench] {message}", flush=True)
+
+
+def die(message):
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def clean_environment(extra=None):
+    """The app's defaults: no setting may leak in from the caller's environment."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("WISHLIST_", "NYT_"))}
+    environment.update(extra or {})
+    return environment
+
+
+def app_argv(*arguments):
+    return [APP, *arguments, *(["--config", APP_CONFIG] if APP_CONFIG else [])]
+
+
+# MARK: - Processes and memory
+
+class Server:
+    def __init__(self, name, argv, port, log_path, environment=None):
+        self.name, self.argv, self.port, self.log_path = name, argv, port, log_path
+        self.environment = environment
+        self.process = None
+        self.peaks = []  # kB, one per measured stretch
+
+    def start(self):
+        """Starts the process; returns seconds from exec to the first 200 on `path`."""
+        self.log = open(self.log_path, "ab")
+        started = time.perf_counter()
+        self.process = subprocess.Popen(self.argv, cwd=ROOT, env=clean_environment(self.environment), stdout=self.log, stderr=self.log,
+                                        stdin=subprocess.DEVNULL)
+        return started
+
+    def wait_ready(self, started, path, timeout=20.0):
+        while time.perf_counter() - started < timeout:
+            if self.process.poll() is not None:
+                die(f"{self.name} exited with {self.process.returncode}; see {self.log_path}")
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", path)
+                status = connection.getresponse().status
+                connection.close()
+                if status == 200:
+                    return time.perf_counter() - started
+            except OSError:
+                pass
+            time.sleep(0.002)
+        die(f"{self.name} did not answer 200 on {path} within {timeout} s; see {self.log_path}")
+
+    def status_kb(self, field):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+        return 0
+
+    def cpu_seconds(self):
+        """User + system CPU time of the process so far."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def reset_peak(self):
+        """Records the peak so far, then makes VmHWM start again from the current RSS."""
+        self.peaks.append(self.status_kb("VmHWM"))
+        try:
+            with open(f"/proc/{self.process.pid}/clear_refs", "w") as refs:
+                refs.write("5")
+        except OSError:
+            pass  # kernel without it: peaks are then cumulative, which only overstates them
+
+    def peak_mb(self):
+        return self.status_kb("VmHWM") / 1024
+
+    def lifetime_peak_mb(self):
+        return max(self.peaks + [self.status_kb("VmHWM")]) / 1024
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if getattr(self, "log", None):
+            self.log.close()
+
+
+# MARK: - HTTP helpers (the benchmark's own set-up requests)
+
+def http_request(port, method, path, headers=None, body=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    data = response.read().decode("utf-8", "replace")
+    cookies = {}
+    for name, value in response.getheaders():
+        if name.lower() == "set-cookie":
+            pair = value.split(";", 1)[0]
+            if "=" in pair:
+                key, val = pair.split("=", 1)
+                cookies[key.strip()] = val.strip()
+    connection.close()
+    return response.status, dict((k.lower(), v) for k, v in response.getheaders()), data, cookies
+
+
+def csrf_in(page):
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    if not match:
+        die("no csrf_token in the page")
+    return html.unescape(match.group(1))
+
+
+def form(fields):
+    return urllib.parse.urlencode(fields)
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def anonymous_visitor(port):
+    status, _, page, cookies = http_request(port, "GET", "/login")
+    if status != 200 or "wishlist_session" not in cookies:
+        die(f"GET /login answered {status} without a session cookie")
+    return cookies["wishlist_session"], csrf_in(page)
+
+
+def sign_in(port):
+    cookie, csrf = anonymous_visitor(port)
+    status, headers, _, cookies = http_request(
+        port, "POST", "/login", {**FORM, "Cookie": f"wishlist_session={cookie}"},
+        form({"username": USERNAME, "password": PASSWORD, "next": "/", "csrf_token": csrf}))
+    if status != 303 or "wishlist_session" not in cookies:
+        die(f"sign-in answered {status}")
+    return cookies["wishlist_session"]
+
+
+# MARK: - wrk
+
+def wrk(name, url, threads, connections, seconds, script_body="", extra=(), timeout="5s"):
+    scripts = os.path.join(OUT, "scripts")
+    os.makedirs(scripts, exist_ok=True)
+    script = os.path.join(scripts, f"{name}.lua")
+    with open(os.path.join(HERE, "report.lua")) as report:
+        with open(script, "w") as out:
+            out.write(script_body + "\n" + report.read())
+    argv = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout", timeout,
+            "-s", script, *extra, url]
+    return argv
+
+
+def machine_jiffies():
+    """(busy, total) jiffies of all cores, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+def children_cpu_seconds():
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_wrk(argv):
+    busy, total = machine_jiffies()
+    wrk_cpu = children_cpu_seconds()
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    figures = parse_wrk(result)
+    busy_after, total_after = machine_jiffies()
+    seconds = figures["duration_us"] / 1e6
+    figures["machine_cores"] = (busy_after - busy) / max(1, total_after - total) * (os.cpu_count() or 1)
+    figures["wrk_cores"] = (children_cpu_seconds() - wrk_cpu) / seconds
+    return figures
+
+
+def parse_wrk(result):
+    for line in result.stdout.splitlines():
+        if line.startswith("BENCHJSON "):
+            figures = json.loads(line[len("BENCHJSON "):])
+            figures["rps"] = figures["requests"] / (figures["duration_us"] / 1e6)
+            figures["socket_errors"] = figures["connect"] + figures["read"] + figures["write"] + figures["timeout"]
+            figures["errors"] = figures["socket_errors"] + figures["status"]
+            return figures
+    die(f"wrk printed no result:\n{result.stdout}\n{result.stderr}")
+
+
+def start_perf(server, name):
+    if os.environ.get("BENCH_PERF") != "1" or not shutil.which("perf"):
+        return None
+    data = os.path.join(OUT, f"perf-{name}.data")
+    return subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-F", "999", "-g", "-p", str(server.process.pid),
+                             "-o", data], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_perf(profiler, name):
+    if not profiler:
+        return
+    profiler.send_signal(signal.SIGINT)
+    profiler.wait(timeout=60)
+    data = os.path.join(OUT, f"perf-{name}.data")
+    summary = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol", "--stdio", "-g", "none"],
+                             capture_output=True, text=True)
+    lines = [line for line in summary.stdout.splitlines() if "%" in line and not line.startswith("#")]
+    with open(os.path.join(OUT, f"perf-{name}.txt"), "w") as out:
+        out.write("\n".join(lines[:40]) + "\n")
+
+
+def lua_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# MARK: - The run
+
+def main():
+    for tool, path in [("wrk", shutil.which("wrk")), ("the app's release build", APP), ("the ceiling server", CEILING)]:
+        if not path or not os.path.exists(path):
+            die(f"{tool} is missing; run `make bench`, which builds and installs everything")
+    shutil.rmtree(RUN, ignore_errors=True)
+    os.makedirs(RUN, exist_ok=True)
+    load_before = open("/proc/loadavg").read().split()[:3]
+    results = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "load_before": " ".join(load_before), "cores": os.cpu_count(), "seconds": SECONDS,
+               "soak_seconds": SOAK_SECONDS, "connections": CONNECTIONS, "rows": {}}
+    rows = results["rows"]
+    url_threads = 2
+
+    # Ceiling.
+    port = free_port()
+    ceiling = Server("ceiling-server", [CEILING, str(port)], port, os.path.join(RUN, "ceiling.log"))
+    try:
+        ceiling.wait_ready(ceiling.start(), "/")
+        log(f"ceiling: {SECONDS} s, {CONNECTIONS} connections")
+        ceiling.reset_peak()
+        cpu = ceiling.cpu_seconds()
+        rows["ceiling"] = figures = run_wrk(wrk("ceiling", f"http://127.0.0.1:{port}/", url_threads, CONNECTIONS, SECONDS))
+        figures["cpu_us_per_request"] = (ceiling.cpu_seconds() - cpu) * 1e6 / max(1, figures["requests"])
+        figures["cpu_cores"] = (ceiling.cpu_seconds() - cpu) / (figures["duration_us"] / 1e6)
+        figures["peak_mb"] = ceiling.peak_mb()
+        log(f"ceiling: {figures['rps']:.0f} req/s, p99 {figures['p99_us'] / 1000:.1f} ms, "
+            f"server CPU {figures['cpu_cores']:.2f} cores, {figures['cpu_us_per_request']:.0f} µs a request")
+    finally:
+        ceiling.stop()
+
+    # The app's database: one user, made by the command line as an administrator would.
+    database = os.path.join(RUN, "wishlist.sqlite")
+    made = subprocess.run(app_argv("user", "create", USERNAME, "--password-stdin", "--database", database), cwd=ROOT,
+                          env=clean_environment(), input=PASSWORD + "\n", capture_output=True, text=True)
+    if made.returncode != 0:
+        die(f"wishlist user create failed: {made.stderr}")
+
+    # Cold start: first start on the new database (it loads the sample catalog), then a restart.
+    port = free_port()
+    argv = app_argv("serve", "--port", str(port), "--database", database)
+    app = Server("wishlist", argv, port, os.path.join(RUN, "server-first.log"), APP_ENV)
+    try:
+        first_start = app.wait_ready(app.start(), "/healthz")
+    finally:
+        app.stop()
+    app = Server("wishlist", argv, port, os.path.join(RUN, "server.log"), APP_ENV)
+    try:
+        restart = app.wait_ready(app.start(), "/healthz")
+    except BaseException:
+        app.stop()
+        raise
+    results["cold_start_first_s"], results["cold_start_restart_s"] = first_start, restart
+    if os.environ.get("BENCH_RENICE_HASHERS"):
+        for task in os.listdir(f"/proc/{app.process.pid}/task"):
+            with open(f"/proc/{app.process.pid}/task/{task}/comm") as comm:
+                if comm.read().startswith("TP-#"):
+                    os.setpriority(os.PRIO_PROCESS, int(task), int(os.environ["BENCH_RENICE_HASHERS"]))
+    log(f"cold start: {first_start * 1000:.0f} ms on a new database, {restart * 1000:.0f} ms on restart")
+
+    try:
+        run_app_scenarios(app, port, rows, results, url_threads)
+    finally:
+        app.stop()
+
+    results["peak_mb"] = max(app.lifetime_peak_mb_value, 0)
+    results["experiment"] = EXPERIMENT
+    name = "server-experiment" if EXPERIMENT else "server"
+    with open(os.path.join(OUT, f"{name}.json"), "w") as raw:
+        json.dump(results, raw, indent=2)
+    report = render_report(results)
+    with open(os.path.join(OUT, f"{name}.md"), "w") as out:
+        out.write(report)
+    print()
+    print(report)
+    log(f"written to {os.path.relpath(os.path.join(OUT, name + '.md'), ROOT)}")
+    if os.environ.get("BENCH_UPDATE_README", "1") != "0" and not EXPERIMENT:
+        update_readme(report)
+
+
+def run_app_scenarios(app, port, rows, results, url_threads):
+    session = sign_in(port)
+    cookie = f"wishlist_session={session}"
+    status, _, page, _ = http_request(port, "GET", f"/lists/{LIST}", {"Cookie": cookie})
+    if status != 200:
+        die(f"the list page answered {status}")
+    csrf = csrf_in(page)
+    books = re.findall(r'<li class="book" data-book="([^"]+)" data-rank="(\d+)"', page)
+    if len(books) != 15:
+        die(f"expected 15 books on /lists/{LIST}, found {len(books)}")
+    by_rank = {int(rank): book for book, rank in books}
+    for rank in WISHLIST_RANKS:
+        status, _, _, _ = http_request(port, "POST", "/wishlist", {**FORM, "Cookie": cookie},
+                                       form({"book": by_rank[rank], "return_to": "/wishlist", "csrf_token": csrf}))
+        if status != 303:
+            die(f"adding a book answered {status}")
+    status, _, page, _ = http_request(port, "GET", f"/lists/{LIST}", {"Cookie": cookie})
+    with open(os.path.join(OUT, "list-page.html"), "w") as saved:
+        saved.write(page)
+    if page.count('class="on-wishlist"') != len(WISHLIST_RANKS):
+        die("the list page does not show the books just added")
+    results["list_page_bytes"] = len(page.encode())
+    list_url = f"http://127.0.0.1:{port}/lists/{LIST}"
+    cookie_header = ("-H", f"Cookie: {cookie}")
+
+    def measure(name, argv):
+        app.reset_peak()
+        profiler = start_perf(app, name)
+        cpu = app.cpu_seconds()
+        figures = run_wrk(argv)
+        figures["cpu_us_per_request"] = (app.cpu_seconds() - cpu) * 1e6 / max(1, figures["requests"])
+        figures["cpu_cores"] = (app.cpu_seconds() - cpu) / (figures["duration_us"] / 1e6)
+        stop_perf(profiler, name)
+        figures["peak_mb"] = app.peak_mb()
+        rows[name] = figures
+        log(f"{name}: {figures['rps']:.0f} req/s, p99 {figures['p99_us'] / 1000:.1f} ms, {figures['errors']} errors, "
+            f"server CPU {figures['cpu_cores']:.2f} cores, {figures['cpu_us_per_request']:.0f} µs a request")
+
+    log(f"list page: {SECONDS} s, {CONNECTIONS} connections")
+    measure("list", wrk("list", list_url, url_threads, CONNECTIONS, SECONDS, extra=cookie_header))
+
+    log(f"sign-in page, signed out: {SECONDS} s, {CONNECTIONS} connections")
+    measure("login_page", wrk("login_page", f"http://127.0.0.1:{port}/login", url_threads, CONNECTIONS, SECONDS))
+
+    # Storm: 50 connections sign in (right password) while the list page is measured.
+    visitors = [anonymous_visitor(port) for _ in range(STORM_CLIENTS)]
+    storm_script = (f"username = {lua_string(USERNAME)}\npassword = {lua_string(urllib.parse.quote(PASSWORD))}\n"
+                    "visitors = {\n" + ",\n".join(f"  {{ cookie = {lua_string(c)}, csrf = {lua_string(t)} }}" for c, t in visitors)
+                    + "\n}\n" + open(os.path.join(HERE, "signin.lua")).read())
+    storm_argv = wrk("storm_signin", f"http://127.0.0.1:{port}/login", 1, STORM_CLIENTS, SECONDS + 2, storm_script,
+                     timeout="30s")
+    log(f"sign-in storm: {STORM_CLIENTS} connections signing in; list page measured {SECONDS} s inside it")
+    app.reset_peak()
+    storm = subprocess.Popen(storm_argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)
+        profiler = start_perf(app, "storm")
+        cpu = app.cpu_seconds()
+        during = run_wrk(wrk("storm_list", list_url, url_threads, CONNECTIONS, SECONDS, extra=cookie_header))
+        during["cpu_cores"] = (app.cpu_seconds() - cpu) / (during["duration_us"] / 1e6)
+        stop_perf(profiler, "storm")
+        out, err = storm.communicate(timeout=120)
+    finally:
+        if storm.poll() is None:
+            storm.kill()
+            storm.wait()
+    signins = parse_wrk(subprocess.CompletedProcess(storm_argv, storm.returncode, out, err))
+    during["peak_mb"] = signins["peak_mb"] = app.peak_mb()
+    rows["storm_list"], rows["storm_signin"] = during, signins
+    log(f"storm: list page p99 {during['p99_us'] / 1000:.1f} ms, {during['errors']} errors; "
+        f"{signins['rps']:.1f} sign-ins/s, p99 {signins['p99_us'] / 1000:.0f} ms, {signins['errors']} errors")
+
+    # Add-then-remove, with books not already on the wishlist, one per loop.
+    free = [by_rank[rank] for rank in sorted(by_rank) if rank not in WISHLIST_RANKS][:ADD_REMOVE_LOOPS]
+    add_script = (f"cookie = {lua_string(cookie)}\ncsrf = {lua_string(urllib.parse.quote(csrf))}\n"
+                  "books = { " + ", ".join(lua_string(b) for b in free) + " }\n"
+                  + open(os.path.join(HERE, "addremove.lua")).read())
+    log(f"add-then-remove: {SECONDS} s, {ADD_REMOVE_LOOPS} loops")
+    measure("add_remove", wrk("add_remove", f"http://127.0.0.1:{port}/wishlist", ADD_REMOVE_LOOPS, ADD_REMOVE_LOOPS,
+                              SECONDS, add_script))
+
+    log(f"soak: the list page for {SOAK_SECONDS} s, {CONNECTIONS} connections")
+    measure("soak", wrk("soak", list_url, url_threads, CONNECTIONS, SOAK_SECONDS, extra=cookie_header))
+    results["rss_after_soak_mb"] = app.status_kb("VmRSS") / 1024
+    app.lifetime_peak_mb_value = app.lifetime_peak_mb()
+
+
+# MARK: - Report
+
+def render_report(results):
+    rows = results["rows"]
+    ceiling = rows["ceiling"]
+    labels = [
+        ("ceiling", f"ceiling: minimal Hummingbird route, fixed 3-byte body ({CONNECTIONS} conn.)"),
+        ("list", f"list page, signed in: session, queries, render ({CONNECTIONS} conn.)"),
+        ("login_page", f"sign-in page, signed out ({CONNECTIONS} conn.)"),
+        ("add_remove", f"add-then-remove wishlist item, CSRF ({ADD_REMOVE_LOOPS} conn.; 2 requests a loop)"),
+        ("storm_list", f"list page during the sign-in storm ({CONNECTIONS} conn.)"),
+        ("storm_signin", f"… the storm itself: POST /login, right password ({STORM_CLIENTS} conn.)"),
+        ("soak", f"list page, {results['soak_seconds']} s soak ({CONNECTIONS} conn.)"),
+    ]
+
+    def ms(us):
+        return f"{us / 1000:.2f}" if us < 10_000 else f"{us / 1000:.0f}"
+
+    def cpu(row):
+        if "cpu_cores" not in row:
+            return "—"
+        per_request = f"{row['cpu_us_per_request']:.0f}" if "cpu_us_per_request" in row else "— (Argon2 too)"
+        cores = f"{row['cpu_cores']:.2f}"
+        if "machine_cores" in row:
+            rest = max(0.0, row["machine_cores"] - row["cpu_cores"] - row.get("wrk_cores", 0))
+            cores += f" / {row.get('wrk_cores', 0):.2f} / {rest:.2f}"
+        return f"{per_request} | {cores}"
+
+    def times(value, base):
+        return f"{value / base:.1f}×" if base else "—"
+
+    lines = [
+        "| scenario | req/s | of ceiling | p50 ms | p99 ms | p50 / p99 vs ceiling | errors | server peak MB | memory vs ceiling "
+        "| server CPU µs a request | cores busy: server / wrk / rest of machine |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for key, label in labels:
+        row = rows.get(key)
+        if not row:
+            continue
+        errors = f"{row['errors']}" + (f" ({row['status']} non-2xx/3xx, {row['socket_errors']} socket)" if row["errors"] else "")
+        share = "100%" if key == "ceiling" else f"{row['rps'] / ceiling['rps'] * 100:.1f}%"
+        lines.append(
+            f"| {label} | {row['rps']:,.0f} | {share} | {ms(row['p50_us'])} | {ms(row['p99_us'])} | "
+            f"{times(row['p50_us'], ceiling['p50_us'])} / {times(row['p99_us'], ceiling['p99_us'])} | {errors} | "
+            f"{row['peak_mb']:.1f} | {times(row['peak_mb'], ceiling['peak_mb'])} | {cpu(row)} |")
+    table = "\n".join(lines)
+
+    listed, storm = rows["list"], rows["storm_list"]
+    share = listed["rps"] / ceiling["rps"]
+
+    def verdict(ok):
+        return "**met**" if ok else "**missed**"
+
+    budgets = [
+        f"- List page at least {BUDGET_LIST_SHARE:.0%} of the ceiling's requests/s: {verdict(share >= BUDGET_LIST_SHARE)} "
+        f"({share:.1%}); p99 under {BUDGET_LIST_P99_MS} ms at {CONNECTIONS} connections: "
+        f"{verdict(listed['p99_us'] < BUDGET_LIST_P99_MS * 1000)} ({listed['p99_us'] / 1000:.1f} ms).",
+        f"- During the sign-in storm, list-page p99 under {BUDGET_STORM_P99_MS} ms and no errors: "
+        f"{verdict(storm['p99_us'] < BUDGET_STORM_P99_MS * 1000 and storm['errors'] == 0)} "
+        f"({storm['p99_us'] / 1000:.1f} ms, {storm['errors']} errors).",
+        f"- Peak memory under {BUDGET_MEMORY_MB} MB after a minute of load: {verdict(results['peak_mb'] < BUDGET_MEMORY_MB)} "
+        f"(server's VmHWM over the whole run {results['peak_mb']:.1f} MB, RSS after the {results['soak_seconds']} s soak "
+        f"{results['rss_after_soak_mb']:.1f} MB).",
+        f"- Cold start to first 200 under {BUDGET_COLD_START_S} s: {verdict(results['cold_start_first_s'] < BUDGET_COLD_START_S)} "
+        f"({results['cold_start_first_s'] * 1000:.0f} ms on a new database, loading the sample catalog; "
+        f"{results['cold_start_restart_s'] * 1000:.0f} ms on restart).",
+    ]
+    header = (f"Command: `{os.environ.get('BENCH_COMMAND', 'make bench')}` · {results['started']} · {results['cores']} cores "
+              f"shared by wrk and the server, load average before the run {results['load_before']} · "
+              f"{results['seconds']} s per scenario · list page {results['list_page_bytes']:,} bytes")
+    if results.get("experiment"):
+        header += f" · **experiment: {results['experiment']}**"
+    return header + "\n\n" + table + "\n\n" + "\n".join(budgets) + "\n"
+
+
+def update_readme(report):
+    start, end = "<!-- server-results:start -->", "<!-- server-results:end -->"
+    try:
+        text = open(README).read()
+    except OSError:
+        return
+    if start not in text or end not in text:
+        log(f"{os.path.relpath(README, ROOT)} has no {start} section; left alone")
+        return
+    before, rest = text.split(start, 1)
+    _, after = rest.split(end, 1)
+    with open(README, "w") as out:
+        out.write(before + start + "\n" + report + end + after)
+    log(f"updated {os.path.relpath(README, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
