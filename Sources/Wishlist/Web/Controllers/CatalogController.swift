@@ -87,10 +87,12 @@ struct CatalogController {
         }
         let placements = try await catalog.placements(of: [id])[id] ?? []
         let wishlistItem = try await wishlist.itemIDsByBook(userID: user.userID)[id]
+        let detail = Self.bookDetail(book, wishlistItem: wishlistItem)
         return try pages.render(
             "books/show.html", title: book.title, nav: "lists", for: context.visitor,
             values: [
-                "book": Self.bookDetail(book, wishlistItem: wishlistItem),
+                "book": detail,
+                "details": detail,
                 "lists": .array(placements.map(Self.placementValue)),
                 "buy_links": Self.linksValue(book.buyLinks, label: "name"),
                 "review_links": Self.linksValue(book.readingLinks, label: "label"),

@@ -161,10 +161,12 @@ struct WishlistController {
     private func itemPage(
         _ context: AppRequestContext, _ item: WishlistItem, noteValue: String, noteError: String?, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        try pages.render(
+        let value = try await itemValue(item, detailed: true)
+        return try pages.render(
             "wishlist/item.html", title: item.title, nav: "wishlist", for: context.visitor, status: status,
             values: [
-                "item": try await itemValue(item, detailed: true),
+                "item": value,
+                "details": value,
                 "buy_links": CatalogController.linksValue(item.buyLinks, label: "name"),
                 "review_links": CatalogController.linksValue(item.readingLinks, label: "label"),
                 "note_value": .string(noteValue), "note_error": noteError.map(TemplateValue.string) ?? .null,
