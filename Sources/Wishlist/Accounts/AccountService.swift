@@ -31,7 +31,6 @@ public struct AccountService: Sendable {
     }
 
     public func signUp(username: String, email: String, password: String, confirmation: String, address: String) async throws -> SignUpOutcome {
-        if let wait = try await throttle.retryAfter([.signup(address)]) { return .throttled(retryAfter: wait) }
         var errors = FieldErrors()
         errors["username"] = AccountRules.usernameProblem(username)
         if !email.isEmpty { errors["email"] = AccountRules.emailProblem(email) }
@@ -40,7 +39,7 @@ public struct AccountService: Sendable {
         guard errors.isEmpty else { return .invalid(errors) }
 
         // Counted before the uniqueness check, so probing for taken names is throttled too.
-        try await throttle.record([.signup(address)])
+        if case .throttled(let wait) = try await throttle.admit([.signup(address)]) { return .throttled(retryAfter: wait) }
         let hash = try await hasher.hash(password)
         do {
             return .created(try await users.create(username: username, email: email.isEmpty ? nil : email, passwordHash: hash))
@@ -52,44 +51,79 @@ public struct AccountService: Sendable {
     }
 
     /// Checks the password (against a dummy hash for unknown users, so both cost the same), counts
-    /// failures for throttling, and upgrades the stored hash when the configured parameters changed.
+    /// the attempt for throttling before hashing, and upgrades the stored hash when the configured
+    /// parameters changed.
     public func signIn(username: String, password: String, address: String) async throws -> SignInOutcome {
-        let scopes: [LoginThrottle.Scope] = [.account(username), .address(address)]
-        if let wait = try await throttle.retryAfter(scopes) { return .throttled(retryAfter: wait) }
-        let user = try await users.find(username: username)
-        guard try await hasher.verify(password, against: user?.passwordHash), let user else {
-            try await throttle.record(scopes)
-            return .rejected
+        let attempt: LoginThrottle.Attempt
+        switch try await throttle.admit([.account(username), .address(address)]) {
+        case .throttled(let wait): return .throttled(retryAfter: wait)
+        case .admitted(let admitted): attempt = admitted
         }
-        try await throttle.clear(.account(username))
+        let user = try await users.find(username: username)
+        guard try await hasher.verify(password, against: user?.passwordHash), let user else { return .rejected }
+        try await throttle.succeeded(attempt, clearing: .account(username))
         if hasher.needsRehash(user.passwordHash) {
             try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
         }
         return .signedIn(user)
     }
 
-    /// Changes the password and signs the user out of every other browser.
-    public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64) async throws -> FieldErrors {
-        guard let user = try await users.find(id: userID) else { return ["current_password": "Your account no longer exists."] }
+    public enum PasswordCheckOutcome: Sendable, Equatable {
+        case done
+        case invalid(FieldErrors)
+        case throttled(retryAfter: Int)
+    }
+
+    /// Changes the password and signs the user out of every other browser, in one transaction.
+    /// Wrong current passwords count against the account like failed sign-ins, so a stolen
+    /// session cannot guess the password without limit.
+    public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64) async throws -> PasswordCheckOutcome {
+        guard let user = try await users.find(id: userID) else { return .invalid(["current_password": "Your account no longer exists."]) }
         var errors = FieldErrors()
-        if try await !hasher.verify(current, against: user.passwordHash) {
-            errors["current_password"] = "That is not your current password."
-        }
         errors["new_password"] = AccountRules.passwordProblem(new)
         if confirmation != new { errors["new_password_confirm"] = "The two passwords differ." }
-        guard errors.isEmpty else { return errors }
-        try await users.updatePasswordHash(userID: userID, to: try await hasher.hash(new))
-        try await sessions.deleteAll(userID: userID, except: sessionID)
-        return [:]
+        switch try await checkPassword(current, of: user) {
+        case .throttled(let wait): return .throttled(retryAfter: wait)
+        case .invalid: errors["current_password"] = "That is not your current password."
+        case .done: break
+        }
+        guard errors.isEmpty else { return .invalid(errors) }
+        try await users.updatePasswordHash(userID: userID, to: try await hasher.hash(new), endingSessionsExcept: sessionID)
+        return .done
     }
 
     /// Deletes the account and everything that belongs to it, when the password is right.
-    public func deleteAccount(userID: Int64, password: String) async throws -> Bool {
-        guard let user = try await users.find(id: userID), try await hasher.verify(password, against: user.passwordHash) else {
-            return false
+    public func deleteAccount(userID: Int64, password: String) async throws -> PasswordCheckOutcome {
+        guard let user = try await users.find(id: userID) else { return .invalid(["delete_password": "That is not your password."]) }
+        switch try await checkPassword(password, of: user) {
+        case .done: break
+        case .invalid: return .invalid(["delete_password": "That is not your password."])
+        case .throttled(let wait): return .throttled(retryAfter: wait)
         }
         try await users.delete(userID: userID)
-        return true
+        return .done
+    }
+
+    /// A password check behind a session, throttled per account as sign-in is.
+    private func checkPassword(_ password: String, of user: User) async throws -> PasswordCheckOutcome {
+        let attempt: LoginThrottle.Attempt
+        switch try await throttle.admit([.account(user.username)]) {
+        case .throttled(let wait): return .throttled(retryAfter: wait)
+        case .admitted(let admitted): attempt = admitted
+        }
+        guard try await hasher.verify(password, against: user.passwordHash) else { return .invalid([:]) }
+        try await throttle.succeeded(attempt, clearing: .account(user.username))
+        return .done
+    }
+
+    /// Measures the hashing cost of every parameter set the stored hashes use (see `VerificationPacing`).
+    public func calibratePasswordChecks() async throws {
+        try await hasher.calibrate(storedParameterSets: try await users.passwordParameterSets())
+    }
+
+    /// Deletes the sessions and throttle events that have expired; returns how many rows went.
+    public func deleteExpiredRows() async throws -> Int {
+        try await sessions.deleteExpired() + throttle.deleteExpired()
     }
 
     // MARK: Command line
@@ -119,8 +153,7 @@ public struct AccountService: Sendable {
     public func resetPassword(username: String, to password: String) async throws {
         guard let user = try await users.find(username: username) else { throw AdminError.noSuchUser(username) }
         if let problem = AccountRules.passwordProblem(password) { throw AdminError.invalid("password: \(problem)") }
-        try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
-        try await sessions.deleteAll(userID: user.id, except: nil)
+        try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password), endingSessionsExcept: nil)
     }
 
     public func deleteUser(username: String) async throws {

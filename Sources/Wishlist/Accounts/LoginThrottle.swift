@@ -1,8 +1,11 @@
 import Foundation
 import GRDB
 
-/// Counts failed sign-ins (per account and per client address) and sign-ups (per address) in a
+/// Counts password attempts (per account and per client address) and sign-ups (per address) in a
 /// sliding window, in the database so that a restart does not reset them.
+///
+/// An attempt is admitted and recorded in one write transaction, before the password is hashed:
+/// however many requests arrive together, no more than the limit are ever evaluated in a window.
 struct LoginThrottle: Sendable {
     enum Scope {
         case account(String), address(String), signup(String)
@@ -14,6 +17,17 @@ struct LoginThrottle: Sendable {
             case .signup(let address): return "signup-address:" + address
             }
         }
+    }
+
+    /// The events one admitted attempt recorded, so that a success can take its own back.
+    struct Attempt: Sendable {
+        fileprivate let eventIDs: [String: Int64]
+    }
+
+    enum Admission: Sendable {
+        case admitted(Attempt)
+        /// Seconds until one more attempt would be admitted in every scope.
+        case throttled(retryAfter: Int)
     }
 
     let database: AppDatabase
@@ -36,38 +50,48 @@ struct LoginThrottle: Sendable {
         }
     }
 
-    /// Seconds until one more attempt is allowed in every scope, or nil when it is allowed now.
-    func retryAfter(_ scopes: [Scope]) async throws -> Int? {
+    /// Records one attempt in every scope when each has room for it; otherwise records nothing.
+    func admit(_ scopes: [Scope]) async throws -> Admission {
         let now = clock.now()
-        let windowStart = now.addingTimeInterval(-window)
-        let waits = try await database.pool.read { db in
-            try scopes.compactMap { scope -> TimeInterval? in
-                let recent = try Date.fetchAll(
-                    db,
-                    sql: "SELECT happened_at FROM throttle_event WHERE scope = ? AND happened_at > ? ORDER BY happened_at DESC LIMIT ?",
-                    arguments: [scope.key, windowStart, limit(scope)]
-                )
-                guard recent.count >= limit(scope), let oldestCounted = recent.last else { return nil }
-                return oldestCounted.addingTimeInterval(window).timeIntervalSince(now)
-            }
-        }
-        return waits.max().map { max(1, Int($0.rounded(.up))) }
-    }
-
-    func record(_ scopes: [Scope]) async throws {
-        let now = clock.now()
-        try await database.pool.write { db in
+        return try await database.pool.write { db in
+            let waits = try scopes.compactMap { try wait(for: $0, now: now, in: db) }
+            if let longest = waits.max() { return .throttled(retryAfter: max(1, Int(longest.rounded(.up)))) }
+            var eventIDs: [String: Int64] = [:]
             for scope in scopes {
                 try db.execute(sql: "INSERT INTO throttle_event (scope, happened_at) VALUES (?, ?)", arguments: [scope.key, now])
+                eventIDs[scope.key] = db.lastInsertedRowID
             }
-            // Events older than the window no longer count for anything.
-            try db.execute(sql: "DELETE FROM throttle_event WHERE happened_at <= ?", arguments: [now.addingTimeInterval(-window)])
+            return .admitted(Attempt(eventIDs: eventIDs))
         }
     }
 
-    func clear(_ scope: Scope) async throws {
+    /// After a successful sign-in: the account's failures are forgiven, and the attempt no longer
+    /// counts against the client's address either.
+    func succeeded(_ attempt: Attempt, clearing scope: Scope) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [scope.key])
+            for id in attempt.eventIDs.values {
+                try db.execute(sql: "DELETE FROM throttle_event WHERE id = ?", arguments: [id])
+            }
         }
+    }
+
+    /// Deletes the events that have left every window; run periodically.
+    func deleteExpired() async throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-window)
+        return try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM throttle_event WHERE happened_at <= ?", arguments: [cutoff])
+            return db.changesCount
+        }
+    }
+
+    /// Seconds until the scope has room for one more attempt, or nil when it has room now.
+    private func wait(for scope: Scope, now: Date, in db: Database) throws -> TimeInterval? {
+        let recent = try Date.fetchAll(
+            db.cachedStatement(sql: "SELECT happened_at FROM throttle_event WHERE scope = ? AND happened_at > ? ORDER BY happened_at DESC LIMIT ?"),
+            arguments: [scope.key, now.addingTimeInterval(-window), limit(scope)]
+        )
+        guard recent.count >= limit(scope), let oldestCounted = recent.last else { return nil }
+        return oldestCounted.addingTimeInterval(window).timeIntervalSince(now)
     }
 }

@@ -22,13 +22,22 @@ public final class PasswordHasher: Sendable {
     /// A real hash of a random password: unknown users are checked against it, so they cost the
     /// same time as known ones and answer no faster.
     private let dummyHash: String
+    let pacing: VerificationPacing
 
-    public init(parameters: AppConfig.Argon2, maxConcurrent: Int, maxWaiting: Int) throws {
+    public convenience init(parameters: AppConfig.Argon2, maxConcurrent: Int, maxWaiting: Int) throws {
+        try self.init(parameters: parameters, maxConcurrent: maxConcurrent, maxWaiting: maxWaiting, pacingClock: .real)
+    }
+
+    init(parameters: AppConfig.Argon2, maxConcurrent: Int, maxWaiting: Int, pacingClock: VerificationPacing.Clock) throws {
         self.parameters = parameters
         self.capacity = maxConcurrent + maxWaiting
         self.threadPool = NIOThreadPool(numberOfThreads: maxConcurrent)
         self.threadPool.start()
-        self.dummyHash = try Self.encode(password: SecureRandom.token(), salt: SecureRandom.bytes(Self.saltBytes), parameters: parameters)
+        self.pacing = VerificationPacing(clock: pacingClock)
+        // Making the dummy hash costs what checking against it costs: the first measure of the floor.
+        self.dummyHash = try pacing.measured(parameterSet: Self.parameterSet(parameters)) {
+            try Self.encode(password: SecureRandom.token(), salt: SecureRandom.bytes(Self.saltBytes), parameters: parameters)
+        }
     }
 
     deinit {
@@ -44,17 +53,43 @@ public final class PasswordHasher: Sendable {
 
     /// Whether `password` matches `encoded`; with no stored hash, checks against the dummy hash
     /// (and answers false) so the caller's timing does not reveal that the account is missing.
+    /// Every check takes as long as one against the dearest parameters in use (`VerificationPacing`).
     public func verify(_ password: String, against encoded: String?) async throws -> Bool {
         let target = encoded ?? dummyHash
-        let matches = try await run { Self.verify(password: password, encoded: target) }
+        let pacing = self.pacing
+        let parameterSet = Self.parameterSet(of: target)
+        let matches = try await run { pacing.paced(parameterSet: parameterSet) { Self.verify(password: password, encoded: target) } }
         return matches && encoded != nil
     }
 
     /// Whether a stored hash was made with other parameters than the configured ones.
     public func needsRehash(_ encoded: String) -> Bool {
-        !encoded.hasPrefix(
-            "$argon2id$v=19$m=\(parameters.memoryKiB),t=\(parameters.iterations),p=\(parameters.parallelism)$"
-        )
+        Self.parameterSet(of: encoded) != Self.parameterSet(parameters)
+    }
+
+    /// Measures what a check costs with each of `parameterSets` (as stored hashes spell them,
+    /// `m=…,t=…,p=…`), so that the first sign-in against an old hash already meets the floor.
+    public func calibrate(storedParameterSets: [String]) async throws {
+        let pacing = self.pacing
+        for parameterSet in storedParameterSets where parameterSet != Self.parameterSet(parameters) {
+            guard let old = AppConfig.Argon2(parameterSet: parameterSet) else { continue }
+            _ = try await run {
+                try pacing.measured(parameterSet: parameterSet) {
+                    try Self.encode(password: SecureRandom.token(), salt: SecureRandom.bytes(Self.saltBytes), parameters: old)
+                }
+            }
+        }
+    }
+
+    /// `m=19456,t=2,p=1`: the parameters as a PHC string names them.
+    static func parameterSet(_ parameters: AppConfig.Argon2) -> String {
+        "m=\(parameters.memoryKiB),t=\(parameters.iterations),p=\(parameters.parallelism)"
+    }
+
+    /// The parameter field of a PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`).
+    static func parameterSet(of encoded: String) -> String {
+        let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
+        return fields.count > 3 ? String(fields[3]) : ""
     }
 
     /// Hashes admitted and not yet finished, running or waiting.
@@ -87,5 +122,19 @@ public final class PasswordHasher: Sendable {
     private static func verify(password: String, encoded: String) -> Bool {
         let password = Array(password.utf8)
         return argon2id_verify(encoded, password, password.count) == ARGON2_OK.rawValue
+    }
+}
+
+extension AppConfig.Argon2 {
+    /// Reads `m=…,t=…,p=…`; nil for anything else, or values libargon2 would refuse.
+    init?(parameterSet: String) {
+        var values: [Substring: Int] = [:]
+        for field in parameterSet.split(separator: ",") {
+            let pair = field.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, let value = Int(pair[1]), value > 0, value <= 1 << 22 else { return nil }
+            values[pair[0]] = value
+        }
+        guard values.count == 3, let m = values["m"], let t = values["t"], let p = values["p"] else { return nil }
+        self.init(memoryKiB: m, iterations: t, parallelism: p)
     }
 }

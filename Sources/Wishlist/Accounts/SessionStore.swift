@@ -59,7 +59,8 @@ public struct SessionStore: Sendable {
             ).map(Self.session(from:))
         }
         guard let session = found else { return nil }
-        if now.timeIntervalSince(session.createdAt) > absoluteLifetime || now.timeIntervalSince(session.lastSeenAt) > idleLifetime {
+        let (createdAfter, seenAfter) = liveSince(now)
+        if session.createdAt < createdAfter || session.lastSeenAt < seenAfter {
             try await delete(id: session.id)
             return nil
         }
@@ -71,17 +72,34 @@ public struct SessionStore: Sendable {
         return session
     }
 
+    /// The user's sessions that have not expired, most recently used first.
     func list(userID: Int64) async throws -> [ActiveSession] {
-        try await database.pool.read { db in
+        let (createdAfter, seenAfter) = liveSince(clock.now())
+        return try await database.pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT session.*, user.username FROM session JOIN user ON user.id = session.user_id
-                    WHERE session.user_id = ? ORDER BY session.last_seen_at DESC
+                    WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
+                    ORDER BY session.last_seen_at DESC
                     """,
-                arguments: [userID]
+                arguments: [userID, createdAfter, seenAfter]
             ).map(Self.session(from:))
         }
+    }
+
+    /// Deletes every expired session; run periodically, since an abandoned one is never looked up again.
+    func deleteExpired() async throws -> Int {
+        let (createdAfter, seenAfter) = liveSince(clock.now())
+        return try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE created_at < ? OR last_seen_at < ?", arguments: [createdAfter, seenAfter])
+            return db.changesCount
+        }
+    }
+
+    /// A session is live while it was created after the first date and seen after the second.
+    private func liveSince(_ now: Date) -> (created: Date, seen: Date) {
+        (now.addingTimeInterval(-absoluteLifetime), now.addingTimeInterval(-idleLifetime))
     }
 
     func delete(id: Int64) async throws {

@@ -44,9 +44,30 @@ struct UserStore: Sendable {
         }
     }
 
+    /// Upgrades the hash of the same password to the configured parameters.
     func updatePasswordHash(userID: Int64, to hash: String) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
+        }
+    }
+
+    /// Sets a new hash and ends every session of the user but `keptSessionID`, in one transaction:
+    /// a password that changed never leaves another browser signed in.
+    func updatePasswordHash(userID: Int64, to hash: String, endingSessionsExcept keptSessionID: Int64?) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
+            try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND id IS NOT ?", arguments: [userID, keptSessionID])
+        }
+    }
+
+    /// The distinct Argon2 parameter fields (`m=…,t=…,p=…`) of the stored hashes.
+    func passwordParameterSets() async throws -> [String] {
+        try await database.pool.read { db in
+            // Every hash starts `$argon2id$v=19$`; the parameters run from there to the next `$`.
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT substr(password_hash, 16, instr(substr(password_hash, 16), '$') - 1) FROM user
+                WHERE password_hash LIKE '$argon2id$v=19$%'
+                """)
         }
     }
 

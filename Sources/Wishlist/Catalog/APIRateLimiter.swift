@@ -37,4 +37,14 @@ struct APIRateLimiter: Sendable {
             return .granted
         }
     }
+
+    /// Deletes the records that no longer count against either window; run periodically, since
+    /// `acquire` tidies only when the catalog makes requests.
+    func deleteExpired() async throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-86_400)
+        return try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM api_request WHERE requested_at <= ?", arguments: [cutoff])
+            return db.changesCount
+        }
+    }
 }

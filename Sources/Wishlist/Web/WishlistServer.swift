@@ -34,6 +34,7 @@ public struct WishlistServer: Sendable {
             maxWaiting: config.accounts.maxWaitingHashes
         )
         let accounts = AccountService(database: database, hasher: hasher, settings: config.accounts, clock: clock)
+        try await accounts.calibratePasswordChecks()
         let csrf = try await CSRFProtection.load(from: database)
         let cookies = SessionCookies(secure: config.server.secureCookies)
         let signupOpen = config.accounts.signup == .open
@@ -74,7 +75,12 @@ public struct WishlistServer: Sendable {
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(config.server.host, port: config.server.port), serverName: nil),
-            services: [CatalogRefreshService(sync: catalogSync, logger: logger)],
+            services: [
+                CatalogRefreshService(sync: catalogSync, logger: logger),
+                ExpiredRowsPurge(
+                    purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired], interval: .seconds(3600), logger: logger
+                ),
+            ],
             logger: logger
         )
         return WishlistServer(config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application)

@@ -44,11 +44,10 @@ struct SettingsController {
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try signedIn(context)
         let form = try PasswordForm(context.form)
-        let errors = try await accounts.changePassword(
+        let outcome = try await accounts.changePassword(
             userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
         )
-        guard errors.isEmpty else { return try await page(context, errors: errors, status: .unprocessableContent) }
-        return redirect(to: "/settings?done=password")
+        return try await respond(to: outcome, errorField: "current_password", context: context) { redirect(to: "/settings?done=password") }
     }
 
     /// The list `GET /` opens; an empty value means the catalog.
@@ -70,12 +69,28 @@ struct SettingsController {
     @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try signedIn(context)
         let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
-        guard try await accounts.deleteAccount(userID: user.userID, password: password) else {
-            return try await page(context, errors: ["delete_password": "That is not your password."], status: .unprocessableContent)
+        let outcome = try await accounts.deleteAccount(userID: user.userID, password: password)
+        return try await respond(to: outcome, errorField: "delete_password", context: context) {
+            var response = redirect(to: "/login")
+            response.setCookie(cookies.cookie("", maxAge: 0))
+            return response
         }
-        var response = redirect(to: "/login")
-        response.setCookie(cookies.cookie("", maxAge: 0))
-        return response
+    }
+
+    /// The answer to a form that checks the password: `done`, the form again with its errors, or,
+    /// when the account has had too many wrong passwords, the form with the throttling sentence.
+    private func respond(
+        to outcome: AccountService.PasswordCheckOutcome, errorField: String, context: AppRequestContext, done: () -> Response
+    ) async throws -> Response {
+        switch outcome {
+        case .done:
+            return done()
+        case .invalid(let errors):
+            return try await page(context, errors: errors, status: .unprocessableContent)
+        case .throttled(let seconds):
+            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "password")
+            return try await page(context, errors: [errorField: refusal.message], status: .tooManyRequests, headers: refusal.headers)
+        }
     }
 
     private func signedIn(_ context: AppRequestContext) throws -> Visitor.SignedIn {
@@ -84,7 +99,8 @@ struct SettingsController {
     }
 
     private func page(
-        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, status: HTTPResponse.Status = .ok
+        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil,
+        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) async throws -> Response {
         let user = try signedIn(context)
         let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
@@ -99,7 +115,7 @@ struct SettingsController {
         let favorites = try await catalog.favoriteLists(userID: user.userID)
         let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
         return try pages.render(
-            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor, status: status,
+            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor, status: status, headers: headers,
             values: [
                 "lists": .array(lists.map(named)),
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
