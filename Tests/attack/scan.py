@@ -3,8 +3,9 @@
 
 1. A temporary database with a user made by `wishlist user create`, the bundled sample catalog
    (no NYT key), a few wishlist items (one with a note, one imported from a Goodreads CSV). The
-   server runs with scan-config.json: the default configuration with the sign-in and sign-up
-   throttles raised, so that the scans of those forms get real answers rather than 429s.
+   server runs with scan-config.json: the default configuration with the password and sign-up
+   throttles raised, so that the scans of the sign-in, sign-up and Settings password forms get
+   real answers rather than 429s.
 2. wapiti (modules xss, permanentxss, sql, blindsql, csrf, http_headers, cookieflags, csp,
    redirect), signed in through the sign-in form (`--auth-type post`), crawls and attacks every
    page and form under `/` except sign-out (the session must live through the scan) and item
@@ -45,8 +46,8 @@ import harness as h
 HERE = Path(__file__).resolve().parent
 DEFAULT_REPORTS = h.REPO_ROOT / ".build" / "attack" / "scan"
 ALLOWED_FILE = HERE / "allowed-findings.json"
-# Raises the sign-in and sign-up throttles, so that the signed-out scans of those forms get real
-# answers rather than 429 after the twentieth try; everything else is the default configuration.
+# Raises the password and sign-up throttles, so that the scans of the sign-in, sign-up and Settings
+# password forms get real answers rather than 429s; everything else is the default configuration.
 SCAN_CONFIG = HERE / "scan-config.json"
 DEBIAN_PYTHON = "/usr/bin/python3"  # wapiti's modules live in Debian's Python, not in a venv
 SQLMAP = "/usr/bin/sqlmap"
