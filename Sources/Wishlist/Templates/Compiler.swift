@@ -1,6 +1,6 @@
 /// Turns parsed templates into render trees: inlines includes, applies block
 /// overrides along `extends` chains, resolves names against enclosing loops and
-/// picks each output's escaping from its HTML context.
+/// include bindings, and picks each output's escaping from its HTML context.
 struct Compiler {
     private let templates: [String: ParsedTemplate]
 
@@ -51,8 +51,10 @@ private struct NodeBuilder {
 private struct Compilation {
     let templates: [String: ParsedTemplate]
     private var html = HTMLContext()
-    /// Variables of the enclosing `{% for %}` loops, outermost first.
-    private var loopVariables: [String] = []
+    /// The names that enclosing loops and includes define, outermost first.
+    private var scopes: [Scope] = []
+    /// How many `{% for %}` loops enclose the node being compiled.
+    private var loopDepth = 0
     /// Templates being compiled through includes and extends, to detect cycles.
     private var activeTemplates: [String] = []
     private(set) var staticByteCount = 0
@@ -63,6 +65,14 @@ private struct Compilation {
 
     private enum ReferenceKind: String {
         case include, extends
+    }
+
+    /// What a name can mean besides a key of the context.
+    private enum Scope {
+        /// A loop variable; `depth` counts the loops around it and indexes the renderer's loop frames.
+        case loop(variable: String, depth: Int)
+        /// The bindings of `{% include … with … %}`, already resolved at the include site.
+        case include(bindings: [String: CompiledExpression])
     }
 
     // MARK: Templates and inheritance
@@ -110,12 +120,26 @@ private struct Compilation {
                 builder.append(.conditional(try compileConditional(conditional, overrides: overrides)))
             case .loop(let loop):
                 builder.append(.loop(try compileLoop(loop, overrides: overrides)))
-            case .include(let reference):
-                try compileTemplate(try lookUp(reference, .include), named: reference.name, into: &builder)
+            case .include(let include):
+                try compileInclude(include, into: &builder)
             case .block(let block):
                 try compile((overrides[block.name] ?? block).body, overrides: overrides, into: &builder)
             }
         }
+    }
+
+    /// Bindings are resolved where the include is written, so `book=book.details` means the
+    /// include site's `book`; the included template then sees them in place of outer names,
+    /// and only while it is compiled, so they never leak back to the include site.
+    private mutating func compileInclude(_ include: IncludeSyntax, into builder: inout NodeBuilder) throws(TemplateError) {
+        let template = try lookUp(include.template, .include)
+        var bindings: [String: CompiledExpression] = [:]
+        for binding in include.bindings {
+            bindings[binding.name] = try resolve(binding.value)
+        }
+        scopes.append(.include(bindings: bindings))
+        try compileTemplate(template, named: include.template.name, into: &builder)
+        scopes.removeLast()
     }
 
     private mutating func compileBody(_ nodes: [SyntaxNode], overrides: [String: BlockSyntax]) throws(TemplateError) -> [RenderNode] {
@@ -167,9 +191,11 @@ private struct Compilation {
         var body: [RenderNode]
         while true {
             html = bodyStart
-            loopVariables.append(loop.variable)
+            scopes.append(.loop(variable: loop.variable, depth: loopDepth))
+            loopDepth += 1
             body = try compileBody(loop.body, overrides: overrides)
-            loopVariables.removeLast()
+            loopDepth -= 1
+            scopes.removeLast()
             guard let merged = bodyStart.merged(with: html) else {
                 throw loop.location.error("the body of this 'for' starts in \(bodyStart.description) but ends in \(html.description); close tags and quotes inside the loop")
             }
@@ -192,24 +218,41 @@ private struct Compilation {
         case .literal(let value):
             CompiledExpression(source: .literal(value), filters: expression.filters)
         case .path(let path):
-            CompiledExpression(source: try resolve(path), filters: expression.filters)
+            try resolve(path).appending(filters: expression.filters)
         }
     }
 
-    /// Loop variables shadow the context, innermost first; `loop` means the innermost loop.
-    private func resolve(_ path: PathSyntax) throws(TemplateError) -> ValueSource {
+    /// Loop variables and include bindings shadow the context, innermost first; `loop` means the innermost loop.
+    private func resolve(_ path: PathSyntax) throws(TemplateError) -> CompiledExpression {
         let name = path.segments[0]
         let rest = Array(path.segments.dropFirst())
-        if name == "loop", !loopVariables.isEmpty {
+        if name == "loop", loopDepth > 0 {
             guard rest.count == 1, let property = LoopProperty(rawValue: rest[0]) else {
                 let properties = LoopProperty.allCases.map { "loop.\($0.rawValue)" }.joined(separator: ", ")
                 throw path.location.error("unknown loop property '\(path.segments.joined(separator: "."))'; expected one of \(properties)")
             }
-            return .loopProperty(depth: loopVariables.count - 1, property)
+            return CompiledExpression(source: .loopProperty(depth: loopDepth - 1, property), filters: [])
         }
-        if let depth = loopVariables.lastIndex(of: name) {
-            return .loopItem(depth: depth, path: rest)
+        for scope in scopes.reversed() {
+            switch scope {
+            case .loop(name, let depth):
+                return CompiledExpression(source: .loopItem(depth: depth, path: rest), filters: [])
+            case .include(let bindings):
+                if let bound = bindings[name] { return try follow(bound, rest, in: path) }
+            case .loop:
+                continue
+            }
         }
-        return .context(path.segments)
+        return CompiledExpression(source: .context(path.segments), filters: [])
+    }
+
+    /// A bound value followed by the rest of a path, such as `book.title` where `book=item`.
+    private func follow(_ bound: CompiledExpression, _ rest: [String], in path: PathSyntax) throws(TemplateError) -> CompiledExpression {
+        guard !rest.isEmpty else { return bound }
+        guard bound.filters.isEmpty else {
+            // A path after filters has no compiled form; the filters could move to where the value is used.
+            throw path.location.error("'\(path.segments[0])' is bound to a value with filters, so '\(path.segments.joined(separator: "."))' cannot look inside it; bind the value without filters and apply them here")
+        }
+        return CompiledExpression(source: bound.source.appending(path: rest), filters: [])
     }
 }

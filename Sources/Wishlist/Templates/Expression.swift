@@ -32,6 +32,26 @@ enum ValueSource: Sendable {
     case loopProperty(depth: Int, LoopProperty)
 }
 
+extension CompiledExpression {
+    /// The same value with `more` filters applied after its own.
+    func appending(filters more: [Filter]) -> CompiledExpression {
+        more.isEmpty ? self : CompiledExpression(source: source, filters: filters + more)
+    }
+}
+
+extension ValueSource {
+    /// The source of the value at `path` inside this one's value, resolved at compile time.
+    func appending(path more: [String]) -> ValueSource {
+        switch self {
+        case .literal(let value): .literal(value.lookup(more))
+        case .context(let path): .context(path + more)
+        case .loopItem(let depth, let path): .loopItem(depth: depth, path: path + more)
+        // Loop properties are numbers and booleans, and a path through those is null.
+        case .loopProperty: .literal(.null)
+        }
+    }
+}
+
 /// The properties of `loop` inside `{% for %}`.
 enum LoopProperty: String, Sendable, CaseIterable {
     case index, index0, first, last, length

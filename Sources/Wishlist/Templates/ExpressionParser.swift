@@ -8,6 +8,7 @@
 ///     comparison := expression (("==" | "!=" | "<" | "<=" | ">" | ">=") expression)?
 ///     expression := operand ("|" name (":" literal ("," literal)*)?)*
 ///     operand    := name ("." name)* | literal
+///     binding    := name "=" expression        (the `with` of `{% include %}`)
 struct ExpressionParser {
     private static let keywords: Set<String> = ["and", "or", "not", "in", "true", "false"]
 
@@ -165,6 +166,24 @@ struct ExpressionParser {
         return text
     }
 
+    /// Reads `keyword` if it comes next.
+    mutating func skipKeyword(_ keyword: String) -> Bool {
+        guard current.kind == .identifier(keyword) else { return false }
+        advance()
+        return true
+    }
+
+    /// Reads one `name=expression` of `{% include … with … %}`; `expected` says what belongs here, for messages.
+    mutating func parseBinding(_ expected: String) throws(TemplateError) -> IncludeSyntax.Binding {
+        let nameLocation = location
+        let name = try parseName(expected)
+        guard current.kind == .equals else {
+            throw location.error("expected '=' after '\(name)', found \(describe(current))")
+        }
+        advance()
+        return IncludeSyntax.Binding(name: name, value: try parseExpression(), location: nameLocation)
+    }
+
     mutating func expectKeyword(_ keyword: String, after what: String) throws(TemplateError) {
         guard current.kind == .identifier(keyword) else {
             throw location.error("expected '\(keyword)' after \(what), found \(describe(current))")
@@ -190,6 +209,7 @@ struct ExpressionParser {
         case .pipe: "'|'"
         case .colon: "':'"
         case .comma: "','"
+        case .equals: "'='"
         case .leftParenthesis: "'('"
         case .rightParenthesis: "')'"
         case .comparison(let comparison): "'\(comparison.rawValue)'"

@@ -6,6 +6,8 @@ struct ExpressionToken {
         case integer(Int)
         case double(Double)
         case dot, pipe, colon, comma, leftParenthesis, rightParenthesis
+        /// A single `=`, as in `{% include "…" with book=item %}`; `==` is a comparison.
+        case equals
         case comparison(ComparisonOperator)
         /// The closing `}}` or `%}`.
         case end
@@ -127,6 +129,7 @@ struct ExpressionTokenizer {
         case UInt8(ascii: ")"): .rightParenthesis
         case UInt8(ascii: "<"): .comparison(.lessThan)
         case UInt8(ascii: ">"): .comparison(.greaterThan)
+        case UInt8(ascii: "="): .equals
         default: nil
         }
         if kind != nil { offset += 1 }

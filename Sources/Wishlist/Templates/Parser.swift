@@ -94,7 +94,7 @@ struct Parser {
         case "if": nodes.append(.conditional(try parseConditional(tag)))
         case "for": nodes.append(.loop(try parseLoop(tag)))
         case "block": nodes.append(.block(try parseBlock(tag)))
-        case "include": nodes.append(.include(try parseReference(tag, "the name of the template to include")))
+        case "include": nodes.append(.include(try parseInclude(tag)))
         case "extends": try parseExtends(tag, isFirst: open == nil && nodes.allSatisfy(isWhitespaceText))
         case "elif", "else", "endif", "empty", "endfor", "endblock": throw misplaced(tag, inside: open)
         default:
@@ -194,19 +194,43 @@ struct Parser {
         return block
     }
 
-    private func parseReference(_ tag: Tag, _ purpose: String) throws(TemplateError) -> TemplateReference {
-        var arguments = tag.arguments
+    private func parseReference(_ arguments: inout ExpressionParser, _ purpose: String) throws(TemplateError) -> TemplateReference {
         let location = arguments.location
-        let name = try arguments.parseStringLiteral(purpose)
-        try arguments.expectEnd()
-        return TemplateReference(name: name, location: location)
+        return TemplateReference(name: try arguments.parseStringLiteral(purpose), location: location)
+    }
+
+    private func parseInclude(_ tag: Tag) throws(TemplateError) -> IncludeSyntax {
+        var arguments = tag.arguments
+        let template = try parseReference(&arguments, "the name of the template to include")
+        guard arguments.skipKeyword("with") else {
+            try arguments.expectEnd("'with'")
+            return IncludeSyntax(template: template, bindings: [])
+        }
+        var bindings: [IncludeSyntax.Binding] = []
+        repeat {
+            let binding = try arguments.parseBinding(bindings.isEmpty ? "name=value after 'with'" : "another name=value or '%}'")
+            try checkBindingName(binding, after: bindings)
+            bindings.append(binding)
+        } while !arguments.isAtEnd
+        return IncludeSyntax(template: template, bindings: bindings)
+    }
+
+    private func checkBindingName(_ binding: IncludeSyntax.Binding, after earlier: [IncludeSyntax.Binding]) throws(TemplateError) {
+        guard binding.name != "loop" else {
+            throw binding.location.error("'loop' is reserved for loop.index, loop.first and friends; choose another name to bind")
+        }
+        if let first = earlier.first(where: { $0.name == binding.name }) {
+            throw binding.location.error("duplicate name '\(binding.name)' in 'with'; it is already bound at \(first.location.lineAndColumn)")
+        }
     }
 
     private mutating func parseExtends(_ tag: Tag, isFirst: Bool) throws(TemplateError) {
         guard isFirst, parent == nil else {
             throw tag.location.error("'{% extends %}' must come first in the template, before any text or other tag")
         }
-        parent = try parseReference(tag, "the name of the parent template")
+        var arguments = tag.arguments
+        parent = try parseReference(&arguments, "the name of the parent template")
+        try arguments.expectEnd()
     }
 
     // MARK: Child templates

@@ -19,7 +19,7 @@ indirect enum SyntaxNode: Sendable {
     case output(ExpressionSyntax, SourceLocation)
     case conditional(ConditionalSyntax)
     case loop(LoopSyntax)
-    case include(TemplateReference)
+    case include(IncludeSyntax)
     case block(BlockSyntax)
 
     var location: SourceLocation {
@@ -27,10 +27,23 @@ indirect enum SyntaxNode: Sendable {
         case .text(_, let location), .output(_, let location): location
         case .conditional(let conditional): conditional.location
         case .loop(let loop): loop.location
-        case .include(let reference): reference.location
+        case .include(let include): include.template.location
         case .block(let block): block.location
         }
     }
+}
+
+/// `{% include "name" %}`, optionally `with` bindings: `{% include "partials/cover.html" with book=item lazy=true %}`.
+struct IncludeSyntax: Sendable {
+    /// One `name=value`: inside the included template, `name` stands for `value` as the include site sees it.
+    struct Binding: Sendable {
+        let name: String
+        let value: ExpressionSyntax
+        let location: SourceLocation
+    }
+
+    let template: TemplateReference
+    let bindings: [Binding]
 }
 
 struct ConditionalSyntax: Sendable {
