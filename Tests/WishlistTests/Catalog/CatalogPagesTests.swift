@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import Wishlist
 
-@Suite("Catalog pages over HTTP, on the sample catalog")
+@Suite("Catalog pages over HTTP, on the sample catalog", .removesTemporaryDirectories)
 struct CatalogPagesTests {
     @Test func catalogPagesNeedASignedInUser() async throws {
         let server = try await TestApp.build()

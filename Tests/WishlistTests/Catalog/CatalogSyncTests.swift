@@ -3,10 +3,12 @@ import GRDB
 import Testing
 @testable import Wishlist
 
-@Suite("Catalog sync over libcurl against a fake NYT server")
+@Suite("Catalog sync over libcurl against a fake NYT server", .removesTemporaryDirectories)
 struct CatalogSyncTests {
-    static let overviewLists = try! JSONDecoder().decode(NYTOverviewResponse.self, from: Fixtures.data("full-overview-2023-03-26.json"))
-        .results.lists.map(\.listNameEncoded)
+    static func overviewLists() throws -> [String] {
+        try JSONDecoder().decode(NYTOverviewResponse.self, from: Fixtures.data("full-overview-2023-03-26.json"))
+            .results.lists.map(\.listNameEncoded)
+    }
 
     /// A sync pointed at `baseURL` whose rate-limit waits move the manual clock instead of sleeping.
     /// The timeout is generous because the fake server re-encodes a 500 KB fixture in a debug
@@ -30,8 +32,9 @@ struct CatalogSyncTests {
     @Test func aFullRefreshCostsNamesOverviewAndOneRequestPerMissingList() async throws {
         let time = ManualClock()
         let fake = FakeNYTServer(clock: time.clock)
-        let missing = Array(Self.overviewLists.prefix(3))
-        fake.limitOverview(to: Set(Self.overviewLists.dropFirst(3)))
+        let overviewLists = try Self.overviewLists()
+        let missing = Array(overviewLists.prefix(3))
+        fake.limitOverview(to: Set(overviewLists.dropFirst(3)))
         let database = try Self.database()
         let report = try await fake.run { baseURL in await Self.makeSync(baseURL, database: database, time: time).refresh() }
         #expect(report.error == nil)
@@ -48,7 +51,7 @@ struct CatalogSyncTests {
     @Test func neverMoreThanFiveRequestsInAnyMinute() async throws {
         let time = ManualClock()
         let fake = FakeNYTServer(clock: time.clock)
-        fake.limitOverview(to: Set(Self.overviewLists.prefix(6)))
+        fake.limitOverview(to: Set(try Self.overviewLists().prefix(6)))
         let database = try Self.database()
         let report = try await fake.run { baseURL in await Self.makeSync(baseURL, database: database, time: time).refresh() }
         #expect(report.error == nil)

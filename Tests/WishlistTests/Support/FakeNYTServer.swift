@@ -5,16 +5,24 @@ import NIOCore
 import Synchronization
 @testable import Wishlist
 
-/// The real NYT fixtures, read from ../shared (the product never ships them).
+/// The real NYT fixtures, read from ../shared (the product never ships them). A missing one is a
+/// thrown error that says where it was looked for, so it fails the tests that need it, not the run.
 enum Fixtures {
     static let directory = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/nyt")
 
     static func data(_ name: String) throws -> Data {
-        try Data(contentsOf: directory.appendingPathComponent(name))
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TestSetupError(description: "NYT fixture \(name) not found at \(url.path): the tests read ../shared/fixtures/nyt beside the repository")
+        }
+        return try Data(contentsOf: url)
     }
 
     static func json(_ name: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: data(name)) as! [String: Any]
+        guard let object = try JSONSerialization.jsonObject(with: data(name)) as? [String: Any] else {
+            throw TestSetupError(description: "NYT fixture \(name) is not a JSON object")
+        }
+        return object
     }
 
     static func encode(_ object: Any) throws -> Data {
