@@ -76,6 +76,29 @@ struct CatalogPagesTests {
         }
     }
 
+    @Test func aCoverWithoutASizeIsShownInAJacketBoxNotReplacedByThePlaceholder() async throws {
+        let server = try await TestApp.build()
+        let cover = "https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg"
+        let book = CatalogBook(
+            id: "9780000000019", title: "A Cover Without A Size", author: "Ann Author", contributor: "by Ann Author",
+            publisher: "Press", description: "", price: nil, isbn10: "", isbn13: "9780000000019", otherISBNs: [],
+            imageURL: cover, imageWidth: 0, imageHeight: 0, buyLinks: [], readingLinks: []
+        )
+        let edition = CatalogEdition(
+            listNameEncoded: "hardcover-fiction", displayName: "Hardcover Fiction", frequency: .weekly, publishedDate: "2023-03-26",
+            entries: [.init(rank: 1, rankLastWeek: 0, weeksOnList: 1, book: book)]
+        )
+        try await CatalogStore(database: server.database).replace(edition, fetchedAt: Date())
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("jacketed")
+            let shown = "<img class=\"book-cover\" src=\"\(cover)\" width=\"128\" height=\"193\""
+            #expect(try await browser.get("/lists/hardcover-fiction").text.contains(shown))
+            #expect(try await browser.get("/books/\(book.id)").text.contains(shown))
+            #expect(try await browser.post("/wishlist", [("book", book.id), ("return_to", "/lists")]).status == .seeOther)
+            #expect(try await browser.get("/wishlist").text.contains(shown), "the wishlist's copy of the book keeps the cover too")
+        }
+    }
+
     @Test func unknownListsAndBooksAre404PagesLinkingToTheCatalog() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
