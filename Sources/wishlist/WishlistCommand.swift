@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import Wishlist
 
-#if canImport(Glibc)
-import Glibc
+#if canImport(CMalloc)
+import CMalloc
 #endif
 
 /// `wishlist`: serve the app (the default), migrate the database, manage users.
@@ -63,11 +63,13 @@ struct Serve: ExecutableCommand {
         if dev { overrides["server.devMode"] = "true" }
         let config = try options.load(extra: overrides)
         let logger = makeLogger(config)
-        #if canImport(Glibc)
+        #if canImport(CMalloc)
         // Each Argon2 hash allocates `accounts.argon2.memoryKiB` (19 MiB). glibc's default raises its
         // mmap threshold after such blocks are freed and then keeps them on the heap, so resident
         // memory never comes down after a burst of sign-ins; a fixed threshold returns them.
-        _ = glibcMallopt(glibcMmapThreshold, 4 * 1024 * 1024)
+        if mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024) == 0 {
+            logger.warning("glibc refused a fixed mmap threshold: memory freed after sign-ins may stay resident")
+        }
         #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
@@ -123,11 +125,3 @@ struct Sync: ExecutableCommand {
 struct SyncFailure: Error, CustomStringConvertible {
     let description: String
 }
-
-#if canImport(Glibc)
-// `mallopt` is declared in <malloc.h>, which the Glibc module does not export.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-/// `M_MMAP_THRESHOLD` in <malloc.h>.
-private let glibcMmapThreshold: Int32 = -3
-#endif
