@@ -67,7 +67,7 @@ struct NYTAPISource: CatalogSource {
             switch failure {
             case .timedOut: throw CatalogFetchError.timedOut
             case .tooLarge: throw CatalogFetchError.tooLarge
-            case .transport: throw CatalogFetchError.unreachable
+            case .transport, .refusedOption: throw CatalogFetchError.unreachable
             }
         }
         switch response.status {
