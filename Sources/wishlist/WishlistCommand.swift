@@ -98,7 +98,7 @@ struct Sync: ExecutableCommand {
     func execute() async throws {
         let config = try options.load()
         let database = try AppDatabase.open(path: config.database.path)
-        let sync = CatalogSync.make(config: config, database: database) { seconds in
+        let sync = CatalogSync.make(config: config, database: database, logger: makeLogger(config)) { seconds in
             // Counts the wait for the NYT's per-minute quota down on one line.
             for remaining in stride(from: seconds, to: 0, by: -1) {
                 FileHandle.standardOutput.write(Data("\rwaiting for the NYT rate limit: \(remaining) s ".utf8))
@@ -117,7 +117,7 @@ struct Sync: ExecutableCommand {
         }
         print("\(report.listsUpdated) lists updated with \(report.requests) API requests")
         if let error = report.error {
-            throw SyncFailure(description: "refresh failed: \(error.phrase); the cached catalog is unchanged")
+            throw SyncFailure(description: "refresh failed: \(error.phrase) (\(report.cause ?? "no detail")); the cached catalog is unchanged")
         }
     }
 }

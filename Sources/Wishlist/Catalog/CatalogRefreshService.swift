@@ -9,7 +9,7 @@ struct CatalogRefreshService: Service {
 
     func run() async throws {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let wait = (try? await sync.secondsUntilDue()) ?? 3600
+            let wait = await secondsUntilDue()
             if wait > 0 {
                 // Sample data never goes stale; wake up hourly anyway in case that changes.
                 let seconds = wait.isFinite ? wait : 3600
@@ -21,11 +21,25 @@ struct CatalogRefreshService: Service {
                 continue
             }
             let report = await sync.refresh()
-            if let error = report.error {
-                logger.warning("catalog refresh failed after \(report.requests) requests: \(error.phrase)")
-            } else {
-                logger.info("catalog refreshed: \(report.listsUpdated) lists, \(report.requests) requests")
-            }
+            log(report)
+        }
+    }
+
+    /// When the sync state cannot be read, tries again in an hour rather than in a tight loop.
+    private func secondsUntilDue() async -> Double {
+        do {
+            return try await sync.secondsUntilDue()
+        } catch {
+            logger.error("could not read the catalog's sync state, next try in an hour: \(error)")
+            return 3600
+        }
+    }
+
+    private func log(_ report: SyncReport) {
+        if let error = report.error {
+            logger.warning("catalog refresh failed after \(report.requests) requests: \(error.phrase) (\(report.cause ?? "no detail"))")
+        } else {
+            logger.info("catalog refreshed: \(report.listsUpdated) lists, \(report.requests) requests")
         }
     }
 }

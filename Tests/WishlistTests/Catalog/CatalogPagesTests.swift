@@ -99,6 +99,21 @@ struct CatalogPagesTests {
         }
     }
 
+    @Test func signedInUsersAreToldWhenTheCatalogCouldNotBeSaved() async throws {
+        let server = try await TestApp.build()
+        try await server.database.pool.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse_entries BEFORE INSERT ON list_entry BEGIN SELECT RAISE(ABORT, 'entries refused by the test'); END")
+        }
+        #expect(await server.catalogSync.refresh().error == .notSaved)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("informed")
+            let page = try await browser.get("/lists")
+            #expect(page.shows("the catalog could not be saved to the database; retrying later."))
+            #expect(!page.shows("could not read"), "the database's failure is not blamed on the NYT")
+            #expect(!page.shows("entries refused by the test"), "the cause is for the log, not the page")
+        }
+    }
+
     @Test func unknownListsAndBooksAre404PagesLinkingToTheCatalog() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in

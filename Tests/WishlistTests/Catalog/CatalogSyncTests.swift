@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Testing
 @testable import Wishlist
 
@@ -13,14 +14,16 @@ struct CatalogSyncTests {
     /// A sync pointed at `baseURL` whose rate-limit waits move the manual clock instead of sleeping.
     /// The timeout is generous because the fake server re-encodes a 500 KB fixture in a debug
     /// build, possibly on a busy machine; only the never-finishing response needs a short one.
-    static func makeSync(_ baseURL: String, database: AppDatabase, time: ManualClock, timeoutSeconds: Int = 30) -> CatalogSync {
+    static func makeSync(
+        _ baseURL: String, database: AppDatabase, time: ManualClock, timeoutSeconds: Int = 30, logger: Logger = LogCapture().logger
+    ) -> CatalogSync {
         var config = AppConfig()
         config.nyt.apiKey = FakeNYTServer.apiKey
         config.nyt.baseURL = baseURL
         var limits = CurlHTTPClient.Limits()
         limits.totalTimeoutSeconds = timeoutSeconds
         limits.maximumBodyBytes = 1 << 20
-        return CatalogSync.make(config: config, database: database, clock: time.clock, httpLimits: limits) { seconds in
+        return CatalogSync.make(config: config, database: database, logger: logger, clock: time.clock, httpLimits: limits) { seconds in
             time.advance(by: TimeInterval(seconds))
         }
     }
@@ -103,6 +106,9 @@ struct CatalogSyncTests {
         #expect(try await store.currentLists().count == 18)
         #expect(statusLine == "Showing lists from March 26; \(expected.phrase).")
         #expect(statusLine?.contains(FakeNYTServer.apiKey) == false)
+        let cause = try #require(second.cause, "the log says what exactly went wrong")
+        #expect(cause.hasPrefix("lists/names.json: "))
+        #expect(!cause.contains(FakeNYTServer.apiKey))
     }
 
     @Test func failuresBackOffAndSuccessResets() async throws {
@@ -134,15 +140,53 @@ struct CatalogSyncTests {
             var config = AppConfig()
             config.nyt.apiKey = "wrong-key-7Hq"
             config.nyt.baseURL = baseURL
-            return await CatalogSync.make(config: config, database: database, clock: time.clock).refresh()
+            return await CatalogSync.make(config: config, database: database, logger: LogCapture().logger, clock: time.clock).refresh()
         }
         #expect(report.error == .keyRejected)
+        #expect(report.cause == "lists/names.json: HTTP 401")
         #expect(!"\(report)".contains("wrong-key-7Hq"))
+    }
+
+    @Test func anUnreachableAPIIsReportedInLibcurlsWordsWithoutTheKey() async throws {
+        let time = ManualClock()
+        // A fake server that has stopped: its port is closed.
+        let stopped = try await FakeNYTServer(clock: time.clock).run { $0 }
+        let report = await Self.makeSync(stopped, database: try Self.database(), time: time).refresh()
+        #expect(report.error == .unreachable)
+        let cause = try #require(report.cause)
+        #expect(cause.hasPrefix("lists/names.json: "))
+        #expect(cause.contains("127.0.0.1 port"), "libcurl's own message, from its error buffer: \(cause)")
+        #expect(!cause.contains(FakeNYTServer.apiKey))
+    }
+
+    // MARK: Database failures
+
+    @Test func aDatabaseFailureDuringARefreshSaysTheCatalogWasNotSaved() async throws {
+        let database = try Self.database()
+        try await database.pool.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse_entries BEFORE INSERT ON list_entry BEGIN SELECT RAISE(ABORT, 'entries refused by the test'); END")
+        }
+        let sync = CatalogSync(source: SampleCatalogSource(), database: database, clock: .system, refreshHours: 24, logger: LogCapture().logger)
+        let report = await sync.refresh()
+        #expect(report.error == .notSaved)
+        #expect(report.cause?.contains("entries refused by the test") == true)
+        #expect(sync.currentStatusLine?.contains("the catalog could not be saved to the database") == true)
+    }
+
+    @Test func aFailureToRecordTheOutcomeIsLoggedWithItsCause() async throws {
+        let database = try Self.database()
+        try await database.pool.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse_state BEFORE INSERT ON catalog_sync_state BEGIN SELECT RAISE(ABORT, 'state refused by the test'); END")
+        }
+        let log = LogCapture()
+        let sync = CatalogSync(source: SampleCatalogSource(), database: database, clock: .system, refreshHours: 24, logger: log.logger)
+        #expect(await sync.refresh().error == nil)
+        #expect(log.all.contains { $0.hasPrefix("error: could not record the catalog refresh's outcome") && $0.contains("state refused by the test") })
     }
 
     @Test func searchIgnoresCaseAndAccentsAndOnlyFindsCurrentBooks() async throws {
         let database = try Self.database()
-        let sync = CatalogSync(source: SampleCatalogSource(), database: database, clock: .system, refreshHours: 24)
+        let sync = CatalogSync(source: SampleCatalogSource(), database: database, clock: .system, refreshHours: 24, logger: LogCapture().logger)
         #expect(await sync.refresh().error == nil)
         let store = CatalogStore(database: database)
         let (_, books) = try #require(try await store.list(named: "hardcover-fiction"))

@@ -28,4 +28,9 @@ struct CurlHTTPClientTests {
             await #expect(throws: CancellationError.self) { try await transfer.value }
         }
     }
+
+    @Test func theKeyIsMaskedInWhateverAFailureQuotes() {
+        let source = NYTAPISource(client: CurlHTTPClient(), baseURL: "http://127.0.0.1:9", apiKey: "k/ey")
+        #expect(source.withoutKey("GET /lists?api-key=k%2Fey failed; the key k/ey") == "GET /lists?api-key=[api key] failed; the key [api key]")
+    }
 }
