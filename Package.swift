@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "Wishlist",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 
 /// Keeps the catalog fresh while the server runs: refreshes when due, sleeps until the next time,
-/// and stops at once on graceful shutdown.
+/// and stops at once on graceful shutdown, a refresh in flight included.
 struct CatalogRefreshService: Service {
     let sync: CatalogSync
     let logger: Logger
@@ -20,7 +20,9 @@ struct CatalogRefreshService: Service {
                 }
                 continue
             }
-            let report = await sync.refresh()
+            // A refresh may wait a minute for the rate limit or 30 s for a transfer; shutdown
+            // cancels it rather than waiting that long.
+            let report = await cancelWhenGracefulShutdown { await sync.refresh() }
             log(report)
         }
     }
@@ -36,7 +38,9 @@ struct CatalogRefreshService: Service {
     }
 
     private func log(_ report: SyncReport) {
-        if let error = report.error {
+        if report.cancelled {
+            logger.info("catalog refresh stopped for shutdown after \(report.requests) requests")
+        } else if let error = report.error {
             logger.warning("catalog refresh failed after \(report.requests) requests: \(error.phrase) (\(report.cause ?? "no detail"))")
         } else {
             logger.info("catalog refreshed: \(report.listsUpdated) lists, \(report.requests) requests")

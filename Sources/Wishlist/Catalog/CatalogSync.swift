@@ -16,6 +16,9 @@ public struct SyncReport: Sendable, Equatable {
     public var error: CatalogFetchError?
     /// What exactly failed, in libcurl's or SQLite's words, for the log; never shown on a page.
     public var cause: String?
+    /// Stopped because its task was cancelled (the server is shutting down): not a failure, so
+    /// neither recorded nor counted towards the back-off.
+    public var cancelled = false
 }
 
 /// Refreshes the cached catalog from its source: `names` + `full-overview` + one `current/{list}`
@@ -64,6 +67,8 @@ public final class CatalogSync: Sendable {
 
     // MARK: Refreshing
 
+    /// Cancelling the calling task ends the refresh promptly, in a rate-limit wait or a transfer
+    /// alike; what was already replaced stays, and the attempt is not recorded.
     public func refresh(progress: @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         var report = SyncReport()
         do {
@@ -93,6 +98,9 @@ public final class CatalogSync: Sendable {
                 try await store.replace(edition, fetchedAt: clock.now())
                 report.listsUpdated += 1
             }
+        } catch let error where error is CancellationError || Task.isCancelled {
+            report.cancelled = true
+            return report
         } catch let failure as CatalogFetchFailure {
             (report.error, report.cause) = (failure.reason, failure.cause)
         } catch let error as CatalogFetchError {

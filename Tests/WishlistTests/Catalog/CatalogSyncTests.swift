@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Logging
+import ServiceLifecycle
+import ServiceLifecycleTestKit
 import Testing
 @testable import Wishlist
 
@@ -30,6 +32,11 @@ struct CatalogSyncTests {
 
     static func database() throws -> AppDatabase {
         try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("catalog.sqlite").path)
+    }
+
+    /// The recorded outcome of the last refresh, from which the back-off and the status line come.
+    static func syncState(_ database: AppDatabase) throws -> Row? {
+        try database.pool.read { try Row.fetchOne($0, sql: "SELECT * FROM catalog_sync_state") }
     }
 
     @Test func aFullRefreshCostsNamesOverviewAndOneRequestPerMissingList() async throws {
@@ -182,6 +189,75 @@ struct CatalogSyncTests {
         let sync = CatalogSync(source: SampleCatalogSource(), database: database, clock: .system, refreshHours: 24, logger: log.logger)
         #expect(await sync.refresh().error == nil)
         #expect(log.all.contains { $0.hasPrefix("error: could not record the catalog refresh's outcome") && $0.contains("state refused by the test") })
+    }
+
+    // MARK: Cancellation, as at shutdown
+
+    @Test func aRefreshStuckOnAResponseEndsWhenCancelledAndRecordsNothing() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        let database = try Self.database()
+        try await fake.run { (baseURL: String) async throws -> Void in
+            // The default 30-second timeout: only cancellation can end this refresh early.
+            let sync = Self.makeSync(baseURL, database: database, time: time)
+            fake.fail(with: .status(500, fixture: nil))
+            _ = await sync.refresh()
+            time.advance(by: 300)
+            let before = try Self.syncState(database)
+            fake.fail(with: .neverFinishes)
+            let refresh = Task { await sync.refresh() }
+            await fake.waitForRequests(2)
+            refresh.cancel()
+            let report = await refresh.value
+            #expect(report.cancelled)
+            #expect(report.error == nil)
+            #expect(try Self.syncState(database) == before, "not recorded as a failure")
+            #expect(try await sync.secondsUntilDue() == 0, "the back-off did not grow")
+            #expect(sync.currentStatusLine?.contains(CatalogFetchError.serverError(500).phrase) == true)
+        }
+    }
+
+    @Test func aRefreshWaitingForTheRateLimitEndsWhenCancelled() async throws {
+        let time = ManualClock()
+        let database = try Self.database()
+        let limiter = APIRateLimiter(database: database, clock: time.clock)
+        for _ in 0..<5 { #expect(try await limiter.acquire() == .granted) }
+        var config = AppConfig()
+        config.nyt.apiKey = FakeNYTServer.apiKey
+        config.nyt.baseURL = "http://127.0.0.1:9/never-asked"
+        // The server's own wait, a real minute: only cancellation ends it within the test.
+        let sync = CatalogSync.make(config: config, database: database, logger: LogCapture().logger, clock: time.clock)
+        let (events, continuation) = AsyncStream<SyncEvent>.makeStream()
+        let refresh = Task { await sync.refresh { continuation.yield($0) } }
+        for await event in events {
+            if case .waitingForRateLimit = event { break }
+        }
+        refresh.cancel()
+        let report = await refresh.value
+        #expect(report.cancelled)
+        #expect(report.error == nil)
+        #expect(report.requests == 0)
+        #expect(try Self.syncState(database) == nil, "not recorded as a failure")
+    }
+
+    @Test func gracefulShutdownStopsTheRefreshServiceDuringAStuckTransfer() async throws {
+        let time = ManualClock()
+        let fake = FakeNYTServer(clock: time.clock)
+        let database = try Self.database()
+        let log = LogCapture()
+        try await fake.run { (baseURL: String) async throws -> Void in
+            fake.fail(with: .neverFinishes)
+            let sync = Self.makeSync(baseURL, database: database, time: time)
+            try await testGracefulShutdown { shutdown in
+                let service = Task { try await CatalogRefreshService(sync: sync, logger: log.logger).run() }
+                await fake.waitForRequests(1)
+                shutdown.triggerGracefulShutdown()
+                try await service.value
+            }
+        }
+        #expect(try Self.syncState(database) == nil, "a refresh stopped by shutdown is no failure")
+        #expect(log.all.contains { $0.hasPrefix("info: catalog refresh stopped for shutdown") })
+        #expect(!log.all.contains { $0.hasPrefix("warning") })
     }
 
     @Test func searchIgnoresCaseAndAccentsAndOnlyFindsCurrentBooks() async throws {
