@@ -198,6 +198,7 @@ public final class CatalogSync: Sendable {
     /// Reads the last outcome from the database into the status line. When it cannot be read, the
     /// line stays as it was.
     public func loadStatusLine() async {
+        // Sendable values, not a Row, so that GRDB's async read (not its blocking one) is used.
         let state: (error: String?, newest: String?)?
         do {
             state = try await store.database.pool.read { db in
@@ -225,17 +226,20 @@ public final class CatalogSync: Sendable {
     /// else `refreshHours` after the last success, sooner after a failure, with back-off.
     public func secondsUntilDue() async throws -> TimeInterval {
         let now = clock.now()
+        // Sendable values, not a Row, so that GRDB's async read (not its blocking one) is used.
         let state = try await store.database.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM catalog_sync_state WHERE id = 1")
+                .map { row -> (source: String, attempt: Date?, success: Date?, failures: Int) in
+                    (row["source"], row["last_attempt_at"], row["last_success_at"], row["consecutive_failures"])
+                }
         }
-        guard let state, state["source"] as String == sourceName else { return 0 }
-        if source.isSample { return state["last_success_at"] as Date? == nil ? 0 : .infinity }
-        let failures: Int = state["consecutive_failures"]
-        if failures > 0, let attempt: Date = state["last_attempt_at"] {
-            let backOff = min(refreshInterval, 300 * pow(2, Double(min(failures - 1, 10))))
+        guard let state, state.source == sourceName else { return 0 }
+        if source.isSample { return state.success == nil ? 0 : .infinity }
+        if state.failures > 0, let attempt = state.attempt {
+            let backOff = min(refreshInterval, 300 * pow(2, Double(min(state.failures - 1, 10))))
             return max(0, attempt.addingTimeInterval(backOff).timeIntervalSince(now))
         }
-        guard let success: Date = state["last_success_at"] else { return 0 }
+        guard let success = state.success else { return 0 }
         return max(0, success.addingTimeInterval(refreshInterval).timeIntervalSince(now))
     }
 }
