@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"])]
         ),
+        // glibc's <malloc.h>; only the executable uses it, only on Linux.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -53,6 +55,7 @@ let package = Package(
             name: "WishlistCLI",
             dependencies: [
                 "Wishlist",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/wishlist",
@@ -63,6 +66,7 @@ let package = Package(
             dependencies: [
                 "Wishlist",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

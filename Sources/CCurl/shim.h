@@ -15,6 +15,38 @@ static inline CURLcode ccurl_setopt_write_function(CURL *handle,
         size_t (*callback)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
+static inline CURLcode ccurl_setopt_xferinfo_function(CURL *handle,
+        int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+// Only http and https, on every libcurl we build against: CURLOPT_PROTOCOLS_STR came in 7.85 and
+// deprecated the bitmask, which older releases (Ubuntu 22.04 ships 7.81) still need.
+static inline CURLoption ccurl_protocols_option(void) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    return CURLOPT_PROTOCOLS_STR;
+#else
+    return CURLOPT_PROTOCOLS;
+#endif
+}
+static inline CURLcode ccurl_allow_only_http(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
+
+// The option's name ("CONNECTTIMEOUT") for error messages; libcurl knows it from 7.73 on.
+static inline const char *ccurl_option_name(CURLoption option) {
+#if LIBCURL_VERSION_NUM >= 0x074900
+    const struct curl_easyoption *known = curl_easy_option_by_id(option);
+    return known ? known->name : NULL;
+#else
+    (void)option;
+    return NULL;
+#endif
 }

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import Wishlist
 
-#if canImport(Glibc)
-import Glibc
+#if canImport(CMalloc)
+import CMalloc
 #endif
 
 /// `wishlist`: serve the app (the default), migrate the database, manage users.
@@ -63,11 +63,13 @@ struct Serve: ExecutableCommand {
         if dev { overrides["server.devMode"] = "true" }
         let config = try options.load(extra: overrides)
         let logger = makeLogger(config)
-        #if canImport(Glibc)
+        #if canImport(CMalloc)
         // Each Argon2 hash allocates `accounts.argon2.memoryKiB` (19 MiB). glibc's default raises its
         // mmap threshold after such blocks are freed and then keeps them on the heap, so resident
         // memory never comes down after a burst of sign-ins; a fixed threshold returns them.
-        _ = glibcMallopt(glibcMmapThreshold, 4 * 1024 * 1024)
+        if mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024) == 0 {
+            logger.warning("glibc refused a fixed mmap threshold: memory freed after sign-ins may stay resident")
+        }
         #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
@@ -96,7 +98,7 @@ struct Sync: ExecutableCommand {
     func execute() async throws {
         let config = try options.load()
         let database = try AppDatabase.open(path: config.database.path)
-        let sync = CatalogSync.make(config: config, database: database) { seconds in
+        let sync = CatalogSync.make(config: config, database: database, logger: makeLogger(config)) { seconds in
             // Counts the wait for the NYT's per-minute quota down on one line.
             for remaining in stride(from: seconds, to: 0, by: -1) {
                 FileHandle.standardOutput.write(Data("\rwaiting for the NYT rate limit: \(remaining) s ".utf8))
@@ -115,7 +117,7 @@ struct Sync: ExecutableCommand {
         }
         print("\(report.listsUpdated) lists updated with \(report.requests) API requests")
         if let error = report.error {
-            throw SyncFailure(description: "refresh failed: \(error.phrase); the cached catalog is unchanged")
+            throw SyncFailure(description: "refresh failed: \(error.phrase) (\(report.cause ?? "no detail")); the cached catalog is unchanged")
         }
     }
 }
@@ -123,11 +125,3 @@ struct Sync: ExecutableCommand {
 struct SyncFailure: Error, CustomStringConvertible {
     let description: String
 }
-
-#if canImport(Glibc)
-// `mallopt` is declared in <malloc.h>, which the Glibc module does not export.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-/// `M_MMAP_THRESHOLD` in <malloc.h>.
-private let glibcMmapThreshold: Int32 = -3
-#endif

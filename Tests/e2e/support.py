@@ -334,7 +334,7 @@ class SampleBook:
     isbn10: str
     buy_links: tuple[tuple[str, str], ...]
     other_links: tuple[str, ...]  # review and chapter links, as the API sends them (any scheme)
-    has_cover: bool  # an image URL with a usable size; otherwise the page shows the placeholder
+    has_cover: bool  # an http(s) image URL, with or without a size; otherwise the page shows the placeholder
 
     def movement(self, period: str = "week") -> str:
         """What a list page shows about the book's move since the previous edition ("week"/"month")."""
@@ -383,7 +383,7 @@ def _sample_book(raw: dict) -> SampleBook:
         isbn10=raw.get("primary_isbn10") or "",
         buy_links=tuple((link.get("name") or "", link.get("url") or "") for link in raw.get("buy_links") or []),
         other_links=others,
-        has_cover=bool(raw.get("book_image")) and bool(raw.get("book_image_width")) and bool(raw.get("book_image_height")),
+        has_cover=str(raw.get("book_image") or "").lower().startswith(("http://", "https://")),
     )
 
 

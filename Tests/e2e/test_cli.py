@@ -7,22 +7,29 @@ in through the browser of the running server to show the account is real.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
 
-from support import REPO_ROOT, sign_in, signed_in_as, unique_username
+from support import REPO_ROOT, http_get, sign_in, signed_in_as, unique_username
 
 BINARY = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
 
 
+def environment(env: dict[str, str] | None) -> dict[str, str]:
+    """This process's environment without the app's own settings, plus `env`."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("WISHLIST_", "NYT_"))}
+    clean.update(env or {})
+    return clean
+
+
 def run(*arguments: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("WISHLIST_", "NYT_"))}
-    environment.update(env or {})
     return subprocess.run(
         [str(BINARY), *arguments], input=stdin, capture_output=True, text=True,
-        cwd=REPO_ROOT, env=environment, timeout=60,
+        cwd=REPO_ROOT, env=environment(env), timeout=60,
     )
 
 
@@ -98,3 +105,59 @@ def test_sync_loads_the_sample_and_fails_with_exit_1_when_the_api_is_unreachable
     assert unreachable.returncode == 1
     assert "the NYT API could not be reached" in unreachable.stderr
     assert "secret-key-never-printed" not in unreachable.stdout + unreachable.stderr
+
+
+def wait_until_serving(server: subprocess.Popen, base_url: str, log: Path) -> None:
+    """Returns once /healthz answers 200; fails with the server's output if it exits or never does."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"the server exited with {server.returncode}:\n{log.read_text()}"
+        try:
+            if http_get(base_url + "/healthz", timeout=2.0)[0] == 200:
+                return
+        except OSError:  # still binding
+            pass
+        try:
+            server.wait(timeout=0.1)  # the pause between polls, cut short if the server dies
+        except subprocess.TimeoutExpired:
+            pass
+    raise AssertionError(f"the server did not answer /healthz within 30 s:\n{log.read_text()}")
+
+
+def test_sigterm_during_a_catalog_refresh_stops_the_server_at_once(tmp_path: Path) -> None:
+    # An "NYT API" that accepts the connection and never answers: without cancellation the
+    # refresh would hold the process for libcurl's 30-second timeout.
+    with socket.socket() as silent_api, socket.socket() as probe:
+        silent_api.bind(("127.0.0.1", 0))
+        silent_api.listen()
+        silent_api.settimeout(30)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        log = tmp_path / "server.log"
+        env = {
+            "NYT_API_KEY": "secret-key-never-printed",
+            "NYT_BASE_URL": f"http://127.0.0.1:{silent_api.getsockname()[1]}/svc/books/v3",
+        }
+        with open(log, "wb") as output:
+            server = subprocess.Popen(
+                [str(BINARY), "serve", "--port", str(port), "--database", str(tmp_path / "db.sqlite")],
+                cwd=REPO_ROOT, env=environment(env), stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
+            )
+        try:
+            wait_until_serving(server, f"http://127.0.0.1:{port}", log)
+            connection, _ = silent_api.accept()  # the refresh's first request is under way
+            with connection:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    code = server.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    code = None
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+    output = log.read_text()
+    assert code == 0, f"the server was still running 2 s after SIGTERM, or failed (code {code}):\n{output}"
+    assert "catalog refresh stopped for shutdown" in output
+    assert "secret-key-never-printed" not in output

@@ -2,14 +2,14 @@ import Logging
 import ServiceLifecycle
 
 /// Keeps the catalog fresh while the server runs: refreshes when due, sleeps until the next time,
-/// and stops at once on graceful shutdown.
+/// and stops at once on graceful shutdown, a refresh in flight included.
 struct CatalogRefreshService: Service {
     let sync: CatalogSync
     let logger: Logger
 
     func run() async throws {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let wait = (try? await sync.secondsUntilDue()) ?? 3600
+            let wait = await secondsUntilDue()
             if wait > 0 {
                 // Sample data never goes stale; wake up hourly anyway in case that changes.
                 let seconds = wait.isFinite ? wait : 3600
@@ -20,12 +20,30 @@ struct CatalogRefreshService: Service {
                 }
                 continue
             }
-            let report = await sync.refresh()
-            if let error = report.error {
-                logger.warning("catalog refresh failed after \(report.requests) requests: \(error.phrase)")
-            } else {
-                logger.info("catalog refreshed: \(report.listsUpdated) lists, \(report.requests) requests")
-            }
+            // A refresh may wait a minute for the rate limit or 30 s for a transfer; shutdown
+            // cancels it rather than waiting that long.
+            let report = await cancelWhenGracefulShutdown { await sync.refresh() }
+            log(report)
+        }
+    }
+
+    /// When the sync state cannot be read, tries again in an hour rather than in a tight loop.
+    private func secondsUntilDue() async -> Double {
+        do {
+            return try await sync.secondsUntilDue()
+        } catch {
+            logger.error("could not read the catalog's sync state, next try in an hour: \(error)")
+            return 3600
+        }
+    }
+
+    private func log(_ report: SyncReport) {
+        if report.cancelled {
+            logger.info("catalog refresh stopped for shutdown after \(report.requests) requests")
+        } else if let error = report.error {
+            logger.warning("catalog refresh failed after \(report.requests) requests: \(error.phrase) (\(report.cause ?? "no detail"))")
+        } else {
+            logger.info("catalog refreshed: \(report.listsUpdated) lists, \(report.requests) requests")
         }
     }
 }

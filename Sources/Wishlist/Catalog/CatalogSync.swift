@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 /// What a refresh is doing, for `wishlist sync`'s progress display.
@@ -13,6 +14,11 @@ public struct SyncReport: Sendable, Equatable {
     public var listsUpdated = 0
     public var requests = 0
     public var error: CatalogFetchError?
+    /// What exactly failed, in libcurl's or SQLite's words, for the log; never shown on a page.
+    public var cause: String?
+    /// Stopped because its task was cancelled (the server is shutting down): not a failure, so
+    /// neither recorded nor counted towards the back-off.
+    public var cancelled = false
 }
 
 /// Refreshes the cached catalog from its source: `names` + `full-overview` + one `current/{list}`
@@ -26,13 +32,15 @@ public final class CatalogSync: Sendable {
     /// Waits while the minute's quota refills; tests advance a manual clock instead.
     let sleep: @Sendable (Int) async throws -> Void
     let refreshInterval: TimeInterval
+    let logger: Logger
     private let statusLine = Mutex<String?>(nil)
 
     init(
-        source: any CatalogSource, database: AppDatabase, clock: WallClock, refreshHours: Int,
+        source: any CatalogSource, database: AppDatabase, clock: WallClock, refreshHours: Int, logger: Logger,
         sleep: @escaping @Sendable (Int) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) {
         self.source = source
+        self.logger = logger
         self.store = CatalogStore(database: database)
         self.limiter = APIRateLimiter(database: database, clock: clock)
         self.clock = clock
@@ -42,13 +50,14 @@ public final class CatalogSync: Sendable {
 
     /// The sync for a configuration: the NYT API when a key is set, else the bundled sample.
     public static func make(
-        config: AppConfig, database: AppDatabase, clock: WallClock = .system, httpLimits: CurlHTTPClient.Limits = .init(),
+        config: AppConfig, database: AppDatabase, logger: Logger, clock: WallClock = .system,
+        httpLimits: CurlHTTPClient.Limits = .init(),
         sleep: @escaping @Sendable (Int) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) -> CatalogSync {
         let source: any CatalogSource = config.nyt.apiKey.isEmpty
             ? SampleCatalogSource()
             : NYTAPISource(client: CurlHTTPClient(limits: httpLimits), baseURL: config.nyt.baseURL, apiKey: config.nyt.apiKey)
-        return CatalogSync(source: source, database: database, clock: clock, refreshHours: config.nyt.refreshHours, sleep: sleep)
+        return CatalogSync(source: source, database: database, clock: clock, refreshHours: config.nyt.refreshHours, logger: logger, sleep: sleep)
     }
 
     var sourceName: String { source.isSample ? "sample" : "nyt" }
@@ -58,6 +67,8 @@ public final class CatalogSync: Sendable {
 
     // MARK: Refreshing
 
+    /// Cancelling the calling task ends the refresh promptly, in a rate-limit wait or a transfer
+    /// alike; what was already replaced stays, and the attempt is not recorded.
     public func refresh(progress: @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         var report = SyncReport()
         do {
@@ -87,10 +98,16 @@ public final class CatalogSync: Sendable {
                 try await store.replace(edition, fetchedAt: clock.now())
                 report.listsUpdated += 1
             }
+        } catch let error where error is CancellationError || Task.isCancelled {
+            report.cancelled = true
+            return report
+        } catch let failure as CatalogFetchFailure {
+            (report.error, report.cause) = (failure.reason, failure.cause)
         } catch let error as CatalogFetchError {
-            report.error = error
+            (report.error, report.cause) = (error, error.phrase)
         } catch {
-            report.error = .malformed
+            // Sources throw only the errors above; anything else came from the database.
+            (report.error, report.cause) = (.notSaved, "\(error)")
         }
         await record(report)
         return report
@@ -150,10 +167,21 @@ public final class CatalogSync: Sendable {
 
     // MARK: State
 
+    /// Stores the outcome for the status line and the back-off. A failure to store it is logged:
+    /// the next refresh then comes on the previous schedule.
     private func record(_ report: SyncReport) async {
+        do {
+            try await writeState(report)
+        } catch {
+            logger.error("could not record the catalog refresh's outcome: \(error)")
+        }
+        await loadStatusLine()
+    }
+
+    private func writeState(_ report: SyncReport) async throws {
         let now = clock.now()
         let source = sourceName
-        try? await store.database.pool.write { db in
+        try await store.database.pool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO catalog_sync_state (id, source, last_attempt_at, last_success_at, last_error, consecutive_failures)
@@ -165,23 +193,30 @@ public final class CatalogSync: Sendable {
                 arguments: [source, now, report.error == nil ? now : nil, report.error?.phrase, report.error == nil ? 0 : 1]
             )
         }
-        await loadStatusLine()
     }
 
-    /// Reads the last outcome from the database into the status line.
+    /// Reads the last outcome from the database into the status line. When it cannot be read, the
+    /// line stays as it was.
     public func loadStatusLine() async {
-        let state = try? await store.database.pool.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT last_error, (SELECT MAX(published_date) FROM catalog_list WHERE is_current) AS newest
-                    FROM catalog_sync_state WHERE id = 1
-                    """
-            )
+        // Sendable values, not a Row, so that GRDB's async read (not its blocking one) is used.
+        let state: (error: String?, newest: String?)?
+        do {
+            state = try await store.database.pool.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT last_error, (SELECT MAX(published_date) FROM catalog_list WHERE is_current) AS newest
+                        FROM catalog_sync_state WHERE id = 1
+                        """
+                ).map { row -> (error: String?, newest: String?) in (row["last_error"], row["newest"]) }
+            }
+        } catch {
+            logger.error("could not read the catalog's sync state for the status line: \(error)")
+            return
         }
-        let line: String? = state.flatMap { row -> String? in
-            guard let error: String = row["last_error"] else { return nil }
-            guard let newest: String = row["newest"], let date = Self.monthAndDay(newest) else { return "No lists yet: \(error)." }
+        let line: String? = state.flatMap { state -> String? in
+            guard let error = state.error else { return nil }
+            guard let newest = state.newest, let date = Self.monthAndDay(newest) else { return "No lists yet: \(error)." }
             return "Showing lists from \(date); \(error)."
         }
         statusLine.withLock { $0 = line }
@@ -191,17 +226,20 @@ public final class CatalogSync: Sendable {
     /// else `refreshHours` after the last success, sooner after a failure, with back-off.
     public func secondsUntilDue() async throws -> TimeInterval {
         let now = clock.now()
+        // Sendable values, not a Row, so that GRDB's async read (not its blocking one) is used.
         let state = try await store.database.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM catalog_sync_state WHERE id = 1")
+                .map { row -> (source: String, attempt: Date?, success: Date?, failures: Int) in
+                    (row["source"], row["last_attempt_at"], row["last_success_at"], row["consecutive_failures"])
+                }
         }
-        guard let state, state["source"] as String == sourceName else { return 0 }
-        if source.isSample { return state["last_success_at"] as Date? == nil ? 0 : .infinity }
-        let failures: Int = state["consecutive_failures"]
-        if failures > 0, let attempt: Date = state["last_attempt_at"] {
-            let backOff = min(refreshInterval, 300 * pow(2, Double(min(failures - 1, 10))))
+        guard let state, state.source == sourceName else { return 0 }
+        if source.isSample { return state.success == nil ? 0 : .infinity }
+        if state.failures > 0, let attempt = state.attempt {
+            let backOff = min(refreshInterval, 300 * pow(2, Double(min(state.failures - 1, 10))))
             return max(0, attempt.addingTimeInterval(backOff).timeIntervalSince(now))
         }
-        guard let success: Date = state["last_success_at"] else { return 0 }
+        guard let success = state.success else { return 0 }
         return max(0, success.addingTimeInterval(refreshInterval).timeIntervalSince(now))
     }
 }

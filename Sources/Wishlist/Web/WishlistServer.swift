@@ -18,7 +18,7 @@ public struct WishlistServer: Sendable {
         httpLimits: CurlHTTPClient.Limits = .init()
     ) async throws -> WishlistServer {
         let database = try AppDatabase.open(path: config.database.path)
-        let catalogSync = CatalogSync.make(config: config, database: database, clock: clock, httpLimits: httpLimits)
+        let catalogSync = CatalogSync.make(config: config, database: database, logger: logger, clock: clock, httpLimits: httpLimits)
         if try await catalogSync.secondsUntilDue() == 0, catalogSync.source.isSample {
             // The sample loads in milliseconds; pages have lists from the first request.
             _ = await catalogSync.refresh()

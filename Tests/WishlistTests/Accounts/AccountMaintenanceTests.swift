@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import Wishlist
 
-@Suite("Password changes in one transaction; expired rows hidden and purged")
+@Suite("Password changes in one transaction; expired rows hidden and purged", .removesTemporaryDirectories)
 struct AccountMaintenanceTests {
     /// Makes every deletion of a session fail, as a full disk or an I/O error would.
     static func refuseSessionDeletes(_ server: WishlistServer) async throws {

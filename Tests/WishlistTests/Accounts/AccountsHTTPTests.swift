@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 @testable import Wishlist
 
-@Suite("Accounts over HTTP: sign-up, sign-in, sessions, CSRF, throttling")
+@Suite("Accounts over HTTP: sign-up, sign-in, sessions, CSRF, throttling", .removesTemporaryDirectories)
 struct AccountsHTTPTests {
     // MARK: Sign-up
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The limits hold exactly however many requests arrive together: each attempt is admitted and
 /// counted in one write transaction before its password is hashed.
-@Suite("Throttling under concurrent requests")
+@Suite("Throttling under concurrent requests", .removesTemporaryDirectories)
 struct ThrottleConcurrencyTests {
     /// Browsers that have each loaded `page`, so each holds a cookie and a CSRF token.
     static func browsers(_ count: Int, from browser: TestBrowser, page: String) async throws -> [TestBrowser] {
@@ -112,7 +112,7 @@ struct ThrottleConcurrencyTests {
 
 /// Password checks behind a session are throttled per account like sign-in: a stolen session
 /// cannot guess the password without limit.
-@Suite("Throttled password checks in Settings")
+@Suite("Throttled password checks in Settings", .removesTemporaryDirectories)
 struct SettingsPasswordThrottleTests {
     @Test("wrong passwords in Settings lock the form, with the sign-in limit's sentence and Retry-After", arguments: [
         ("/settings/password", "current_password"), ("/settings/delete-account", "password"),

@@ -5,7 +5,7 @@ import Testing
 
 /// Password checks all take as long as the dearest parameter set in use, so an account whose hash
 /// predates a parameter change answers a wrong password no faster or slower than an unknown name.
-@Suite("Pacing of password checks across Argon2 parameter changes")
+@Suite("Pacing of password checks across Argon2 parameter changes", .removesTemporaryDirectories)
 struct VerificationPacingTests {
     /// A monotonic clock that reads the scripted instants in order and records every wait.
     final class ScriptedClock: Sendable {

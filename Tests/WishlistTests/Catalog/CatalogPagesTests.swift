@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import Wishlist
 
-@Suite("Catalog pages over HTTP, on the sample catalog")
+@Suite("Catalog pages over HTTP, on the sample catalog", .removesTemporaryDirectories)
 struct CatalogPagesTests {
     @Test func catalogPagesNeedASignedInUser() async throws {
         let server = try await TestApp.build()
@@ -73,6 +73,44 @@ struct CatalogPagesTests {
             #expect(remembered.text.range(of: "/books/\(weeksOrder[0].book.id)")!.lowerBound
                 < remembered.text.range(of: "/books/\(weeksOrder[1].book.id)")!.lowerBound)
             #expect(try await browser.get("/lists/hardcover-fiction?sort=bogus").status == .badRequest)
+        }
+    }
+
+    @Test func aCoverWithoutASizeIsShownInAJacketBoxNotReplacedByThePlaceholder() async throws {
+        let server = try await TestApp.build()
+        let cover = "https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg"
+        let book = CatalogBook(
+            id: "9780000000019", title: "A Cover Without A Size", author: "Ann Author", contributor: "by Ann Author",
+            publisher: "Press", description: "", price: nil, isbn10: "", isbn13: "9780000000019", otherISBNs: [],
+            imageURL: cover, imageWidth: 0, imageHeight: 0, buyLinks: [], readingLinks: []
+        )
+        let edition = CatalogEdition(
+            listNameEncoded: "hardcover-fiction", displayName: "Hardcover Fiction", frequency: .weekly, publishedDate: "2023-03-26",
+            entries: [.init(rank: 1, rankLastWeek: 0, weeksOnList: 1, book: book)]
+        )
+        try await CatalogStore(database: server.database).replace(edition, fetchedAt: Date())
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("jacketed")
+            let shown = "<img class=\"book-cover\" src=\"\(cover)\" width=\"128\" height=\"193\""
+            #expect(try await browser.get("/lists/hardcover-fiction").text.contains(shown))
+            #expect(try await browser.get("/books/\(book.id)").text.contains(shown))
+            #expect(try await browser.post("/wishlist", [("book", book.id), ("return_to", "/lists")]).status == .seeOther)
+            #expect(try await browser.get("/wishlist").text.contains(shown), "the wishlist's copy of the book keeps the cover too")
+        }
+    }
+
+    @Test func signedInUsersAreToldWhenTheCatalogCouldNotBeSaved() async throws {
+        let server = try await TestApp.build()
+        try await server.database.pool.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse_entries BEFORE INSERT ON list_entry BEGIN SELECT RAISE(ABORT, 'entries refused by the test'); END")
+        }
+        #expect(await server.catalogSync.refresh().error == .notSaved)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("informed")
+            let page = try await browser.get("/lists")
+            #expect(page.shows("the catalog could not be saved to the database; retrying later."))
+            #expect(!page.shows("could not read"), "the database's failure is not blamed on the NYT")
+            #expect(!page.shows("entries refused by the test"), "the cause is for the log, not the page")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Wishlist
 
-@Suite("Configuration: file, environment, flags, and one clear line per mistake")
+@Suite("Configuration: file, environment, flags, and one clear line per mistake", .removesTemporaryDirectories)
 struct ConfigTests {
     func write(_ json: String) throws -> String {
         let url = try temporaryDirectory().appendingPathComponent("config.json")

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import Wishlist
 
-@Suite("Storage: migrations, WAL, transactions")
+@Suite("Storage: migrations, WAL, transactions", .removesTemporaryDirectories)
 struct StorageTests {
     func databasePath() throws -> String {
         try temporaryDirectory().appendingPathComponent("nested/dir/test.sqlite").path

@@ -5,16 +5,24 @@ import NIOCore
 import Synchronization
 @testable import Wishlist
 
-/// The real NYT fixtures, read from ../shared (the product never ships them).
+/// The real NYT fixtures, read from ../shared (the product never ships them). A missing one is a
+/// thrown error that says where it was looked for, so it fails the tests that need it, not the run.
 enum Fixtures {
     static let directory = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/nyt")
 
     static func data(_ name: String) throws -> Data {
-        try Data(contentsOf: directory.appendingPathComponent(name))
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TestSetupError(description: "NYT fixture \(name) not found at \(url.path): the tests read ../shared/fixtures/nyt beside the repository")
+        }
+        return try Data(contentsOf: url)
     }
 
     static func json(_ name: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: data(name)) as! [String: Any]
+        guard let object = try JSONSerialization.jsonObject(with: data(name)) as? [String: Any] else {
+            throw TestSetupError(description: "NYT fixture \(name) is not a JSON object")
+        }
+        return object
     }
 
     static func encode(_ object: Any) throws -> Data {
@@ -41,7 +49,16 @@ final class FakeNYTServer: Sendable {
 
     static let apiKey = "test-key-Zq9"
 
-    private let state = Mutex<(fault: Fault?, log: [LoggedRequest], overviewLists: Set<String>?, payloads: Bool)>((nil, [], nil, false))
+    private struct State {
+        var fault: Fault?
+        var log: [LoggedRequest] = []
+        var overviewLists: Set<String>?
+        var payloads = false
+        /// Tests waiting for the count of requests to reach a number.
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
     let clock: WallClock
 
     init(clock: WallClock) {
@@ -49,6 +66,19 @@ final class FakeNYTServer: Sendable {
     }
 
     var requests: [LoggedRequest] { state.withLock { $0.log } }
+
+    /// Returns once `count` requests in all have arrived, so a test can act while a response is
+    /// under way instead of guessing how long to wait.
+    func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let arrived = state.withLock { state in
+                if state.log.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if arrived { continuation.resume() }
+        }
+    }
     func fail(with fault: Fault?) { state.withLock { $0.fault = fault } }
     /// Serves an overview that omits every list not named here, as the real one omits some.
     func limitOverview(to lists: Set<String>?) { state.withLock { $0.overviewLists = lists } }
@@ -75,10 +105,14 @@ final class FakeNYTServer: Sendable {
     }
 
     private func answer(_ request: Hummingbird.Request, _ fixture: () throws -> Data) throws -> Response {
-        let fault = state.withLock { state -> Fault? in
+        let (fault, satisfied) = state.withLock { state in
             state.log.append(LoggedRequest(path: request.uri.path, at: clock.now()))
-            return state.fault
+            let count = state.log.count
+            let satisfied = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
+            return (state.fault, satisfied)
         }
+        for waiter in satisfied { waiter.resume() }
         guard request.uri.queryParameters["api-key"] == Self.apiKey[...] else {
             return response(401, try Fixtures.data("errors/401-invalid-key.json"))
         }

@@ -3,17 +3,67 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Synchronization
+import Testing
 @testable import Wishlist
 
 /// The repository's root, found from this file, so tests read the real `Views/` and `Public/`.
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// A fresh directory for one test's database; removed when the test's `TestApp` is.
+/// A fresh directory for one test's files, removed when the test ends: the test's suite must
+/// have the `.removesTemporaryDirectories` trait, or this throws.
 func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("wishlist-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    guard let directories = TemporaryDirectories.current else {
+        throw TestSetupError(description: "temporaryDirectory() needs the .removesTemporaryDirectories trait on the test's suite")
+    }
+    return try directories.make()
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The temporary directories one test made.
+final class TemporaryDirectories: Sendable {
+    @TaskLocal static var current: TemporaryDirectories?
+
+    private let made = Mutex<[URL]>([])
+
+    func make() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wishlist-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        made.withLock { $0.append(url) }
+        return url
+    }
+
+    /// Removes them all. A database still open in one is harmless: its files are only unlinked.
+    func removeAll() {
+        for url in made.withLock({ $0 }) {
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                Issue.record("could not remove the test's temporary directory \(url.path): \(error)")
+            }
+        }
+    }
+}
+
+/// Runs each test with its own `TemporaryDirectories` and removes them when it ends, passed or failed.
+struct RemovesTemporaryDirectories: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let directories = TemporaryDirectories()
+        defer { directories.removeAll() }
+        try await TemporaryDirectories.$current.withValue(directories) { try await function() }
+    }
+}
+
+extension Trait where Self == RemovesTemporaryDirectories {
+    static var removesTemporaryDirectories: Self { Self() }
 }
 
 enum TestApp {

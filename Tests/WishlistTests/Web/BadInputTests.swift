@@ -15,7 +15,7 @@ import Testing
 /// catalog" as start page, no `return_to`/`next`), it is not sent as a bad value; where a route
 /// deliberately replaces a bad display parameter with its default rather than refusing it
 /// (`/login?next=`, `/settings?done=`), the test says so and checks the fallback instead.
-@Suite("Bad input: a 4xx page that says why, never a 500, nothing changed")
+@Suite("Bad input: a 4xx page that says why, never a 500, nothing changed", .removesTemporaryDirectories)
 struct BadInputTests {
     // MARK: Bad values
 

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 @testable import Wishlist
 
-@Suite("Web shell: headers, errors, limits, static files")
+@Suite("Web shell: headers, errors, limits, static files", .removesTemporaryDirectories)
 struct WebShellTests {
     static let securityHeaders: [(HTTPField.Name, String)] = [
         (.contentSecurityPolicy, "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),

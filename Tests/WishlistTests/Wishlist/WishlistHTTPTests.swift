@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 @testable import Wishlist
 
-@Suite("The wishlist over HTTP")
+@Suite("The wishlist over HTTP", .removesTemporaryDirectories)
 struct WishlistHTTPTests {
     static let sharedBook = "9798709364073"
 

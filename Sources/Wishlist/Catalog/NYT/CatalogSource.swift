@@ -11,6 +11,8 @@ public enum CatalogFetchError: Error, Equatable, Sendable {
     case timedOut
     case unreachable
     case dailyLimitReached
+    /// The database refused what was fetched (full disk, busy, corrupt), not the API.
+    case notSaved
 
     /// A phrase for "Showing lists from March 26; <phrase>".
     public var phrase: String {
@@ -24,8 +26,17 @@ public enum CatalogFetchError: Error, Equatable, Sendable {
         case .timedOut: return "the NYT API did not answer in time; retrying later"
         case .unreachable: return "the NYT API could not be reached; retrying later"
         case .dailyLimitReached: return "today's NYT API requests are used up; retrying tomorrow"
+        case .notSaved: return "the catalog could not be saved to the database; retrying later"
         }
     }
+}
+
+/// A failed fetch: the reason people are told, and what exactly happened, for the log.
+struct CatalogFetchFailure: Error {
+    let reason: CatalogFetchError
+    /// libcurl's message, the HTTP status or the decoding error, with the path asked for; never
+    /// the API key.
+    let cause: String
 }
 
 /// Where catalog data comes from: the NYT Books API, or the bundled sample.
@@ -38,7 +49,7 @@ protocol CatalogSource: Sendable {
 }
 
 /// The NYT Books API over libcurl. The key travels only in the `api-key` query parameter and
-/// never in an error: failures are reported as a `CatalogFetchError`, which carries no URL.
+/// never in an error: failures are reported as a `CatalogFetchFailure`, which carries no URL.
 struct NYTAPISource: CatalogSource {
     let client: CurlHTTPClient
     let baseURL: String
@@ -59,28 +70,49 @@ struct NYTAPISource: CatalogSource {
     }
 
     private func get<Body: Decodable>(_ path: String) async throws -> Body {
-        let url = "\(baseURL)/\(path)?api-key=\(LocalPath.percentEncoded(apiKey).replacingOccurrences(of: "/", with: "%2F"))"
+        let url = "\(baseURL)/\(path)?api-key=\(encodedKey)"
         let response: CurlHTTPClient.Response
         do {
             response = try await client.get(url)
         } catch let failure as CurlHTTPClient.Failure {
-            switch failure {
-            case .timedOut: throw CatalogFetchError.timedOut
-            case .tooLarge: throw CatalogFetchError.tooLarge
-            case .transport: throw CatalogFetchError.unreachable
-            }
+            throw CatalogFetchFailure(reason: Self.reason(failure), cause: withoutKey("\(path): \(failure)"))
         }
-        switch response.status {
-        case 200: break
-        case 401, 403: throw CatalogFetchError.keyRejected
-        case 429: throw CatalogFetchError.rateLimited
-        case 500...599: throw CatalogFetchError.serverError(response.status)
-        default: throw CatalogFetchError.unexpectedStatus(response.status)
+        if let reason = Self.reason(status: response.status) {
+            throw CatalogFetchFailure(reason: reason, cause: "\(path): HTTP \(response.status)")
         }
         do {
             return try JSONDecoder().decode(Body.self, from: Data(response.body))
         } catch {
-            throw CatalogFetchError.malformed
+            throw CatalogFetchFailure(reason: .malformed, cause: withoutKey("\(path): \(error)"))
+        }
+    }
+
+    private var encodedKey: String {
+        LocalPath.percentEncoded(apiKey).replacingOccurrences(of: "/", with: "%2F")
+    }
+
+    /// `text` with the key, as typed and as sent in the URL, masked: libcurl's messages and
+    /// decoding errors may quote what they were given.
+    func withoutKey(_ text: String) -> String {
+        guard !apiKey.isEmpty else { return text }
+        return text.replacingOccurrences(of: apiKey, with: "[api key]").replacingOccurrences(of: encodedKey, with: "[api key]")
+    }
+
+    private static func reason(_ failure: CurlHTTPClient.Failure) -> CatalogFetchError {
+        switch failure {
+        case .timedOut: return .timedOut
+        case .tooLarge: return .tooLarge
+        case .transport, .refusedOption: return .unreachable
+        }
+    }
+
+    private static func reason(status: Int) -> CatalogFetchError? {
+        switch status {
+        case 200: return nil
+        case 401, 403: return .keyRejected
+        case 429: return .rateLimited
+        case 500...599: return .serverError(status)
+        default: return .unexpectedStatus(status)
         }
     }
 }
@@ -103,6 +135,10 @@ struct SampleCatalogSource: CatalogSource {
     }
 
     private func decode<Body: Decodable>(_ json: String) throws -> Body {
-        try JSONDecoder().decode(Body.self, from: Data(json.utf8))
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(json.utf8))
+        } catch {
+            throw CatalogFetchFailure(reason: .malformed, cause: "the bundled sample catalog: \(error)")
+        }
     }
 }

@@ -1,25 +1,31 @@
 import CCurl
 import Foundation
 import NIOPosix
+import Synchronization
 
 /// HTTP GET over the system libcurl, on threads of its own so a slow API never blocks an event
-/// loop: TLS verified, redirects refused, http(s) only, gzip accepted, the body capped.
+/// loop: TLS verified, redirects refused, http(s) only, gzip accepted, the body capped. Cancelling
+/// the calling task aborts the transfer.
 public final class CurlHTTPClient: Sendable {
     public struct Response: Sendable {
         public let status: Int
         public let body: [UInt8]
     }
 
+    /// Why a request failed, with libcurl's own words (its error buffer) for the log.
     public enum Failure: Error, Equatable, CustomStringConvertible {
-        case timedOut
+        case timedOut(String)
         case tooLarge(limit: Int)
         case transport(String)
+        /// libcurl refused an option, so the request was not sent rather than sent without it.
+        case refusedOption(name: String, reason: String)
 
         public var description: String {
             switch self {
-            case .timedOut: return "timed out"
+            case .timedOut(let message): return message
             case .tooLarge(let limit): return "response larger than \(limit) bytes"
             case .transport(let message): return message
+            case .refusedOption(let name, let reason): return "libcurl refused option \(name): \(reason)"
             }
         }
     }
@@ -51,9 +57,24 @@ public final class CurlHTTPClient: Sendable {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
+    /// Throws `CancellationError` when the calling task is cancelled, within about a second:
+    /// libcurl asks its progress callback at least that often whether to go on.
     public func get(_ url: String) async throws -> Response {
         let limits = self.limits
-        return try await threadPool.runIfActive { try Self.perform(url: url, limits: limits) }
+        let cancellation = TransferCancellation()
+        return try await withTaskCancellationHandler {
+            try await threadPool.runIfActive { try Self.perform(url: url, limits: limits, cancellation: cancellation) }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// Set from the cancelled task, read by libcurl's progress callback on the transfer's thread.
+    private final class TransferCancellation: Sendable {
+        private let cancelled = Atomic(false)
+
+        var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+        func cancel() { cancelled.store(true, ordering: .relaxed) }
     }
 
     /// Collects the body, refusing to grow past the limit (libcurl then stops the transfer).
@@ -65,23 +86,61 @@ public final class CurlHTTPClient: Sendable {
         init(limit: Int) { self.limit = limit }
     }
 
-    private static func perform(url: String, limits: Limits) throws -> Response {
+    /// Throws a `Failure` naming the option when libcurl refused it: ignoring a refusal could send
+    /// a request without TLS checks, time limits or the protocol restriction.
+    static func check(_ code: CURLcode, _ option: CURLoption) throws {
+        guard code != CURLE_OK else { return }
+        let name = ccurl_option_name(option).map { String(cString: $0) } ?? "number \(option.rawValue)"
+        throw Failure.refusedOption(name: name, reason: String(cString: curl_easy_strerror(code)))
+    }
+
+    private static func perform(url: String, limits: Limits, cancellation: TransferCancellation) throws -> Response {
+        if cancellation.isCancelled { throw CancellationError() }
         guard let handle = curl_easy_init() else { throw Failure.transport("could not start libcurl") }
         defer { curl_easy_cleanup(handle) }
         let buffer = BodyBuffer(limit: limits.maximumBodyBytes)
+        let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        defer { errorText.deallocate() }
 
-        ccurl_setopt_string(handle, CURLOPT_URL, url)
-        ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
-        ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds)
-        ccurl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalTimeoutSeconds)
-        ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
-        ccurl_setopt_string(handle, CURLOPT_USERAGENT, "BestsellerWishlist/1.0 (libcurl)")
-        ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(buffer).toOpaque())
-        ccurl_setopt_write_function(handle) { data, size, count, context in
+        try configure(handle, url: url, limits: limits, errorText: errorText)
+        try receiveBody(handle, into: buffer)
+        try abortWhenCancelled(handle, cancellation)
+        let code = withExtendedLifetime((buffer, cancellation)) { curl_easy_perform(handle) }
+
+        if buffer.overflowed { throw Failure.tooLarge(limit: limits.maximumBodyBytes) }
+        if code == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled { throw CancellationError() }
+        guard code == CURLE_OK else {
+            let detail = errorText[0] != 0 ? String(cString: errorText) : String(cString: curl_easy_strerror(code))
+            let message = "\(detail) (curl error \(code.rawValue))"
+            throw code == CURLE_OPERATION_TIMEDOUT ? Failure.timedOut(message) : Failure.transport(message)
+        }
+        var status = 0
+        guard ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK else {
+            throw Failure.transport("libcurl did not report the response's status")
+        }
+        return Response(status: status, body: buffer.bytes)
+    }
+
+    private static func configure(
+        _ handle: UnsafeMutableRawPointer, url: String, limits: Limits, errorText: UnsafeMutablePointer<CChar>
+    ) throws {
+        try check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText), CURLOPT_ERRORBUFFER)
+        try check(ccurl_setopt_string(handle, CURLOPT_URL, url), CURLOPT_URL)
+        try check(ccurl_allow_only_http(handle), ccurl_protocols_option())
+        try check(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), CURLOPT_FOLLOWLOCATION)
+        try check(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), CURLOPT_NOSIGNAL)
+        try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1), CURLOPT_SSL_VERIFYPEER)
+        try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), CURLOPT_SSL_VERIFYHOST)
+        try check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds), CURLOPT_CONNECTTIMEOUT)
+        try check(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalTimeoutSeconds), CURLOPT_TIMEOUT)
+        try check(ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), CURLOPT_ACCEPT_ENCODING)
+        try check(ccurl_setopt_string(handle, CURLOPT_USERAGENT, "BestsellerWishlist/1.0 (libcurl)"), CURLOPT_USERAGENT)
+    }
+
+    private static func receiveBody(_ handle: UnsafeMutableRawPointer, into buffer: BodyBuffer) throws {
+        try check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(buffer).toOpaque()), CURLOPT_WRITEDATA)
+        try check(ccurl_setopt_write_function(handle) { data, size, count, context in
             let buffer = Unmanaged<BodyBuffer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
             guard buffer.bytes.count + length <= buffer.limit else {
@@ -90,17 +149,16 @@ public final class CurlHTTPClient: Sendable {
             }
             buffer.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
             return length
-        }
+        }, CURLOPT_WRITEFUNCTION)
+    }
 
-        let code = withExtendedLifetime(buffer) { curl_easy_perform(handle) }
-        if buffer.overflowed { throw Failure.tooLarge(limit: limits.maximumBodyBytes) }
-        switch code {
-        case CURLE_OK: break
-        case CURLE_OPERATION_TIMEDOUT: throw Failure.timedOut
-        default: throw Failure.transport(String(cString: curl_easy_strerror(code)))
-        }
-        var status = 0
-        ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return Response(status: status, body: buffer.bytes)
+    /// libcurl calls the progress callback many times a second while data flows and about once a
+    /// second while it waits; a non-zero answer ends the transfer.
+    private static func abortWhenCancelled(_ handle: UnsafeMutableRawPointer, _ cancellation: TransferCancellation) throws {
+        try check(ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(cancellation).toOpaque()), CURLOPT_XFERINFODATA)
+        try check(ccurl_setopt_xferinfo_function(handle) { context, _, _, _, _ in
+            Unmanaged<TransferCancellation>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
+        }, CURLOPT_XFERINFOFUNCTION)
+        try check(ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), CURLOPT_NOPROGRESS)
     }
 }

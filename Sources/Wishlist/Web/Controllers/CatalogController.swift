@@ -175,8 +175,11 @@ struct CatalogController {
         ["name_encoded": .string(placement.listNameEncoded), "display_name": .string(placement.displayName), "rank": .int(placement.rank)]
     }
 
+    /// A cover whose size the API did not give keeps its image, in the box of a typical jacket
+    /// (the CSS fills it without stretching); no image at all gets the placeholder in that box.
     static func coverValue(url: String?, width: Int, height: Int) -> TemplateValue {
-        guard let url, width > 0, height > 0 else { return ["url": "", "width": 128, "height": 193] }
+        guard let url else { return ["url": "", "width": 128, "height": 193] }
+        guard width > 0, height > 0 else { return ["url": .string(url), "width": 128, "height": 193] }
         return ["url": .string(url), "width": .int(width), "height": .int(height)]
     }
 

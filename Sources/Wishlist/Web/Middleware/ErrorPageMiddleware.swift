@@ -3,8 +3,9 @@ import Logging
 
 /// Turns every error thrown below it into a page from `errors/error.html`.
 ///
-/// Errors meant for the visitor (`PageError`, Hummingbird's `HTTPError`) keep their status;
-/// anything else is a 500 whose details go to the log, never to the page.
+/// Errors meant for the visitor (`PageError`, Hummingbird's `HTTPError`) keep their status; a
+/// passing database outage is a 503 that says which; anything else is a 500. The details of both
+/// go to the log, never to the page.
 struct ErrorPageMiddleware: RouterMiddleware {
     let pages: PageRenderer
 
@@ -20,6 +21,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         } catch is PasswordHasher.Busy {
             return try pages.render(.hasherBusy, for: context.visitor)
         } catch {
+            if let outage = DatabaseOutage(error) {
+                context.logger.warning("database outage in \(request.method) \(request.uri.path): \(String(reflecting: error))")
+                return try pages.render(.databaseOutage(outage), for: context.visitor)
+            }
             context.logger.error("unhandled error in \(request.method) \(request.uri.path): \(String(reflecting: error))")
             return try pages.render(.internalError, for: context.visitor)
         }

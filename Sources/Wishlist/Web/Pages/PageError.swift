@@ -46,6 +46,37 @@ public struct PageError: Error, Sendable {
         headers: [.retryAfter: "2"]
     )
 
+    public static func databaseOutage(_ outage: DatabaseOutage) -> PageError {
+        switch outage {
+        case .busy:
+            return PageError(
+                .serviceUnavailable, title: "Too many changes at once",
+                message: "The server is busy saving other changes, so this request could not finish. "
+                    + "Nothing you had saved is lost. Wait a moment and try again.",
+                headers: [.retryAfter: "2"]
+            )
+        case .diskFull:
+            return PageError(
+                .serviceUnavailable, title: "The server's disk is full",
+                message: "The server has run out of disk space, so this change could not be saved. "
+                    + "Nothing you had saved before is lost. Try again later, once the server's owner has made room.",
+                headers: [.retryAfter: "300"]
+            )
+        case .unavailable:
+            return PageError(
+                .serviceUnavailable, title: "The database is unavailable",
+                message: "The server cannot use its database right now. Nothing you had saved is lost. Try again in a few minutes.",
+                headers: [.retryAfter: "60"]
+            )
+        }
+    }
+
+    /// A 503 from the framework, whose cause we do not know.
+    public static let temporarilyUnavailable = PageError(
+        .serviceUnavailable, title: "Temporarily unavailable",
+        message: "The server cannot answer this request right now. Wait a moment and try again."
+    )
+
     public static let internalError = PageError(
         .internalServerError, title: "Something went wrong",
         message: "The server ran into a problem and could not finish. Nothing you had saved is lost. Try again in a moment."
@@ -73,7 +104,7 @@ public struct PageError: Error, Sendable {
         case .methodNotAllowed: return .methodNotAllowed
         case .contentTooLarge: return .payloadTooLarge
         case .badRequest: return .badRequest("The server couldn't understand what your browser sent. Reload the page and try again.")
-        case .serviceUnavailable: return .hasherBusy
+        case .serviceUnavailable: return .temporarilyUnavailable
         default:
             return status.code >= 500
                 ? .internalError

@@ -1,0 +1,2 @@
+// glibc's allocator tuning (mallopt, M_MMAP_THRESHOLD), which the Glibc module does not export.
+#include <malloc.h>
