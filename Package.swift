@@ -49,6 +49,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // The sample catalog's JSON files, read at run time through `Bundle.module`: SwiftPM's
+            // `.embedInCode` turns them into one [UInt8] literal that takes minutes and gigabytes to
+            // compile (docs/architecture.md, "Sample catalog").
+            resources: [.copy("Catalog/SampleCatalog")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -3,8 +3,9 @@
 //
 // - template-bench: the list page rendered by our engine, swift-mustache and Stencil.
 //   The engine is the app's own source (Sources/WishlistTemplates is a symlink to
-//   ../Sources/Wishlist/Templates), and the sample data is decoded by the app's own catalog code
-//   (symlinks in Sources/TemplateBench/AppCatalog), so neither is a copy that could drift.
+//   ../Sources/Wishlist/Templates), and the sample catalog's JSON files, read at run time, are
+//   decoded by the app's own catalog code (symlinks in Sources/TemplateBench/AppCatalog), so
+//   neither is a copy that could drift.
 // - ceiling-server: a minimal Hummingbird server with one fixed route, the HTTP stack's ceiling
 //   for `make bench`.
 import PackageDescription

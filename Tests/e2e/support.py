@@ -316,10 +316,10 @@ def signed_in_as(browser: "Browser") -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The sample catalog the server shows without an NYT key, read from the Swift source that
-# embeds it, so the tests follow the data instead of repeating it.
+# The sample catalog the server shows without an NYT key, read from its JSON files (one per API
+# response, at the API's own paths), so the tests follow the data instead of repeating it.
 
-SAMPLE_CATALOG_SOURCE = REPO_ROOT / "Sources" / "Wishlist" / "Catalog" / "SampleCatalog.swift"
+SAMPLE_CATALOG = REPO_ROOT / "Sources" / "Wishlist" / "Catalog" / "SampleCatalog"
 
 
 @dataclass(frozen=True)
@@ -359,13 +359,6 @@ class SampleList:
         return "month" if self.frequency == "Monthly" else "week"
 
 
-def _swift_raw_strings(source: str) -> dict[str, str]:
-    """The JSON bodies of the Swift raw multi-line strings (`static let names = #\"\"\" ... \"\"\"#`
-    and `"audio-fiction": #\"\"\" ... \"\"\"#`), keyed by the constant's or the dictionary key's name."""
-    pattern = re.compile(r'(?:static let (\w+)[^=\n]*=|"([\w-]+)"\s*:)\s*#"""\n(.*?)\n[ \t]*"""#', re.S)
-    return {(a or b): body for a, b, body in pattern.findall(source)}
-
-
 def _sample_book(raw: dict) -> SampleBook:
     others = tuple(
         str(raw.get(key) or "")
@@ -394,13 +387,17 @@ def sample_catalog() -> dict[str, SampleList]:
     Current lists are the ones the full overview carries plus those fetched one by one; a list
     that only `names` mentions (a long-dead one) is not current and is not shown.
     """
-    if not SAMPLE_CATALOG_SOURCE.is_file():
-        pytest.fail(f"the sample catalog source is missing: {SAMPLE_CATALOG_SOURCE}", pytrace=False)
-    bodies = _swift_raw_strings(SAMPLE_CATALOG_SOURCE.read_text(encoding="utf-8"))
-    names = json.loads(bodies.pop("names"))["results"]
+    lists = SAMPLE_CATALOG / "lists"
+    if not (lists / "names.json").is_file():
+        pytest.fail(f"the sample catalog is missing: {lists / 'names.json'}", pytrace=False)
+
+    def response(path: Path) -> dict:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    names = response(lists / "names.json")["results"]
     frequency = {entry["list_name_encoded"]: entry["updated"].capitalize() for entry in names}
-    raw_lists = list(json.loads(bodies.pop("fullOverview"))["results"]["lists"])
-    raw_lists += [json.loads(body)["results"] for body in bodies.values() if body.lstrip().startswith("{")]
+    raw_lists = list(response(lists / "full-overview.json")["results"]["lists"])
+    raw_lists += [response(path)["results"] for path in sorted((lists / "current").glob("*.json"))]
     catalog = {}
     for raw in raw_lists:
         encoded = raw["list_name_encoded"]

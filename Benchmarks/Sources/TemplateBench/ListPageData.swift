@@ -4,9 +4,10 @@ import WishlistTemplates
 /// The list page's data, as the app holds it after the queries of `GET /lists/hardcover-fiction`
 /// and before any template engine sees it.
 ///
-/// The books come from the app's own sample catalog, decoded and cleaned by the app's own code
-/// (`SampleCatalog`, `NYTResponses`, `CatalogEdition` and `TitleCase` are symlinks into
-/// `Sources/Wishlist/Catalog`), exactly as a sync stores them. The signed-in user "bench" has three
+/// The books come from the app's own sample catalog, read from its JSON files
+/// (`Sources/Wishlist/Catalog/SampleCatalog`, `--catalog`) and decoded and cleaned by the app's own
+/// code (`NYTResponses`, `CatalogEdition` and `TitleCase` are symlinks into `Sources/Wishlist/Catalog`),
+/// exactly as a sync stores them. The signed-in user "bench" has three
 /// of the fifteen books on the wishlist (ranks 2, 5 and 9, items 1, 2 and 3), as `make bench`
 /// arranges on the server, so both branches of "Add to wishlist" are rendered.
 struct ListPageData {
@@ -35,10 +36,11 @@ struct ListPageData {
     static let listName = "hardcover-fiction"
     static let wishlistRanks = [2, 5, 9]
 
-    static func sample(csrfToken: String, userName: String, fetchedAt: Date) throws -> ListPageData {
+    /// `catalog` is the sample catalog's folder, whose files sit at the API's paths (`lists/names.json`).
+    static func sample(catalog: URL, csrfToken: String, userName: String, fetchedAt: Date) throws -> ListPageData {
         let decoder = JSONDecoder()
-        let names = try decoder.decode(NYTNamesResponse.self, from: Data(SampleCatalog.names.utf8))
-        let overview = try decoder.decode(NYTOverviewResponse.self, from: Data(SampleCatalog.fullOverview.utf8))
+        let names = try decoder.decode(NYTNamesResponse.self, from: Data(contentsOf: catalog.appendingPathComponent("lists/names.json")))
+        let overview = try decoder.decode(NYTOverviewResponse.self, from: Data(contentsOf: catalog.appendingPathComponent("lists/full-overview.json")))
         guard let name = names.results.first(where: { $0.listNameEncoded == listName }),
               let list = overview.results.lists.first(where: { $0.listNameEncoded == listName }),
               let frequency = ListFrequency(rawValue: name.updated)

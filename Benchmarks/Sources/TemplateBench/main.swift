@@ -8,7 +8,8 @@ import WishlistTemplates
 // by swift-mustache and by Stencil from equivalent templates over the same data. The outputs are
 // checked to be the same page (whitespace aside) before anything is timed.
 //
-// usage: template-bench [--views Views] [--templates Benchmarks/Templates] [--rounds 25]
+// usage: template-bench [--views Views] [--templates Benchmarks/Templates]
+//                       [--catalog Sources/Wishlist/Catalog/SampleCatalog] [--rounds 25]
 //                       [--batch-ms 40] [--out .build/bench/templates.md] [--readme Benchmarks/README.md]
 //                       [--dump DIR] [--csrf TOKEN] [--user NAME] [--fetched-at 2026-11-21T09:30:00Z]
 //                       [--server-page .build/bench/list-page.html]
@@ -34,6 +35,7 @@ func fail(_ message: String) -> Never {
 
 let viewsDirectory = URL(fileURLWithPath: option("views", "Views"), isDirectory: true)
 let templatesDirectory = URL(fileURLWithPath: option("templates", "Benchmarks/Templates"), isDirectory: true)
+let catalogDirectory = URL(fileURLWithPath: option("catalog", "Sources/Wishlist/Catalog/SampleCatalog"), isDirectory: true)
 guard let fetchedAt = ISO8601DateFormatter().date(from: option("fetched-at", "2026-11-21T09:30:00Z")) else { fail("bad --fetched-at") }
 
 // MARK: Data and engines
@@ -41,7 +43,7 @@ guard let fetchedAt = ISO8601DateFormatter().date(from: option("fetched-at", "20
 let data: ListPageData
 do {
     data = try ListPageData.sample(
-        csrfToken: option("csrf", "Jq0bW1n2Xc4vS9eHk3LmP7tYzA5uR8dQ6fG1hK2jN0o"),
+        catalog: catalogDirectory, csrfToken: option("csrf", "Jq0bW1n2Xc4vS9eHk3LmP7tYzA5uR8dQ6fG1hK2jN0o"),
         userName: option("user", "bench"), fetchedAt: fetchedAt
     )
 } catch { fail("sample data: \(error)") }
@@ -161,7 +163,7 @@ if let serverPage = try? String(contentsOfFile: serverPagePath, encoding: .utf8)
     }
     if let token = attribute(#"name="csrf_token" value="[^"]*""#),
        let time = attribute(#"datetime="[0-9-]+T[^"]*""#).flatMap({ ISO8601DateFormatter().date(from: $0) }),
-       let same = try? ListPageData.sample(csrfToken: token, userName: data.userName, fetchedAt: time),
+       let same = try? ListPageData.sample(catalog: catalogDirectory, csrfToken: token, userName: data.userName, fetchedAt: time),
        let rendered = try? ours.render(page, same.templateValue) {
         if String(buffer: rendered) == serverPage {
             print("our rendering is byte for byte the page the app served in the last make bench (\(serverPagePath))")

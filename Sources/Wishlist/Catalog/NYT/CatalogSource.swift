@@ -117,28 +117,93 @@ struct NYTAPISource: CatalogSource {
     }
 }
 
-/// The bundled sample catalog, decoded by the same types as the API's answers.
+/// The bundled sample catalog: made-up best-seller lists for running the app without an NYT API key.
+///
+/// Every title, author, publisher and description was written for Bestseller Wishlist; none of it
+/// describes a real book. The data is one JSON file per API response in `Catalog/SampleCatalog/`,
+/// at the path the API serves it from (`lists/names.json` answers `GET {baseURL}/lists/names.json`),
+/// shipped as a SwiftPM resource and decoded by the same types as live responses:
+///
+/// - `lists/names.json`: six current lists and one long-dead weekly one.
+/// - `lists/full-overview.json`: the four weekly lists' current edition (2026-11-15).
+/// - `lists/current/{list}.json`: the two monthly lists, which the overview leaves out, as the real one may.
+/// - `lists/{date}/{list}.json`: older editions with their `previous_published_date` /
+///   `next_published_date` chain (eight weekly, three monthly), and the weekly lists' current
+///   edition again in the single-list shape. The monthly lists' newest date is answered with the
+///   `current` file, as the API answers it with the same body.
+///
+/// The files carry the API's quirks on purpose: `price` as a string in most books and as a number in
+/// a few, `rank_last_week` 0 for new entries and once beyond the end of last week's list (the Times
+/// ranks past the printed list), null and empty images, escaped slashes and `\u` escapes, a non-ISBN
+/// audiobook id, a `javascript:` review link that must be dropped, and descriptions with `&`, `<i>`,
+/// quotes and accents.
 struct SampleCatalogSource: CatalogSource {
+    /// The folder that mirrors the API's paths.
+    let root: URL
+
+    init(root: URL = SampleCatalogSource.bundled) {
+        self.root = root
+    }
+
+    /// The copy SwiftPM places beside the executable (`bestseller-wishlist_Wishlist.resources/SampleCatalog`
+    /// on Linux); `Bundle.module` stops the program with a clear message when that folder is missing.
+    static var bundled: URL {
+        (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("SampleCatalog", isDirectory: true)
+    }
+
     var isSample: Bool { true }
 
     func names() async throws -> NYTNamesResponse {
-        try decode(SampleCatalog.names)
+        try read("lists/names.json")
     }
 
     func overview() async throws -> NYTOverviewResponse {
-        try decode(SampleCatalog.fullOverview)
+        try read("lists/full-overview.json")
     }
 
     func currentList(_ listNameEncoded: String) async throws -> NYTListResponse {
-        guard let json = SampleCatalog.currentLists[listNameEncoded] else { throw CatalogFetchError.unexpectedStatus(404) }
-        return try decode(json)
+        guard Self.isListName(listNameEncoded) else { throw CatalogFetchError.unexpectedStatus(404) }
+        return try read("lists/current/\(listNameEncoded).json")
     }
 
-    private func decode<Body: Decodable>(_ json: String) throws -> Body {
+    /// One dated edition, as `GET lists/{date}/{list}.json` answers it: the response, or a 404
+    /// `CatalogFetchError` for a list or date the sample does not have.
+    func edition(list listNameEncoded: String, date: String) async throws -> NYTListResponse {
+        guard Self.isListName(listNameEncoded), Self.isDate(date) else { throw CatalogFetchError.unexpectedStatus(404) }
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(json.utf8))
+            return try read("lists/\(date)/\(listNameEncoded).json")
+        } catch CatalogFetchError.unexpectedStatus(404) {
+            let current = try await currentList(listNameEncoded)
+            guard current.results.publishedDate == date else { throw CatalogFetchError.unexpectedStatus(404) }
+            return current
+        }
+    }
+
+    private func read<Body: Decodable>(_ path: String) throws -> Body {
+        let data: Data
+        do {
+            data = try Data(contentsOf: root.appendingPathComponent(path))
         } catch {
-            throw CatalogFetchFailure(reason: .malformed, cause: "the bundled sample catalog: \(error)")
+            throw CatalogFetchError.unexpectedStatus(404)
+        }
+        do {
+            return try JSONDecoder().decode(Body.self, from: data)
+        } catch {
+            throw CatalogFetchFailure(reason: .malformed, cause: "the bundled sample catalog's \(path): \(error)")
+        }
+    }
+
+    /// Names and dates become file paths, so only the API's own alphabets are let through.
+    private static func isListName(_ name: String) -> Bool {
+        (1...100).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+        }
+    }
+
+    private static func isDate(_ date: String) -> Bool {
+        let bytes = Array(date.utf8)
+        return bytes.count == 10 && bytes.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
     }
 }

@@ -48,11 +48,16 @@ struct NYTList: Decodable {
     let updated: String?
     /// Present in single-list responses; the overview has it once for all lists.
     let publishedDate: String?
+    /// The neighbouring editions' dates in single-list responses ("" when there is none, as in
+    /// the newest edition's `next_published_date`).
+    let previousPublishedDate: String?
+    let nextPublishedDate: String?
     let books: [NYTBook]
 
     enum CodingKeys: String, CodingKey {
         case listNameEncoded = "list_name_encoded", displayName = "display_name", listName = "list_name"
         case updated, publishedDate = "published_date", books
+        case previousPublishedDate = "previous_published_date", nextPublishedDate = "next_published_date"
     }
 }
 

@@ -1,1 +1,0 @@
-../../../../Sources/Wishlist/Catalog/SampleCatalog.swift
