@@ -228,6 +228,24 @@ struct WishlistHTTPTests {
         #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0)
     }
 
+    @Test("a row that breaks a field rule refuses the file, naming its line beside the upload field", arguments: [
+        ("2027/01/01", "Knopf", "Line 3: the Date Added, 2027/01/01, is in the future; correct it and upload the file again."),
+        ("2026/01/01", String(repeating: "p", count: 201), "Line 3: the Publisher field has 201 characters, more than the 200 allowed; shorten it and upload the file again."),
+        ("2026/01/01", "Kno\u{1B}pf", "Line 3: the Publisher field contains a control character (U+001B), which can't be stored; remove it and upload the file again."),
+    ])
+    func importRowsBreakingFieldRules(dateAdded: String, publisher: String, message: String) async throws {
+        let server = try await TestApp.build(clock: ManualClock(CivilDateTime.date(year: 2026, month: 9, day: 21)).clock)
+        let csv = "Title,Publisher,Date Added\r\nFine,Knopf,2026/01/01\r\nBroken,\(publisher),\(dateAdded)\r\n"
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("strict")
+            try await browser.get("/wishlist")
+            let response = try await upload(csv, as: &browser)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("id=\"import-file-error\"><span class=\"visually-hidden\">Error: </span>" + Self.escaped(message)), "beside the upload field")
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0, "not even the fine row")
+    }
+
     @Test func anUploadOverTheLimitIs413() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
