@@ -40,7 +40,7 @@ clean:
 # Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
 # (BENCH_UPDATE_README=0 leaves the README alone).
 BENCH_PACKAGES := wrk python3
-.PHONY: bench bench-templates
+.PHONY: bench bench-templates bench-import
 
 ## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 3 minutes of load)
 bench: deps
@@ -48,6 +48,12 @@ bench: deps
 	swift build -c release --scratch-path .build-bench --product wishlist
 	swift build -c release --package-path Benchmarks --product ceiling-server
 	BENCH_COMMAND="make bench" python3 Benchmarks/server/bench.py
+
+## bench-import: release build of the app, then 5,000-row Goodreads imports while wrk loads the list page (about 40 s)
+bench-import: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	swift build -c release --scratch-path .build-bench --product wishlist
+	BENCH_COMMAND="make bench-import" python3 Benchmarks/server/import_bench.py
 
 ## bench-templates: the list page rendered by our engine, swift-mustache and Stencil (release build)
 bench-templates:

@@ -205,11 +205,11 @@ def anonymous_visitor(port):
     return cookies["wishlist_session"], csrf_in(page)
 
 
-def sign_in(port):
+def sign_in(port, username=USERNAME):
     cookie, csrf = anonymous_visitor(port)
     status, headers, _, cookies = http_request(
         port, "POST", "/login", {**FORM, "Cookie": f"wishlist_session={cookie}"},
-        form({"username": USERNAME, "password": PASSWORD, "next": "/", "csrf_token": csrf}))
+        form({"username": username, "password": PASSWORD, "next": "/", "csrf_token": csrf}))
     if status != 303 or "wishlist_session" not in cookies:
         die(f"sign-in answered {status}")
     return cookies["wishlist_session"]

@@ -116,6 +116,10 @@ public struct CatalogStore: Sendable {
         }
         try db.execute(sql: "DELETE FROM book_search WHERE book_id = ?", arguments: [book.id])
         try db.execute(sql: "INSERT INTO book_search (book_id, title, author) VALUES (?, ?, ?)", arguments: [book.id, book.title, book.author])
+        try db.execute(sql: "DELETE FROM book_isbn WHERE book_id = ?", arguments: [book.id])
+        for isbn in Set([book.isbn13, book.isbn10] + book.otherISBNs) where !isbn.isEmpty {
+            try db.execute(sql: "INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)", arguments: [book.id, isbn])
+        }
     }
 
     // MARK: Reading (pages)
@@ -173,6 +177,15 @@ public struct CatalogStore: Sendable {
             imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
             buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
         )
+    }
+
+    /// Finds a book by any of its ISBNs with one search of `book_isbn`'s index, cheap enough for
+    /// every row of a large import.
+    static let bookIDByISBN = "SELECT book_id FROM book_isbn WHERE isbn = ? LIMIT 1"
+
+    /// The id of a book that has `isbn` as its primary or one of its other ISBNs, or nil.
+    static func bookID(isbn: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: bookIDByISBN), arguments: [isbn])
     }
 
     /// The current lists each book is on, best rank first.

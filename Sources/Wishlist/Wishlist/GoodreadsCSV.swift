@@ -91,11 +91,14 @@ public enum GoodreadsCSV {
     /// The Goodreads export columns, in Goodreads' order.
     public static let header: [String] = exportColumns.map(\.name)
 
-    /// Longest title, author and notes an import accepts; longer rows are skipped rather than
-    /// cut short, so nothing is lost without the user seeing it.
+    /// Longest title, author, publisher and notes an import accepts. Notes have the note form's
+    /// limit and the publisher that of a form field; title and author, which no form edits, are
+    /// generous. A longer value refuses the file rather than being cut short, so nothing is lost
+    /// without the user seeing it.
     static let maximumTitleLength = 500
     static let maximumAuthorLength = 300
-    static let maximumNotesLength = 2000
+    static let maximumPublisherLength = 200
+    static let maximumNotesLength = WishlistStore.noteMaximumLength
 
     /// Header + one row per item; CRLF line ends; fields quoted when they contain , " CR or LF
     /// (quotes doubled); every row "to-read" in Bookshelves and Exclusive Shelf; Date Added as
@@ -113,16 +116,19 @@ public enum GoodreadsCSV {
         return output
     }
 
-    /// Parses a Goodreads export (or one of ours). Rows on the "to-read" shelf (every row when
-    /// there is no Exclusive Shelf column) become `books`; rows on other shelves, without a title,
-    /// or with a title, author or notes over 500, 300 or 2,000 characters go to `skipped`.
+    /// Parses a Goodreads export (or one of ours) uploaded at `now`. Rows on the "to-read" shelf
+    /// (every row when there is no Exclusive Shelf column) become `books`; rows on other shelves
+    /// or without a title go to `skipped`.
     ///
     /// Columns are found by header name (case-insensitive, trimmed); only Title is required.
     /// Values are trimmed, except notes; ISBNs come back as bare digits (and X) or "". Rows
     /// shorter than the header are padded with empty fields. Throws `GoodreadsCSVError` when the
     /// file as a whole cannot be read: not valid CSV, empty, no Title column, a NUL byte, a row
-    /// longer than the header, or more than `maxRows` data rows (blank lines do not count).
-    public static func parse(_ text: String, maxRows: Int = 5000) throws -> GoodreadsImport {
+    /// longer than the header, or more than `maxRows` data rows (blank lines do not count); and
+    /// when a row breaks the rules of form input: a control character in a column the import
+    /// reads, or a to-read book whose title, author, publisher or notes is over 500, 300, 200 or
+    /// 2,000 characters, or whose Date Added is after tomorrow.
+    public static func parse(_ text: String, now: Date, maxRows: Int = 5000) throws -> GoodreadsImport {
         var reader = CSVRecordReader(text)
         guard let headerRecord = try reader.next() else { throw GoodreadsCSVError.emptyFile }
         let columns = try ImportColumns(header: headerRecord.fields)
@@ -134,7 +140,7 @@ public enum GoodreadsCSV {
             guard record.fields.count <= headerRecord.fields.count else {
                 throw GoodreadsCSVError.tooManyFields(line: record.line, found: record.fields.count, expected: headerRecord.fields.count)
             }
-            switch columns.read(record) {
+            switch try columns.read(record, now: now) {
             case .book(let book): result.books.append(book)
             case .skip(let skip): result.skipped.append(skip)
             }
@@ -238,6 +244,19 @@ extension GoodreadsCSVError {
 
     static func nulByte(line: Int) -> GoodreadsCSVError {
         GoodreadsCSVError(message: "Line \(line): the file contains a NUL byte, so it is not a CSV text file; " + exportHint)
+    }
+
+    static func controlCharacter(line: Int, column: String, _ scalar: Unicode.Scalar) -> GoodreadsCSVError {
+        let code = String(format: "U+%04X", scalar.value)
+        return GoodreadsCSVError(message: "Line \(line): the \(column) field contains a control character (\(code)), which can't be stored; remove it and upload the file again.")
+    }
+
+    static func tooLong(line: Int, column: String, length: Int, maximum: Int) -> GoodreadsCSVError {
+        GoodreadsCSVError(message: "Line \(line): the \(column) field has \(length.grouped) characters, more than the \(maximum.grouped) allowed; shorten it and upload the file again.")
+    }
+
+    static func addedInFuture(line: Int, _ date: Date) -> GoodreadsCSVError {
+        GoodreadsCSVError(message: "Line \(line): the Date Added, \(GoodreadsDate.format(date)), is in the future; correct it and upload the file again.")
     }
 }
 
@@ -375,7 +394,11 @@ private struct ImportColumns {
         shelf = indices["exclusive shelf"]
     }
 
-    func read(_ record: CSVRecordReader.Record) -> Outcome {
+    /// Goodreads writes the day in the user's time zone, which may already be tomorrow in UTC.
+    private static let latestDateAddedAhead: TimeInterval = 24 * 60 * 60
+
+    func read(_ record: CSVRecordReader.Record, now: Date) throws(GoodreadsCSVError) -> Outcome {
+        try refuseControlCharacters(in: record)
         let title = text(title, in: record)
         func skip(_ reason: String) -> Outcome {
             .skip(GoodreadsImport.Skip(line: record.line, title: title.shortenedForDisplay, reason: reason))
@@ -387,27 +410,45 @@ private struct ImportColumns {
                 return skip(shelfName.isEmpty ? "not on the “to-read” shelf" : "on the “\(shelfName.shortenedForDisplay)” shelf, not “to-read”")
             }
         }
-        let author = text(author, in: record)
-        let notes = FormulaGuard.unguarded(cell(notes, in: record))
-        if title.count > GoodreadsCSV.maximumTitleLength {
-            return skip("the title is longer than \(GoodreadsCSV.maximumTitleLength.grouped) characters")
-        }
-        if author.count > GoodreadsCSV.maximumAuthorLength {
-            return skip("the author is longer than \(GoodreadsCSV.maximumAuthorLength.grouped) characters")
-        }
-        if notes.count > GoodreadsCSV.maximumNotesLength {
-            return skip("the notes are longer than \(GoodreadsCSV.maximumNotesLength.grouped) characters")
-        }
-        return .book(GoodreadsImportedBook(
+        let book = GoodreadsImportedBook(
             title: title,
-            author: author,
+            author: text(author, in: record),
             isbn10: Self.cleanISBN(cell(isbn10, in: record), length: 10),
             isbn13: Self.cleanISBN(cell(isbn13, in: record), length: 13),
             publisher: text(publisher, in: record),
             dateAdded: GoodreadsDate.parse(text(dateAdded, in: record)),
-            notes: notes,
+            notes: FormulaGuard.unguarded(cell(notes, in: record)),
             line: record.line
-        ))
+        )
+        try Self.refuseBeyondLimits(book, now: now)
+        return .book(book)
+    }
+
+    /// Form input's rule for every cell the import reads, on every row: even a skipped row shows
+    /// its title and shelf in the summary.
+    private func refuseControlCharacters(in record: CSVRecordReader.Record) throws(GoodreadsCSVError) {
+        let readColumns = [
+            ("Title", title), ("Author", author), ("ISBN", isbn10), ("ISBN13", isbn13), ("Publisher", publisher),
+            ("Date Added", dateAdded), ("Private Notes", notes), ("Exclusive Shelf", shelf),
+        ]
+        for (name, column) in readColumns {
+            if let scalar = cell(column, in: record).unicodeScalars.first(where: \.isForbiddenControlCharacter) {
+                throw .controlCharacter(line: record.line, column: name, scalar)
+            }
+        }
+    }
+
+    private static func refuseBeyondLimits(_ book: GoodreadsImportedBook, now: Date) throws(GoodreadsCSVError) {
+        let limitedColumns = [
+            ("Title", book.title, GoodreadsCSV.maximumTitleLength), ("Author", book.author, GoodreadsCSV.maximumAuthorLength),
+            ("Publisher", book.publisher, GoodreadsCSV.maximumPublisherLength), ("Private Notes", book.notes, GoodreadsCSV.maximumNotesLength),
+        ]
+        for (name, value, maximum) in limitedColumns where value.count > maximum {
+            throw .tooLong(line: book.line, column: name, length: value.count, maximum: maximum)
+        }
+        if let added = book.dateAdded, added > now.addingTimeInterval(latestDateAddedAhead) {
+            throw .addedInFuture(line: book.line, added)
+        }
     }
 
     /// The raw cell; "" for a missing column or past the end of a short row, which pads it.

@@ -111,12 +111,17 @@ public struct WishlistStore: Sendable {
     /// Adds imported books in one transaction (all or nothing). A book whose ISBN is in the
     /// catalog becomes that catalog book; any other stays the user's own item. Books already on
     /// the wishlist (same catalog book, same ISBN-13, or same title and author) are counted, not added.
+    ///
+    /// The catalog is matched in a read first: SQLite has one writer, and every page that
+    /// signs a user in or adds a book waits for it, so the write holds only what must be atomic
+    /// (one read of the user's items and the inserts).
     public func importBooks(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> WishlistImportSummary {
-        try await database.pool.write { db in
+        let matched = try await database.pool.read { db in try Self.matchCatalog(books, db) }
+        return try await database.pool.write { db in
+            var present = try PresentBooks(userID: userID, db)
             var summary = WishlistImportSummary()
-            for imported in books {
-                let book = try Self.catalogBook(matching: imported, db) ?? Self.ownBook(imported)
-                if try Self.isPresent(book, userID: userID, db) {
+            for (imported, book) in zip(books, matched) {
+                guard present.insert(book) else {
                     summary.alreadyPresent += 1
                     continue
                 }
@@ -133,14 +138,16 @@ public struct WishlistStore: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
     }
 
-    /// Own items (not from the catalog) carry an empty id here and NULL in the table.
+    /// Own items (not from the catalog) carry an empty id here and NULL in the table. Prepared
+    /// once per connection, because an import runs it for thousands of rows.
     private static func insert(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
                     image_url, image_width, image_height, buy_links, reading_links, note, added_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 userID, book.id.isEmpty ? nil : book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
@@ -149,29 +156,21 @@ public struct WishlistStore: Sendable {
         )
     }
 
-    private static func isPresent(_ book: CatalogBook, userID: Int64, _ db: Database) throws -> Bool {
-        if !book.id.isEmpty {
-            return try Bool.fetchOne(db, sql: "SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ?", arguments: [userID, book.id]) == true
+    /// The catalog book for each imported book, or the imported book as the user's own.
+    private static func matchCatalog(_ books: [GoodreadsImportedBook], _ db: Database) throws -> [CatalogBook] {
+        var catalogBooks: [String: CatalogBook] = [:]
+        return try books.map { imported in
+            guard let id = try catalogBookID(matching: imported, db) else { return ownBook(imported) }
+            if let book = catalogBooks[id] { return book }
+            let book = try CatalogStore.book(id: id, db) ?? ownBook(imported)
+            catalogBooks[id] = book
+            return book
         }
-        return try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT 1 FROM wishlist_item WHERE user_id = ?
-                  AND ((? != '' AND isbn13 = ?) OR (title = ? COLLATE NOCASE AND author = ? COLLATE NOCASE))
-                """,
-            arguments: [userID, book.isbn13, book.isbn13, book.title, book.author]
-        ) == true
     }
 
-    private static func catalogBook(matching imported: GoodreadsImportedBook, _ db: Database) throws -> CatalogBook? {
-        let isbns = [imported.isbn13, imported.isbn10].filter { !$0.isEmpty }
-        for isbn in isbns {
-            let id = try String.fetchOne(
-                db,
-                sql: "SELECT id FROM book WHERE isbn13 = ? OR isbn10 = ? OR id = ? OR (' ' || other_isbns || ' ') LIKE ?",
-                arguments: [isbn, isbn, isbn, "% \(isbn) %"]
-            )
-            if let id { return try CatalogStore.book(id: id, db) }
+    private static func catalogBookID(matching imported: GoodreadsImportedBook, _ db: Database) throws -> String? {
+        for isbn in [imported.isbn13, imported.isbn10] where !isbn.isEmpty {
+            if let id = try CatalogStore.bookID(isbn: isbn, db) { return id }
         }
         return nil
     }
@@ -201,5 +200,53 @@ public struct WishlistStore: Sendable {
     private static func decode(_ json: String) -> [CatalogBook.Link] {
         let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))) ?? []
         return pairs.compactMap { $0.count == 2 ? CatalogBook.Link(name: $0[0], url: $0[1]) : nil }
+    }
+}
+
+/// What is on a user's wishlist, to tell which imported books are there already: a catalog book
+/// by its id; any book by its ISBN-13, or by title and author ignoring ASCII case as SQLite's
+/// NOCASE does.
+private struct PresentBooks {
+    private struct TitleAndAuthor: Hashable {
+        let title: String
+        let author: String
+
+        init(_ title: String, _ author: String) {
+            self.title = Self.folded(title)
+            self.author = Self.folded(author)
+        }
+
+        /// A–Z to a–z, nothing else, exactly as NOCASE compares.
+        private static func folded(_ text: String) -> String {
+            String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+    }
+
+    private var bookIDs: Set<String> = []
+    private var isbn13s: Set<String> = []
+    private var titlesAndAuthors: Set<TitleAndAuthor> = []
+
+    init(userID: Int64, _ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT book_id, isbn13, title, author FROM wishlist_item WHERE user_id = ?", arguments: [userID])
+        for row in rows {
+            remember(bookID: row["book_id"], isbn13: row["isbn13"], title: row["title"], author: row["author"])
+        }
+    }
+
+    /// Records `book` as present; false when it already was.
+    mutating func insert(_ book: CatalogBook) -> Bool {
+        if book.id.isEmpty {
+            guard !isbn13s.contains(book.isbn13), !titlesAndAuthors.contains(TitleAndAuthor(book.title, book.author)) else { return false }
+        } else {
+            guard !bookIDs.contains(book.id) else { return false }
+        }
+        remember(bookID: book.id.isEmpty ? nil : book.id, isbn13: book.isbn13, title: book.title, author: book.author)
+        return true
+    }
+
+    private mutating func remember(bookID: String?, isbn13: String, title: String, author: String) {
+        if let bookID { bookIDs.insert(bookID) }
+        if !isbn13.isEmpty { isbn13s.insert(isbn13) }
+        titlesAndAuthors.insert(TitleAndAuthor(title, author))
     }
 }

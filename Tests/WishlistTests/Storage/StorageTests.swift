@@ -38,6 +38,40 @@ struct StorageTests {
         #expect(user?["default_list"] == nil as String?)
     }
 
+    @Test func theUpgradeIndexesTheISBNsOfBooksAlreadyInTheCatalog() throws {
+        let path = try databasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabasePool(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: "4-wishlist")
+        try old.write { db in
+            for (id, isbn10, isbn13, others) in [
+                ("9780000000101", "0000000101", "9780000000101", "9780000000118 9780000000125"),
+                ("0000000202", "0000000202", "", ""),
+                ("AUDIO-1", "", "", ""),
+            ] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO book (id, title, author, contributor, publisher, description, isbn10, isbn13, other_isbns, image_width, image_height)
+                        VALUES (?, 'Title', 'Author', '', '', '', ?, ?, ?, 0, 0)
+                        """,
+                    arguments: [id, isbn10, isbn13, others]
+                )
+            }
+        }
+        try old.close()
+        let upgraded = try AppDatabase.open(path: path)
+        let indexed = try upgraded.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT book_id, isbn FROM book_isbn ORDER BY book_id, isbn").map { "\($0["book_id"] as String) \($0["isbn"] as String)" }
+        }
+        #expect(indexed == [
+            "0000000202 0000000202",
+            "9780000000101 0000000101",
+            "9780000000101 9780000000101",
+            "9780000000101 9780000000118",
+            "9780000000101 9780000000125",
+        ])
+    }
+
     @Test func runsInWALModeWithForeignKeys() throws {
         let database = try AppDatabase.open(path: try databasePath())
         let (journal, foreignKeys) = try database.pool.read { db in

@@ -332,19 +332,21 @@ struct BadInputTests {
                 ("1 MB of one line", Array(Self.megabyte.utf8)),
                 ("binary data", (0..<4096).map { UInt8($0 % 256) }),
                 ("over 2 MiB", Array(repeating: UInt8(ascii: "a"), count: 2 * 1024 * 1024 + 10)),
+                ("a title of 1 MB", csv(header) + Array(Self.megabyte.utf8) + csv(",Someone,,to-read\n")),
+                ("an escape character in an author", csv(header + "A Title,Some\u{1B}one,,to-read\n")),
             ]
             for (label, file) in files {
                 try await Self.expectRefusedUpload(label, &browser, server: server, Self.multipart([("csrf_token", nil, token), ("file", "export.csv", file)]))
             }
-            // A readable file whose rows are unusable is not refused whole: the answer (200) lists
-            // each skipped row and why, and adds nothing.
+            // A readable file whose rows are all left out is not refused whole: the answer (200)
+            // lists each skipped row and why, and adds nothing.
             let before = try await Self.snapshot(server)
             let skipped = try await browser.send(
                 "/wishlist/import", method: .post, headers: [.contentType: "multipart/form-data; boundary=XyZboundary"],
-                body: Self.multipart([("csrf_token", nil, token), ("file", "export.csv", csv(header) + Array(Self.megabyte.utf8) + csv(",Someone,,to-read\n"))])
+                body: Self.multipart([("csrf_token", nil, token), ("file", "export.csv", csv(header + ",Someone,,to-read\nFinished,Someone,,read\n"))])
             )
-            #expect(skipped.status == .ok && skipped.shows("the title is longer than 500 characters"), "a title of 1 MB: \(skipped.status)")
-            #expect(try await Self.snapshot(server) == before, "a title of 1 MB changed the database")
+            #expect(skipped.status == .ok && skipped.shows("on the “read” shelf, not “to-read”"), "rows left out: \(skipped.status)")
+            #expect(try await Self.snapshot(server) == before, "rows left out changed the database")
 
             let oneRow = csv(header + "A Title,Someone,,to-read\n")
             try await Self.expectRefusedUpload("no file part", &browser, server: server, Self.multipart([("csrf_token", nil, token)]))

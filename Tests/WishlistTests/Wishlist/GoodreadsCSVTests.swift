@@ -10,6 +10,9 @@ struct GoodreadsCSVTests {
         CivilDateTime.date(year: year, month: month, day: day)
     }
 
+    /// When the tests' files are uploaded: noon UTC on 1 June 2026.
+    private static let now = day(2026, 6, 1).addingTimeInterval(12 * 60 * 60)
+
     private static func row(
         title: String = "Tomorrow, and Tomorrow, and Tomorrow", author: String = "Gabrielle Zevin",
         isbn10: String = "0593321200", isbn13: String = "9780593321201", publisher: String = "Knopf",
@@ -35,7 +38,7 @@ struct GoodreadsCSVTests {
 
     private static func parseError(_ text: String, maxRows: Int = 5000) -> String? {
         do {
-            _ = try GoodreadsCSV.parse(text, maxRows: maxRows)
+            _ = try GoodreadsCSV.parse(text, now: Self.now, maxRows: maxRows)
             return nil
         } catch let error as GoodreadsCSVError {
             return error.message
@@ -80,7 +83,7 @@ struct GoodreadsCSVTests {
         let csv = GoodreadsCSV.export([item])
         let notesCell = value.contains("\"") || value.contains("\r") ? "\"'" : "'"
         #expect(Self.dataLines(csv)[0].contains(",,," + notesCell), "the Private Notes cell starts with an apostrophe")
-        #expect(try Self.exportRows(GoodreadsCSV.parse(csv)) == [item])
+        #expect(try Self.exportRows(GoodreadsCSV.parse(csv, now: Self.now)) == [item])
     }
 
     @Test func everyFormulaTriggerIsGuardedInEveryColumn() throws {
@@ -98,7 +101,7 @@ struct GoodreadsCSVTests {
             publisher: "دار الآداب — שלום",
             notes: "👩‍👩‍👧 family read; e\u{301} stays decomposed; 中文"
         )
-        let parsed = try GoodreadsCSV.parse(GoodreadsCSV.export([item]))
+        let parsed = try GoodreadsCSV.parse(GoodreadsCSV.export([item]), now: Self.now)
         #expect(Self.exportRows(parsed) == [item])
         #expect(parsed.books[0].notes.unicodeScalars.elementsEqual(item.notes.unicodeScalars))
     }
@@ -112,7 +115,7 @@ struct GoodreadsCSVTests {
                      publisher: "Vintage", dateAdded: Self.day(2024, 2, 29), notes: "-minus first\n=equals second"),
             Self.row(title: "Last", author: "", publisher: "A, B & C", dateAdded: Self.day(2025, 7, 4), notes: "\"quoted\""),
         ]
-        let parsed = try GoodreadsCSV.parse(GoodreadsCSV.export(items))
+        let parsed = try GoodreadsCSV.parse(GoodreadsCSV.export(items), now: Self.now)
         #expect(Self.exportRows(parsed) == items)
         #expect(parsed.books.map(\.line) == [2, 3, 6, 8])
         #expect(parsed.skipped.isEmpty)
@@ -125,7 +128,7 @@ struct GoodreadsCSVTests {
             + "2767052,\"The Hunger Games (The Hunger Games, #1)\",Suzanne Collins,\"Collins, Suzanne\",,\"=\"\"0439023483\"\"\",\"=\"\"9780439023481\"\"\",0,4.33,Scholastic Press,Hardcover,374,2008,2008,,2024/03/02,to-read,to-read (#2),to-read,,,,0,0\r\n"
             + "4671,The Great Gatsby,F. Scott Fitzgerald,\"Fitzgerald, F. Scott\",,\"=\"\"0743273567\"\"\",\"=\"\"9780743273565\"\"\",4,3.93,Scribner,Paperback,200,2004,1925,2023/08/19,2023/06/01,,,read,\"Loved it.\r\nThe green light!\r\n\r\nWould reread.\",,,1,0\r\n"
             + "58490567,Sea of Tranquility,Emily St. John Mandel,\"Mandel, Emily St. John\",,\"=\"\"\"\"\",\"=\"\"\"\"\",0,3.98,Knopf,Kindle Edition,259,2022,2022,,2024/03/05,to-read,to-read (#3),to-read,,,\"Ask Jo, she has it\",0,0\r\n"
-        let result = try GoodreadsCSV.parse(csv)
+        let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.books == [
             GoodreadsImportedBook(
                 title: "The Hunger Games (The Hunger Games, #1)", author: "Suzanne Collins",
@@ -145,7 +148,7 @@ struct GoodreadsCSVTests {
 
     @Test func columnsAreFoundByNameWhateverTheirOrderAndCase() throws {
         let csv = "\u{FEFF} isbn13 ,TITLE,Date Added,Notes\n\"=\"\"9780593321201\"\"\",Dune,2021-05-06,ignored\n"
-        let result = try GoodreadsCSV.parse(csv)
+        let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.books == [
             GoodreadsImportedBook(title: "Dune", author: "", isbn10: "", isbn13: "9780593321201", publisher: "",
                                   dateAdded: Self.day(2021, 5, 6), notes: "", line: 2),
@@ -153,12 +156,12 @@ struct GoodreadsCSVTests {
     }
 
     @Test func withoutAnExclusiveShelfColumnEveryRowIsABook() throws {
-        let result = try GoodreadsCSV.parse("Title,Author\nOne,A\nTwo,B\n")
+        let result = try GoodreadsCSV.parse("Title,Author\nOne,A\nTwo,B\n", now: Self.now)
         #expect(result.books.map(\.title) == ["One", "Two"])
     }
 
     @Test func shortRowsArePaddedAndValuesTrimmedExceptNotes() throws {
-        let result = try GoodreadsCSV.parse("Title,Author,Publisher,Private Notes\r\n  Padded  ,\t Someone \r\nWith notes,,,\"  keep me \n\"\r\n")
+        let result = try GoodreadsCSV.parse("Title,Author,Publisher,Private Notes\r\n  Padded  ,\t Someone \r\nWith notes,,,\"  keep me \n\"\r\n", now: Self.now)
         #expect(result.books.map(\.title) == ["Padded", "With notes"])
         #expect(result.books.map(\.author) == ["Someone", ""])
         #expect(result.books.map(\.notes) == ["", "  keep me \n"])
@@ -166,7 +169,7 @@ struct GoodreadsCSVTests {
 
     @Test func isbnsAreCleanedAndWrongLengthsDropped() throws {
         let csv = "Title,ISBN,ISBN13\nA,\"=\"\"080442957x\"\"\",978-0-8044-2957-3\nB,12345,\"=\"\"978080442957\"\"\"\nC, 0 8 0 4 4 2 9 5 7 X ,\n"
-        let result = try GoodreadsCSV.parse(csv)
+        let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.books.map(\.isbn10) == ["080442957X", "", "080442957X"])
         #expect(result.books.map(\.isbn13) == ["9780804429573", "", ""])
     }
@@ -182,13 +185,13 @@ struct GoodreadsCSVTests {
         ("", nil),
     ])
     func datesAdded(text: String, expected: Date?) throws {
-        let result = try GoodreadsCSV.parse("Title,Date Added\nBook,\(text)\n")
+        let result = try GoodreadsCSV.parse("Title,Date Added\nBook,\(text)\n", now: Self.now)
         #expect(result.books.first?.dateAdded == expected)
     }
 
     @Test func linesAreCountedAcrossEveryKindOfLineBreak() throws {
         let csv = "Title,Private Notes\rOne,x\n\"Two\",\"a\r\nb\rc\nd\"\r\n\r\nThree,y"
-        let result = try GoodreadsCSV.parse(csv)
+        let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.books.map(\.title) == ["One", "Two", "Three"])
         #expect(result.books.map(\.line) == [2, 3, 8])
         #expect(result.books[1].notes == "a\r\nb\rc\nd")
@@ -197,29 +200,72 @@ struct GoodreadsCSVTests {
     // MARK: Skipped rows
 
     @Test func skippedRowsSayWhy() throws {
-        let longTitle = String(repeating: "T", count: 501)
         let csv = [
             "Title,Author,Exclusive Shelf,Private Notes",
             "  ,Nobody,to-read,",
             "Finished,Someone,read,",
             "Abandoned,Someone,currently-reading,",
             "Shelfless,Someone,,",
-            "\(longTitle),Someone,to-read,",
-            "Long author,\(String(repeating: "a", count: 301)),to-read,",
-            "Long notes,Someone,to-read,\(String(repeating: "n", count: 2001))",
-            "\(String(repeating: "t", count: 500)),\(String(repeating: "a", count: 300)),To-Read,\(String(repeating: "n", count: 2000))",
+            "\(String(repeating: "T", count: 501)),Someone,read,\(String(repeating: "n", count: 2001))",
+            "Kept,Someone,To-Read,",
         ].joined(separator: "\n")
-        let result = try GoodreadsCSV.parse(csv)
+        let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.skipped == [
             GoodreadsImport.Skip(line: 2, title: "", reason: "no title"),
             GoodreadsImport.Skip(line: 3, title: "Finished", reason: "on the “read” shelf, not “to-read”"),
             GoodreadsImport.Skip(line: 4, title: "Abandoned", reason: "on the “currently-reading” shelf, not “to-read”"),
             GoodreadsImport.Skip(line: 5, title: "Shelfless", reason: "not on the “to-read” shelf"),
-            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: "the title is longer than 500 characters"),
-            GoodreadsImport.Skip(line: 7, title: "Long author", reason: "the author is longer than 300 characters"),
-            GoodreadsImport.Skip(line: 8, title: "Long notes", reason: "the notes are longer than 2,000 characters"),
+            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: "on the “read” shelf, not “to-read”"),
         ])
-        #expect(result.books.map(\.line) == [9], "limits are inclusive and the shelf is matched case-insensitively")
+        #expect(result.books.map(\.line) == [7], "the shelf is matched case-insensitively; skipped rows are not held to the limits")
+    }
+
+    // MARK: Rows that break the rules of form input
+
+    @Test func valuesUpToTheLimitsAreImported() throws {
+        let csv = "Title,Author,Publisher,Private Notes\n"
+            + "\(String(repeating: "t", count: 500)),\(String(repeating: "a", count: 300)),\(String(repeating: "p", count: 200)),\(String(repeating: "é", count: 2000))\n"
+        let book = try #require(try GoodreadsCSV.parse(csv, now: Self.now).books.first)
+        let lengths: [Int] = [book.title.count, book.author.count, book.publisher.count, book.notes.count]
+        #expect(lengths == [500, 300, 200, 2000])
+    }
+
+    @Test("A value over its limit refuses the file and names the line", arguments: [
+        ("Title", 501, "Line 3: the Title field has 501 characters, more than the 500 allowed; shorten it and upload the file again."),
+        ("Author", 301, "Line 3: the Author field has 301 characters, more than the 300 allowed; shorten it and upload the file again."),
+        ("Publisher", 201, "Line 3: the Publisher field has 201 characters, more than the 200 allowed; shorten it and upload the file again."),
+        ("Private Notes", 2001, "Line 3: the Private Notes field has 2,001 characters, more than the 2,000 allowed; shorten it and upload the file again."),
+    ])
+    func overLongValues(column: String, length: Int, message: String) {
+        let columns = ["Title", "Author", "Publisher", "Private Notes"]
+        let values = columns.map { $0 == column ? String(repeating: "x", count: length) : "fine" }
+        let csv = columns.joined(separator: ",") + "\nFirst,,,\n" + values.joined(separator: ",") + "\n"
+        #expect(Self.parseError(csv) == message)
+    }
+
+    @Test("A control character in any column the import reads refuses the file", arguments: [
+        ("Title", "Bad\u{1B}[31mTitle", "U+001B"),
+        ("Author", "Some\u{7F}one", "U+007F"),
+        ("ISBN", "\u{08}0593321200", "U+0008"),
+        ("ISBN13", "978059332120\u{0B}1", "U+000B"),
+        ("Publisher", "Knopf\u{0C}", "U+000C"),
+        ("Date Added", "2024/01/15\u{01}", "U+0001"),
+        ("Private Notes", "ring\u{07}", "U+0007"),
+        ("Exclusive Shelf", "read\u{1B}", "U+001B"),
+    ])
+    func controlCharacters(column: String, value: String, code: String) {
+        let columns = ["Title", "Author", "ISBN", "ISBN13", "Publisher", "Date Added", "Private Notes", "Exclusive Shelf"]
+        let values = columns.map { $0 == column ? "\"\(value)\"" : ($0 == "Exclusive Shelf" ? "to-read" : "") }
+        let csv = columns.joined(separator: ",") + "\r\nFine,,,,,,\"tab\tand\r\nbreaks\",to-read\r\n" + values.joined(separator: ",") + "\r\n"
+        #expect(Self.parseError(csv)
+            == "Line 4: the \(column) field contains a control character (\(code)), which can't be stored; remove it and upload the file again.")
+    }
+
+    @Test func aDateAddedAfterTomorrowIsRefused() throws {
+        let tomorrow = "Title,Date Added\nToday,2026/06/01\nAhead of UTC,2026/06/02\n"
+        #expect(try GoodreadsCSV.parse(tomorrow, now: Self.now).books.map(\.dateAdded) == [Self.day(2026, 6, 1), Self.day(2026, 6, 2)])
+        #expect(Self.parseError(tomorrow + "Later,2026-6-3\n")
+            == "Line 4: the Date Added, 2026/06/03, is in the future; correct it and upload the file again.")
     }
 
     // MARK: Files that cannot be read
@@ -261,7 +307,7 @@ struct GoodreadsCSVTests {
 
     @Test func tooManyRows() throws {
         let threeRows = "Title\nA\nB\n\nC\n"
-        #expect(try GoodreadsCSV.parse(threeRows, maxRows: 3).books.count == 3, "blank lines are not rows")
+        #expect(try GoodreadsCSV.parse(threeRows, now: Self.now, maxRows: 3).books.count == 3, "blank lines are not rows")
         #expect(Self.parseError(threeRows + "D\n", maxRows: 3) == "This file has more than 3 rows; split it and upload the parts.")
         let tooMany = "Title\n" + String(repeating: "x\n", count: 5001)
         #expect(Self.parseError(tooMany) == "This file has more than 5,000 rows; split it and upload the parts.")

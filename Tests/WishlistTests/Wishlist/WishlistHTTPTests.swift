@@ -15,12 +15,18 @@ struct WishlistHTTPTests {
         try await CatalogStore(database: server.database).list(named: "hardcover-fiction")!.1.map(\.book.id)
     }
 
+    /// What the navigation's wishlist badge says, such as "1 book"; nil when the page has none.
+    static func navigationCount(_ page: TestResponse) -> String? {
+        page.text.firstMatch(of: /<span class="badge" id="wishlist-count">(\d+)<span class="visually-hidden"> (\w+)<\/span><\/span>/)
+            .map { "\($0.1) \($0.2)" }
+    }
+
     @Test func addingReturnsToThePageWithAConfirmationAndMarksTheBook() async throws {
         let server = try await TestApp.build()
         let ids = try await Self.fictionIDs(server)
         try await TestApp.run(server) { browser in
             try await browser.signUp("adder")
-            try await browser.get("/lists/hardcover-fiction")
+            #expect(Self.navigationCount(try await browser.get("/lists/hardcover-fiction")) == "0 books")
             let added = try await browser.post("/wishlist", [("book", ids[2]), ("return_to", "/lists/hardcover-fiction?sort=weeks")])
             #expect(added.status == .seeOther)
             #expect(added.location == "/lists/hardcover-fiction?sort=weeks")
@@ -30,7 +36,7 @@ struct WishlistHTTPTests {
             let title = try await CatalogStore(database: server.database).book(id: ids[2])!.title
             #expect(page.shows("Added “\(title)” to your wishlist."))
             #expect(page.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_flash=;") || $0.contains("wishlist_flash=; Max-Age=0") })
-            #expect(page.text.contains("id=\"wishlist-count\"") && page.text.contains(">1<"), "the count in the navigation")
+            #expect(Self.navigationCount(page) == "1 book", "the count in the navigation")
 
             let again = try await browser.post("/wishlist", [("book", ids[2]), ("return_to", "/books/\(ids[2])")])
             let againFlash = try #require(again.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
@@ -220,6 +226,24 @@ struct WishlistHTTPTests {
             )
         }
         #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0)
+    }
+
+    @Test("a row that breaks a field rule refuses the file, naming its line beside the upload field", arguments: [
+        ("2027/01/01", "Knopf", "Line 3: the Date Added, 2027/01/01, is in the future; correct it and upload the file again."),
+        ("2026/01/01", String(repeating: "p", count: 201), "Line 3: the Publisher field has 201 characters, more than the 200 allowed; shorten it and upload the file again."),
+        ("2026/01/01", "Kno\u{1B}pf", "Line 3: the Publisher field contains a control character (U+001B), which can't be stored; remove it and upload the file again."),
+    ])
+    func importRowsBreakingFieldRules(dateAdded: String, publisher: String, message: String) async throws {
+        let server = try await TestApp.build(clock: ManualClock(CivilDateTime.date(year: 2026, month: 9, day: 21)).clock)
+        let csv = "Title,Publisher,Date Added\r\nFine,Knopf,2026/01/01\r\nBroken,\(publisher),\(dateAdded)\r\n"
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("strict")
+            try await browser.get("/wishlist")
+            let response = try await upload(csv, as: &browser)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("id=\"import-file-error\"><span class=\"visually-hidden\">Error: </span>" + Self.escaped(message)), "beside the upload field")
+        }
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0, "not even the fine row")
     }
 
     @Test func anUploadOverTheLimitIs413() async throws {

@@ -118,13 +118,14 @@ struct WishlistController {
         guard let text = String(validating: file.body, as: UTF8.self) else {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn't UTF-8 text, so it can't be a Goodreads export. Upload the CSV file Goodreads gave you.")
         }
+        let now = clock.now()
         let parsed: GoodreadsImport
         do {
-            parsed = try GoodreadsCSV.parse(text)
+            parsed = try GoodreadsCSV.parse(text, now: now)
         } catch let error as GoodreadsCSVError {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
         }
-        var summary = try await wishlist.importBooks(parsed.books, userID: user.userID, at: clock.now())
+        var summary = try await wishlist.importBooks(parsed.books, userID: user.userID, at: now)
         summary.skipped = parsed.skipped
         var visitor = context.visitor
         visitor.signedIn?.wishlistCount = try await wishlist.count(userID: user.userID)

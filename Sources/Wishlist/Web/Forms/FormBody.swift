@@ -70,7 +70,7 @@ public struct FormBody: Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw PageError.badRequest("The form contained bytes that aren't valid UTF-8 text. Retype the text and try again.")
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" || $0.value == 0x7f }) {
+        if text.unicodeScalars.contains(where: \.isForbiddenControlCharacter) {
             throw PageError.badRequest("The form contained control characters (such as NUL) that can't be stored. Retype the text and try again.")
         }
         return text
