@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import Wishlist
 
-@Suite("Importing into the wishlist: catalog matches by ISBN, books already there")
+@Suite("Importing into the wishlist: catalog matches by ISBN, books already there", .removesTemporaryDirectories)
 struct WishlistImportTests {
     static let importedAt = Date(timeIntervalSince1970: 1_790_000_000)
 
