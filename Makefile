@@ -59,7 +59,7 @@ bench-import: deps
 bench-templates:
 	swift build -c release --package-path Benchmarks --product template-bench
 	BENCH_COMMAND="make bench-templates" Benchmarks/.build/release/template-bench --views Views --templates Benchmarks/Templates \
-		--catalog Sources/Wishlist/Catalog/SampleCatalog \
+		--catalog Sources/WishlistCore/Catalog/SampleCatalog \
 		--out .build/bench/templates.md --readme Benchmarks/README.md
 
 # Attack and crash tests (README "Attack and crash tests"). Their scripts use only Python's standard

@@ -10,7 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wishlist", targets: ["WishlistCLI"]),
-        .library(name: "Wishlist", targets: ["Wishlist"]),
+        .library(name: "WishlistTemplates", targets: ["WishlistTemplates"]),
     ],
     dependencies: [
         // ConfigurationSupport is left out: we read config.json ourselves and it would double the build.
@@ -36,17 +36,21 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // The template engine: no app types, so it can be benchmarked and reused on its own.
         .target(
-            name: "Wishlist",
+            name: "WishlistTemplates",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        // The domain: configuration, storage, security, accounts, catalog, wishlist. No HTTP, no HTML.
+        .target(
+            name: "WishlistCore",
             dependencies: [
                 "CArgon2",
                 "CCurl",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The sample catalog's JSON files, read at run time through `Bundle.module`: SwiftPM's
@@ -55,10 +59,25 @@ let package = Package(
             resources: [.copy("Catalog/SampleCatalog")],
             swiftSettings: swiftSettings
         ),
+        // HTTP: middleware, controllers, forms and page values. No SQL.
+        .target(
+            name: "WishlistWeb",
+            dependencies: [
+                "WishlistCore",
+                "WishlistTemplates",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "WishlistCLI",
             dependencies: [
-                "Wishlist",
+                "WishlistCore",
+                "WishlistWeb",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -68,7 +87,9 @@ let package = Package(
         .testTarget(
             name: "WishlistTests",
             dependencies: [
-                "Wishlist",
+                "WishlistCore",
+                "WishlistTemplates",
+                "WishlistWeb",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

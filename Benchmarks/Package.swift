@@ -2,9 +2,9 @@
 // Benchmarks for Bestseller Wishlist, kept out of the app's package so its build does not grow.
 //
 // - template-bench: the list page rendered by our engine, swift-mustache and Stencil.
-//   The engine is the app's own source (Sources/WishlistTemplates is a symlink to
-//   ../Sources/Wishlist/Templates), and the sample catalog's JSON files, read at run time, are
-//   decoded by the app's own catalog code (symlinks in Sources/TemplateBench/AppCatalog), so
+//   The engine is the app's `WishlistTemplates` library product (the app's package, by path), and
+//   the sample catalog's JSON files, read at run time, are decoded by the app's own catalog code
+//   (symlinks in Sources/TemplateBench/AppCatalog: those types are internal to the app's core), so
 //   neither is a copy that could drift.
 // - ceiling-server: a minimal Hummingbird server with one fixed route, the HTTP stack's ceiling
 //   for `make bench`.
@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "ceiling-server", targets: ["CeilingServer"]),
     ],
     dependencies: [
+        .package(name: "bestseller-wishlist", path: ".."),
         // The same version and trait as the app, so the ceiling is the app's HTTP stack.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -25,16 +26,10 @@ let package = Package(
         .package(url: "https://github.com/stencilproject/Stencil.git", exact: "0.15.1"),
     ],
     targets: [
-        .target(
-            name: "WishlistTemplates",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
-            path: "Sources/WishlistTemplates",
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
         .executableTarget(
             name: "TemplateBench",
             dependencies: [
-                "WishlistTemplates",
+                .product(name: "WishlistTemplates", package: "bestseller-wishlist"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Stencil", package: "Stencil"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Wishlist
+import WishlistCore
+import WishlistWeb
 
 #if canImport(Glibc)
 import Glibc
@@ -17,12 +18,11 @@ struct UserCommand: ParsableCommand {
     struct Create: ExecutableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user (works with sign-up closed).")
         @OptionGroup var options: ConfigOptions
-        @Argument(help: "The username.") var name: String
-        @Flag(help: "Read the password from standard input instead of the terminal.") var passwordStdin = false
+        @OptionGroup var account: NameAndPassword
 
         func execute() async throws {
             let accounts = try await makeAccounts(options)
-            let user = try await accounts.createUser(username: name, password: try readPassword(fromStdin: passwordStdin, confirm: true))
+            let user = try await accounts.createUser(username: account.name, password: try account.readPassword())
             print("created user \(user.username)")
         }
     }
@@ -30,13 +30,12 @@ struct UserCommand: ParsableCommand {
     struct ResetPassword: ExecutableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a new password and sign the user out everywhere.")
         @OptionGroup var options: ConfigOptions
-        @Argument(help: "The username.") var name: String
-        @Flag(help: "Read the password from standard input instead of the terminal.") var passwordStdin = false
+        @OptionGroup var account: NameAndPassword
 
         func execute() async throws {
             let accounts = try await makeAccounts(options)
-            try await accounts.resetPassword(username: name, to: try readPassword(fromStdin: passwordStdin, confirm: true))
-            print("password of \(name) reset; its sessions were ended")
+            try await accounts.resetPassword(username: account.name, to: try account.readPassword())
+            print("password of \(account.name) reset; its sessions were ended")
         }
     }
 
@@ -53,9 +52,18 @@ struct UserCommand: ParsableCommand {
     }
 }
 
+/// The username and how to read the new password, for the commands that set one.
+struct NameAndPassword: ParsableArguments {
+    @Argument(help: "The username.") var name: String
+    @Flag(help: "Read the password from standard input instead of the terminal.") var passwordStdin = false
+
+    func readPassword() throws -> String {
+        try WishlistCLI.readPassword(fromStdin: passwordStdin, confirm: true)
+    }
+}
+
 private func makeAccounts(_ options: ConfigOptions) async throws -> AccountService {
-    let config = try options.load()
-    let database = try AppDatabase.open(path: config.database.path)
+    let (config, database) = try options.openDatabase()
     let hasher = try PasswordHasher(parameters: config.accounts.argon2, maxConcurrent: 1, maxWaiting: 1)
     return AccountService(database: database, hasher: hasher, settings: config.accounts, clock: .system)
 }

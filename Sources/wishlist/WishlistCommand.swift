@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Wishlist
+import WishlistCore
+import WishlistWeb
 
 #if canImport(CMalloc)
 import CMalloc
@@ -30,6 +31,12 @@ struct ConfigOptions: ParsableArguments {
         var flags = overrides
         if let database { flags["database.path"] = database }
         return try ConfigLoader.load(file: config ?? "config.json", fileIsRequired: config != nil, overrides: flags)
+    }
+
+    /// The configuration, and its database opened and migrated.
+    func openDatabase() throws -> (AppConfig, AppDatabase) {
+        let config = try load()
+        return (config, try AppDatabase.open(path: config.database.path))
     }
 }
 
@@ -84,8 +91,7 @@ struct Migrate: ExecutableCommand {
     @OptionGroup var options: ConfigOptions
 
     func execute() async throws {
-        let config = try options.load()
-        let database = try AppDatabase.open(path: config.database.path)
+        let (config, database) = try options.openDatabase()
         print("database \(config.database.path) is at migration \(try database.appliedMigrations().last ?? "none")")
     }
 }
@@ -96,8 +102,7 @@ struct Sync: ExecutableCommand {
     @OptionGroup var options: ConfigOptions
 
     func execute() async throws {
-        let config = try options.load()
-        let database = try AppDatabase.open(path: config.database.path)
+        let (config, database) = try options.openDatabase()
         let sync = CatalogSync.make(config: config, database: database, logger: makeLogger(config)) { seconds in
             // Counts the wait for the NYT's per-minute quota down on one line.
             for remaining in stride(from: seconds, to: 0, by: -1) {

@@ -319,7 +319,7 @@ def signed_in_as(browser: "Browser") -> str | None:
 # The sample catalog the server shows without an NYT key, read from its JSON files (one per API
 # response, at the API's own paths), so the tests follow the data instead of repeating it.
 
-SAMPLE_CATALOG = REPO_ROOT / "Sources" / "Wishlist" / "Catalog" / "SampleCatalog"
+SAMPLE_CATALOG = REPO_ROOT / "Sources" / "WishlistCore" / "Catalog" / "SampleCatalog"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import WishlistTemplates
 /// and before any template engine sees it.
 ///
 /// The books come from the app's own sample catalog, read from its JSON files
-/// (`Sources/Wishlist/Catalog/SampleCatalog`, `--catalog`) and decoded and cleaned by the app's own
+/// (`Sources/WishlistCore/Catalog/SampleCatalog`, `--catalog`) and decoded and cleaned by the app's own
 /// code (`NYTResponses`, `CatalogEdition` and `TitleCase` are symlinks into `Sources/Wishlist/Catalog`),
 /// exactly as a sync stores them. The signed-in user "bench" has three
 /// of the fifteen books on the wishlist (ranks 2, 5 and 9, items 1, 2 and 3), as `make bench`
@@ -74,7 +74,7 @@ extension ListPageData {
         var context: [String: TemplateValue] = [
             "list": [
                 "name_encoded": .string(nameEncoded), "display_name": .string(displayName),
-                "frequency": .string(frequency.label), "published_date": .string(publishedDate),
+                "frequency": .string(frequency.label), "period": .string(frequency.period), "published_date": .string(publishedDate),
                 "fetched_at": fetchedAt.map(TemplateValue.date) ?? .null, "book_count": .int(entries.count),
                 "is_favorite": .bool(isFavorite),
             ],

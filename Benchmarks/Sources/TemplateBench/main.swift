@@ -9,7 +9,7 @@ import WishlistTemplates
 // checked to be the same page (whitespace aside) before anything is timed.
 //
 // usage: template-bench [--views Views] [--templates Benchmarks/Templates]
-//                       [--catalog Sources/Wishlist/Catalog/SampleCatalog] [--rounds 25]
+//                       [--catalog Sources/WishlistCore/Catalog/SampleCatalog] [--rounds 25]
 //                       [--batch-ms 40] [--out .build/bench/templates.md] [--readme Benchmarks/README.md]
 //                       [--dump DIR] [--csrf TOKEN] [--user NAME] [--fetched-at 2026-11-21T09:30:00Z]
 //                       [--server-page .build/bench/list-page.html]
@@ -35,7 +35,7 @@ func fail(_ message: String) -> Never {
 
 let viewsDirectory = URL(fileURLWithPath: option("views", "Views"), isDirectory: true)
 let templatesDirectory = URL(fileURLWithPath: option("templates", "Benchmarks/Templates"), isDirectory: true)
-let catalogDirectory = URL(fileURLWithPath: option("catalog", "Sources/Wishlist/Catalog/SampleCatalog"), isDirectory: true)
+let catalogDirectory = URL(fileURLWithPath: option("catalog", "Sources/WishlistCore/Catalog/SampleCatalog"), isDirectory: true)
 guard let fetchedAt = ISO8601DateFormatter().date(from: option("fetched-at", "2026-11-21T09:30:00Z")) else { fail("bad --fetched-at") }
 
 // MARK: Data and engines

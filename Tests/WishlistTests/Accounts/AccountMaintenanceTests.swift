@@ -3,7 +3,9 @@ import GRDB
 import Logging
 import Synchronization
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Password changes in one transaction; expired rows hidden and purged", .removesTemporaryDirectories)
 struct AccountMaintenanceTests {

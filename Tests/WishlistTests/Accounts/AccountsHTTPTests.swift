@@ -3,7 +3,9 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Accounts over HTTP: sign-up, sign-in, sessions, CSRF, throttling", .removesTemporaryDirectories)
 struct AccountsHTTPTests {

@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Argon2id password hashing")
 struct PasswordHasherTests {

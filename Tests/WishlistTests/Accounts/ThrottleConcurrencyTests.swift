@@ -4,7 +4,9 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 /// The limits hold exactly however many requests arrive together: each attempt is admitted and
 /// counted in one write transaction before its password is hashed.

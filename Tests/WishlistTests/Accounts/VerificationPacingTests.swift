@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 /// Password checks all take as long as the dearest parameter set in use, so an account whose hash
 /// predates a parameter change answers a wrong password no faster or slower than an unknown name.

@@ -2,7 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Catalog pages over HTTP, on the sample catalog", .removesTemporaryDirectories)
 struct CatalogPagesTests {

@@ -4,7 +4,9 @@ import Logging
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Catalog sync over libcurl against a fake NYT server", .removesTemporaryDirectories)
 struct CatalogSyncTests {

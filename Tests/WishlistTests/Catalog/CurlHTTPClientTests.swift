@@ -1,5 +1,7 @@
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("The libcurl client and the NYT source's errors")
 struct CurlHTTPClientTests {

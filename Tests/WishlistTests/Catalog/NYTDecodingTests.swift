@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Decoding the real NYT responses")
 struct NYTDecodingTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
 
-/// The sample catalog's JSON files (`Sources/Wishlist/Catalog/SampleCatalog/`): each decodes as the
+/// The sample catalog's JSON files (`Sources/WishlistCore/Catalog/SampleCatalog/`): each decodes as the
 /// API response its path names, and the dated editions form a history as the API would tell it.
 @Suite("The sample catalog's data files")
 struct SampleCatalogTests {

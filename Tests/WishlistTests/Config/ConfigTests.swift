@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Configuration: file, environment, flags, and one clear line per mistake", .removesTemporaryDirectories)
 struct ConfigTests {

@@ -1,7 +1,9 @@
 import Foundation
 import NIOCore
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Digests, tokens, forms and local paths")
 struct SecurityPrimitivesTests {

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Storage: migrations, WAL, transactions", .removesTemporaryDirectories)
 struct StorageTests {

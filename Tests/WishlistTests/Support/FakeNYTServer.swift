@@ -3,7 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Synchronization
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 /// The real NYT fixtures, read from ../shared (the product never ships them). A missing one is a
 /// thrown error that says where it was looked for, so it fails the tests that need it, not the run.

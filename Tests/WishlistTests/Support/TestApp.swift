@@ -5,7 +5,9 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 /// The repository's root, found from this file, so tests read the real `Views/` and `Public/`.
 let repositoryRoot = URL(fileURLWithPath: #filePath)

@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("The tests' own support: temporary directories and fixtures")
 struct TestSupportTests {

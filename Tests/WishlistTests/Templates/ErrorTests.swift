@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Wishlist
+@testable import WishlistTemplates
 
 /// Every compile error names the file, line and column, and says what was expected.
 @Suite("Compile errors")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Wishlist
+@testable import WishlistTemplates
 
 @Suite("Includes and inheritance")
 struct InheritanceTests: TemplateTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
-@testable import Wishlist
+@testable import WishlistTemplates
 
 @Suite("Template library")
 struct LibraryTests: TemplateTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Wishlist
+@testable import WishlistTemplates
 
 @Suite("Outputs")
 struct OutputTests: TemplateTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
-@testable import Wishlist
+@testable import WishlistTemplates
 
 /// A views directory in a fresh temporary folder, deleted when released.
 final class TemporaryViews {

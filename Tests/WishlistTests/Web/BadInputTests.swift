@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 /// The bad-input sweep: every form field and route parameter, sent empty, over-long (10,000
 /// characters and 1 MB), as invalid UTF-8, with a NUL byte, with a broken escape, as the wrong type,

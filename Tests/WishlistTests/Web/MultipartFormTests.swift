@@ -1,5 +1,7 @@
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("multipart/form-data uploads")
 struct MultipartFormTests {

@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import Hummingbird
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("503 pages: each says what is unavailable", .removesTemporaryDirectories)
 struct ServiceUnavailableTests {

@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("The wishlist over HTTP", .removesTemporaryDirectories)
 struct WishlistHTTPTests {

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Wishlist
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
 
 @Suite("Importing into the wishlist: catalog matches by ISBN, books already there", .removesTemporaryDirectories)
 struct WishlistImportTests {

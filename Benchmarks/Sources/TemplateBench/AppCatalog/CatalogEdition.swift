@@ -1,1 +1,1 @@
-../../../../Sources/Wishlist/Catalog/CatalogEdition.swift
+../../../../Sources/WishlistCore/Catalog/CatalogEdition.swift

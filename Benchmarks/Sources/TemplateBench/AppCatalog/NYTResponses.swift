@@ -1,1 +1,1 @@
-../../../../Sources/Wishlist/Catalog/NYT/NYTResponses.swift
+../../../../Sources/WishlistCore/Catalog/NYT/NYTResponses.swift

@@ -1,1 +1,1 @@
-../../../../Sources/Wishlist/Catalog/TitleCase.swift
+../../../../Sources/WishlistCore/Catalog/TitleCase.swift

@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+
+/// A signed-in browser, as the settings page lists it.
+public struct ActiveSession: Sendable, Equatable {
+    public let id: Int64
+    public let userID: Int64
+    public let username: String
+    public let createdAt: Date
+    public let lastSeenAt: Date
+    public let userAgent: String
+}
+
+/// Server-side sessions. The browser holds a random 256-bit token; the table holds only its
+/// SHA-256, so reading the database does not let anyone sign in.
+public struct SessionStore: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+    let idleLifetime: TimeInterval
+    let absoluteLifetime: TimeInterval
+    /// `last_seen_at` is written at most this often, so reading a page is not a write.
+    static let lastSeenResolution: TimeInterval = 300
+
+    public init(database: AppDatabase, clock: WallClock, idleDays: Int, absoluteDays: Int) {
+        self.database = database
+        self.clock = clock
+        self.idleLifetime = TimeInterval(idleDays) * 86_400
+        self.absoluteLifetime = TimeInterval(absoluteDays) * 86_400
+    }
+
+    static func fingerprint(_ token: String) -> Data {
+        Data(SHA256.hash(Array(token.utf8)))
+    }
+
+    /// Starts a session for `userID` and returns the token for the cookie.
+    package func create(userID: Int64, userAgent: String) async throws -> String {
+        let token = SecureRandom.token()
+        let now = clock.now()
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO session (user_id, token_hash, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?)",
+                arguments: [userID, Self.fingerprint(token), now, now, String(userAgent.prefix(300))]
+            )
+        }
+        return token
+    }
+
+    /// The live session for a cookie token, or nil. An expired session is deleted on sight.
+    public func find(token: String) async throws -> ActiveSession? {
+        let fingerprint = Self.fingerprint(token)
+        let now = clock.now()
+        let found = try await database.pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT session.*, user.username FROM session JOIN user ON user.id = session.user_id
+                    WHERE session.token_hash = ?
+                    """),
+                arguments: [fingerprint]
+            ).map(Self.session(from:))
+        }
+        guard let session = found else { return nil }
+        let (createdAfter, seenAfter) = liveSince(now)
+        if session.createdAt < createdAfter || session.lastSeenAt < seenAfter {
+            try await delete(id: session.id)
+            return nil
+        }
+        if now.timeIntervalSince(session.lastSeenAt) > Self.lastSeenResolution {
+            try await database.pool.write { db in
+                try db.execute(sql: "UPDATE session SET last_seen_at = ? WHERE id = ?", arguments: [now, session.id])
+            }
+        }
+        return session
+    }
+
+    /// The user's sessions that have not expired, most recently used first.
+    package func list(userID: Int64) async throws -> [ActiveSession] {
+        let (createdAfter, seenAfter) = liveSince(clock.now())
+        return try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT session.*, user.username FROM session JOIN user ON user.id = session.user_id
+                    WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
+                    ORDER BY session.last_seen_at DESC
+                    """,
+                arguments: [userID, createdAfter, seenAfter]
+            ).map(Self.session(from:))
+        }
+    }
+
+    /// Deletes every expired session; run periodically, since an abandoned one is never looked up again.
+    func deleteExpired() async throws -> Int {
+        let (createdAfter, seenAfter) = liveSince(clock.now())
+        return try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE created_at < ? OR last_seen_at < ?", arguments: [createdAfter, seenAfter])
+            return db.changesCount
+        }
+    }
+
+    /// A session is live while it was created after the first date and seen after the second.
+    private func liveSince(_ now: Date) -> (created: Date, seen: Date) {
+        (now.addingTimeInterval(-absoluteLifetime), now.addingTimeInterval(-idleLifetime))
+    }
+
+    package func delete(id: Int64) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Signs the user out of every browser but the one with `keptSessionID`.
+    package func deleteAll(userID: Int64, except keptSessionID: Int64?) async throws {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM session WHERE user_id = ? AND id IS NOT ?",
+                arguments: [userID, keptSessionID]
+            )
+        }
+    }
+
+    private static func session(from row: Row) -> ActiveSession {
+        ActiveSession(
+            id: row["id"], userID: row["user_id"], username: row["username"],
+            createdAt: row["created_at"], lastSeenAt: row["last_seen_at"], userAgent: row["user_agent"]
+        )
+    }
+}

@@ -1,0 +1,39 @@
+/// Unpredictable bytes and tokens from the system's cryptographic generator (getrandom on Linux).
+package enum SecureRandom {
+    static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// A 256-bit token as unpadded base64url, safe in cookies and form fields.
+    package static func token() -> String {
+        Base64URL.encode(bytes(32))
+    }
+}
+
+/// Unpadded base64url (RFC 4648 §5) and constant-time comparison helpers.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32(16 - 8 * $1.offset) }
+            for position in 0...chunk.count {
+                output.append(alphabet[Int((value >> UInt32(18 - 6 * position)) & 0x3f)])
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Compares two byte strings in time that depends only on their lengths, so a guess at a token
+/// learns nothing from how long the comparison took.
+func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    return zip(lhs, rhs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+}

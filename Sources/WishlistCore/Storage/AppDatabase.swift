@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+/// The application's one SQLite file: a WAL-mode `DatabasePool` (one writer, concurrent readers),
+/// migrated to the current schema when it opens.
+///
+/// Request handlers use only the async `read` and `write` of `pool`, which run on GRDB's own
+/// queues and never block an event loop.
+public struct AppDatabase: Sendable {
+    public let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path`, then runs pending migrations.
+    public static func open(path: String) throws -> AppDatabase {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets synchronous=NORMAL on the writer when it enables WAL. Only the writer commits,
+        // and with FULL every commit is synced: an acknowledged write survives a crash of the
+        // process and of the machine.
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        let database = AppDatabase(pool: pool)
+        try database.migrate()
+        return database
+    }
+
+    /// Applies every migration not yet recorded in the database, each in its own transaction.
+    public func migrate() throws {
+        try Self.migrator.migrate(pool)
+    }
+
+    /// Whether the database answers a query: the health check.
+    package func answers() async -> Bool {
+        (try? await pool.read { try Int.fetchOne($0, sql: "SELECT 1") }) == 1
+    }
+
+    /// Identifiers of the migrations this database has applied, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try pool.read { try Self.migrator.appliedMigrations($0) }
+    }
+
+    static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Writers queue behind each other for a while instead of failing at once with SQLITE_BUSY.
+        configuration.busyMode = .timeout(5)
+        return configuration
+    }
+}

@@ -1,0 +1,171 @@
+import GRDB
+
+package extension AppDatabase {
+    /// The schema's history. Append new migrations; never edit one that has shipped, because
+    /// databases from earlier versions upgrade by replaying only what they lack.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1-secrets", migrate: createSecrets)
+        migrator.registerMigration("2-accounts", migrate: createAccounts)
+        migrator.registerMigration("3-catalog", migrate: createCatalog)
+        migrator.registerMigration("4-wishlist", migrate: createWishlist)
+        migrator.registerMigration("5-book-isbns", migrate: createBookISBNs)
+        return migrator
+    }
+
+    /// Server-side secrets that must survive restarts (the CSRF key).
+    private static func createSecrets(_ db: Database) throws {
+        try db.create(table: "secret") { table in
+            table.primaryKey("name", .text)
+            table.column("value", .blob).notNull()
+        }
+    }
+
+    /// Users, their sign-in sessions, and the events that throttle sign-in and sign-up.
+    private static func createAccounts(_ db: Database) throws {
+        try db.create(table: "user") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("username", .text).notNull()
+            // Lower-cased copies make "Alice" and "alice" the same account.
+            table.column("username_key", .text).notNull().unique()
+            table.column("email", .text)
+            table.column("email_key", .text).unique()
+            table.column("password_hash", .text).notNull()
+            table.column("created_at", .datetime).notNull()
+        }
+        try db.create(table: "session") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
+            // SHA-256 of the cookie's token: a copy of the database cannot be used to sign in.
+            table.column("token_hash", .blob).notNull().unique()
+            table.column("created_at", .datetime).notNull()
+            table.column("last_seen_at", .datetime).notNull()
+            table.column("user_agent", .text).notNull().defaults(to: "")
+        }
+        try db.create(table: "throttle_event") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("scope", .text).notNull()
+            table.column("happened_at", .datetime).notNull()
+        }
+        try db.create(index: "throttle_event_on_scope_time", on: "throttle_event", columns: ["scope", "happened_at"])
+        try db.create(index: "throttle_event_on_time", on: "throttle_event", columns: ["happened_at"])
+    }
+
+    /// The cached catalog, the API request log, and each user's favourite lists.
+    private static func createCatalog(_ db: Database) throws {
+        try db.create(table: "catalog_list") { table in
+            table.primaryKey("name_encoded", .text)
+            table.column("display_name", .text).notNull()
+            table.column("frequency", .text).notNull()
+            table.column("newest_published_date", .text).notNull()
+            // Lists the API still publishes; dead ones stay for history but are not shown.
+            table.column("is_current", .boolean).notNull().defaults(to: false)
+            table.column("published_date", .text)
+            table.column("fetched_at", .datetime)
+        }
+        try db.create(table: "book") { table in
+            table.primaryKey("id", .text)
+            table.column("title", .text).notNull()
+            table.column("author", .text).notNull()
+            table.column("contributor", .text).notNull()
+            table.column("publisher", .text).notNull()
+            table.column("description", .text).notNull()
+            table.column("price", .text)
+            table.column("isbn10", .text).notNull()
+            table.column("isbn13", .text).notNull()
+            table.column("other_isbns", .text).notNull()
+            table.column("image_url", .text)
+            table.column("image_width", .integer).notNull()
+            table.column("image_height", .integer).notNull()
+        }
+        try db.create(table: "book_link") { table in
+            table.column("book_id", .text).notNull().references("book", onDelete: .cascade)
+            table.column("kind", .text).notNull()
+            table.column("position", .integer).notNull()
+            table.column("name", .text).notNull()
+            table.column("url", .text).notNull()
+            table.primaryKey(["book_id", "kind", "position"])
+        }
+        try db.create(table: "list_entry") { table in
+            table.column("list_name_encoded", .text).notNull().references("catalog_list", onDelete: .cascade)
+            table.column("rank", .integer).notNull()
+            table.column("book_id", .text).notNull().indexed().references("book")
+            table.column("rank_last_week", .integer).notNull()
+            table.column("weeks_on_list", .integer).notNull()
+            table.primaryKey(["list_name_encoded", "rank"])
+        }
+        // Full-text search over title and author that ignores case and accents.
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE book_search USING fts5(book_id UNINDEXED, title, author, tokenize = 'unicode61 remove_diacritics 2')
+            """)
+        try db.create(table: "favorite_list") { table in
+            table.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+            table.column("list_name_encoded", .text).notNull()
+            table.column("created_at", .datetime).notNull()
+            table.primaryKey(["user_id", "list_name_encoded"])
+        }
+        try db.create(table: "api_request") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("requested_at", .datetime).notNull().indexed()
+        }
+        try db.create(table: "catalog_sync_state") { table in
+            table.primaryKey("id", .integer).check { $0 == 1 }
+            table.column("source", .text).notNull()
+            table.column("last_attempt_at", .datetime)
+            table.column("last_success_at", .datetime)
+            table.column("last_error", .text)
+            table.column("consecutive_failures", .integer).notNull().defaults(to: 0)
+        }
+    }
+
+    /// Wishlist items keep their own copy of what the user saw, so they outlive the catalog's
+    /// lists; and each user may choose the list that opens after sign-in.
+    private static func createWishlist(_ db: Database) throws {
+        try db.create(table: "wishlist_item") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+            // The catalog's id, or NULL for a book imported from elsewhere.
+            table.column("book_id", .text)
+            table.column("title", .text).notNull()
+            table.column("author", .text).notNull()
+            table.column("publisher", .text).notNull()
+            table.column("description", .text).notNull()
+            table.column("isbn10", .text).notNull()
+            table.column("isbn13", .text).notNull()
+            table.column("image_url", .text)
+            table.column("image_width", .integer).notNull()
+            table.column("image_height", .integer).notNull()
+            table.column("buy_links", .text).notNull()
+            table.column("reading_links", .text).notNull()
+            table.column("note", .text).notNull().defaults(to: "")
+            table.column("added_at", .datetime).notNull()
+        }
+        try db.create(index: "wishlist_item_unique_book", on: "wishlist_item", columns: ["user_id", "book_id"], unique: true)
+        try db.create(index: "wishlist_item_by_added", on: "wishlist_item", columns: ["user_id", "added_at"])
+        try db.execute(sql: "CREATE INDEX wishlist_item_by_title ON wishlist_item (user_id, title COLLATE NOCASE)")
+        try db.execute(sql: "CREATE INDEX wishlist_item_by_author ON wishlist_item (user_id, author COLLATE NOCASE)")
+        try db.alter(table: "user") { table in
+            table.add(column: "default_list", .text)
+        }
+    }
+
+    /// Every ISBN of every catalog book, indexed, so an import matches a row with one index
+    /// lookup instead of scanning `book` for an ISBN inside `other_isbns`. Filled from the books
+    /// already stored; from here on the catalog keeps it up to date.
+    private static func createBookISBNs(_ db: Database) throws {
+        try db.create(table: "book_isbn") { table in
+            table.column("book_id", .text).notNull().references("book", onDelete: .cascade)
+            table.column("isbn", .text).notNull().indexed()
+            table.primaryKey(["book_id", "isbn"])
+        }
+        let books = try Row.fetchAll(db, sql: "SELECT id, isbn10, isbn13, other_isbns FROM book")
+        for book in books {
+            let id: String = book["id"]
+            let otherISBNs: String = book["other_isbns"]
+            let isbns: [String] = [book["isbn13"], book["isbn10"]] + otherISBNs.split(separator: " ").map(String.init)
+            for isbn in isbns where !isbn.isEmpty {
+                try db.execute(sql: "INSERT OR IGNORE INTO book_isbn (book_id, isbn) VALUES (?, ?)", arguments: [id, isbn])
+            }
+        }
+    }
+}

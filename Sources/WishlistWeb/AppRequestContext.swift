@@ -1,0 +1,35 @@
+import Hummingbird
+import Logging
+import WishlistCore
+import WishlistTemplates
+
+/// The request context of every route: Hummingbird's core storage plus who is asking.
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Filled in by `SessionMiddleware` before any route runs.
+    public var visitor = Visitor.unidentified
+    /// The body of a POST, read and checked once by `CSRFMiddleware` (it carries the CSRF token).
+    public var form = FormBody()
+    /// The file of a multipart upload (the wishlist import), read by `CSRFMiddleware`.
+    public var upload: MultipartForm.Part?
+    /// The peer's IP address, the unit of per-client throttling. Proxies' forwarding headers are
+    /// not trusted: a client could write anything there.
+    public let clientAddress: String
+
+    public init(source: Source) {
+        self.coreContext = .init(source: source)
+        self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Forms are small; anything larger is refused with 413 before it is read.
+    public var maxUploadSize: Int { FormBody.maximumBytes }
+}
+
+extension AppRequestContext {
+    /// The signed-in user. Routes behind `RequireSignInMiddleware` always have one; anywhere else its
+    /// absence is answered like a page that does not exist.
+    func signedInUser() throws -> Visitor.SignedIn {
+        guard let user = visitor.signedIn else { throw PageError.notFound }
+        return user
+    }
+}

@@ -1,0 +1,150 @@
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// Sign-up, sign-in and sign-out.
+struct AccountsController {
+    let accounts: AccountService
+    let pages: PageRenderer
+    let cookies: SessionCookies
+    let signupOpen: Bool
+    let sessionMaxAge: Int
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("login", use: showLogin)
+        router.post("login", use: login)
+        router.get("signup", use: showSignup)
+        router.post("signup", use: signup)
+        router.post("logout", use: logout)
+    }
+
+    struct LoginForm {
+        let username: String
+        let password: String
+        let next: String
+
+        init(_ form: FormBody) throws {
+            username = try form.text("username")
+            password = try form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
+            next = LocalPath.validated(try form.text("next", maxLength: 2000))
+        }
+    }
+
+    struct SignupForm {
+        let username: String
+        let email: String
+        let password: String
+        let passwordConfirm: String
+
+        init(_ form: FormBody) throws {
+            username = try form.text("username")
+            email = try form.text("email", maxLength: AccountRules.emailMaximumLength)
+            // Read beyond the limit so the rule, not the reader, tells the person it is too long.
+            password = try form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
+            passwordConfirm = try form.text("password_confirm", maxLength: 4 * AccountRules.passwordLengths.upperBound)
+        }
+    }
+
+    @Sendable func showLogin(_ request: Request, context: AppRequestContext) throws -> Response {
+        let next = LocalPath.validated((try? FormBody(query: request.uri.query).text("next", maxLength: 2000)) ?? "/")
+        if context.visitor.signedIn != nil { return redirect(to: next) }
+        return try loginPage(context, username: "", next: next, errors: [:])
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try LoginForm(context.form)
+        var errors = FieldErrors()
+        if form.username.isEmpty { errors["username"] = "Enter your username." }
+        if form.password.isEmpty { errors["password"] = "Enter your password." }
+        guard errors.isEmpty else {
+            return try loginPage(context, username: form.username, next: form.next, errors: errors, status: .unprocessableContent)
+        }
+        switch try await accounts.signIn(username: form.username, password: form.password, address: context.clientAddress) {
+        case .signedIn(let user):
+            return try await startSession(for: user, request: request, redirectingTo: form.next)
+        case .rejected:
+            return try loginPage(
+                context, username: form.username, next: form.next,
+                errors: ["form": "Wrong username or password."], status: .unprocessableContent
+            )
+        case .throttled(let seconds):
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
+            return try loginPage(
+                context, username: form.username, next: form.next,
+                errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
+            )
+        }
+    }
+
+    @Sendable func showSignup(_ request: Request, context: AppRequestContext) throws -> Response {
+        guard signupOpen else { throw PageError.notFound }
+        if context.visitor.signedIn != nil { return redirect(to: "/") }
+        return try signupPage(context, username: "", email: "", errors: [:])
+    }
+
+    @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard signupOpen else { throw PageError.notFound }
+        let form = try SignupForm(context.form)
+        let outcome = try await accounts.signUp(
+            username: form.username, email: form.email, password: form.password,
+            confirmation: form.passwordConfirm, address: context.clientAddress
+        )
+        switch outcome {
+        case .created(let user):
+            return try await startSession(for: user, request: request, redirectingTo: "/")
+        case .invalid(let errors):
+            return try signupPage(context, username: form.username, email: form.email, errors: errors, status: .unprocessableContent)
+        case .throttled(let seconds):
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
+            return try signupPage(
+                context, username: form.username, email: form.email,
+                errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
+            )
+        }
+    }
+
+    /// Ends the session on the server; the browser's cookie is cleared too.
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let signedIn = context.visitor.signedIn {
+            try await accounts.sessions.delete(id: signedIn.sessionID)
+        }
+        var response = redirect(to: SitePath.signIn)
+        response.setCookie(cookies.cookie("", maxAge: 0))
+        return response
+    }
+
+    /// A new session and token at every sign-in: a cookie planted before it is worth nothing after.
+    private func startSession(for user: User, request: Request, redirectingTo next: String) async throws -> Response {
+        let token = try await accounts.sessions.create(userID: user.id, userAgent: request.headers[.userAgent] ?? "")
+        var response = redirect(to: next)
+        response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))
+        return response
+    }
+
+    private func loginPage(
+        _ context: AppRequestContext, username: String, next: String, errors: FieldErrors,
+        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) throws -> Response {
+        try pages.render(
+            "accounts/login.html", title: "Sign in", nav: "login", for: context.visitor, status: status, headers: headers,
+            values: ["form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors)]
+        )
+    }
+
+    private func signupPage(
+        _ context: AppRequestContext, username: String, email: String, errors: FieldErrors,
+        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) throws -> Response {
+        try pages.render(
+            "accounts/signup.html", title: "Create your account", nav: "signup", for: context.visitor, status: status, headers: headers,
+            values: ["form": ["username": .string(username), "email": .string(email)], "errors": TemplateValue(errors)]
+        )
+    }
+}
+
+extension TemplateValue {
+    /// Field errors as a dictionary the templates read as `errors.username`.
+    init(_ errors: FieldErrors) {
+        self = .dictionary(errors.mapValues(TemplateValue.string))
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// The settings page: password, signed-in browsers, account removal.
+struct SettingsController {
+    let accounts: AccountService
+    let catalog: CatalogStore
+    let pages: PageRenderer
+    let cookies: SessionCookies
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("settings", use: show)
+        group.post("settings/default-list", use: setDefaultList)
+        group.post("settings/password", use: changePassword)
+        group.post("settings/sessions/sign-out-others", use: signOutOthers)
+        group.post("settings/delete-account", use: deleteAccount)
+    }
+
+    /// Confirmations shown after a redirect, named by `?done=`.
+    static let confirmations = [
+        "password": "Your password was changed, and every other browser was signed out.",
+        "signed-out-others": "Every other browser was signed out.",
+        "start-page": "Your start page was saved. It opens when you sign in.",
+    ]
+
+    struct PasswordForm {
+        let current: String
+        let new: String
+        let confirmation: String
+
+        init(_ form: FormBody) throws {
+            let limit = 4 * AccountRules.passwordLengths.upperBound
+            current = try form.text("current_password", maxLength: limit)
+            new = try form.text("new_password", maxLength: limit)
+            confirmation = try form.text("new_password_confirm", maxLength: limit)
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
+        return try await page(context, errors: [:], confirmation: done)
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let form = try PasswordForm(context.form)
+        let outcome = try await accounts.changePassword(
+            userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
+        )
+        return try await respond(to: outcome, errorField: "current_password", context: context) { redirect(to: SitePath.settings(done: "password")) }
+    }
+
+    /// The list `GET /` opens; an empty value means the catalog.
+    @Sendable func setDefaultList(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let list = try context.form.text("list", maxLength: 100)
+        guard try await catalog.setDefaultList(userID: user.userID, list: list.isEmpty ? nil : list) else {
+            throw PageError.badRequest("That list isn't one of the current best-seller lists. Choose one from the menu.")
+        }
+        return redirect(to: SitePath.settings(done: "start-page"))
+    }
+
+    @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)
+        return redirect(to: SitePath.settings(done: "signed-out-others"))
+    }
+
+    @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
+        let outcome = try await accounts.deleteAccount(userID: user.userID, password: password)
+        return try await respond(to: outcome, errorField: "delete_password", context: context) {
+            var response = redirect(to: SitePath.signIn)
+            response.setCookie(cookies.cookie("", maxAge: 0))
+            return response
+        }
+    }
+
+    /// The answer to a form that checks the password: `done`, the form again with its errors, or,
+    /// when the account has had too many wrong passwords, the form with the throttling sentence.
+    private func respond(
+        to outcome: AccountService.PasswordCheckOutcome, errorField: String, context: AppRequestContext, done: () -> Response
+    ) async throws -> Response {
+        switch outcome {
+        case .done:
+            return done()
+        case .invalid(let errors):
+            return try await page(context, errors: errors, status: .unprocessableContent)
+        case .throttled(let seconds):
+            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "password")
+            return try await page(context, errors: [errorField: refusal.message], status: .tooManyRequests, headers: refusal.headers)
+        }
+    }
+
+
+    private func page(
+        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil,
+        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) async throws -> Response {
+        let user = try context.signedInUser()
+        let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
+            [
+                "browser": .string(BrowserName.describe(session.userAgent)),
+                "created_at": .date(session.createdAt),
+                "last_seen_at": .date(session.lastSeenAt),
+                "is_current": .bool(session.id == user.sessionID),
+            ]
+        }
+        let lists = try await catalog.currentLists()
+        let favorites = try await catalog.favoriteLists(userID: user.userID)
+        let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
+        return try pages.render(
+            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor, status: status, headers: headers,
+            values: [
+                "lists": .array(lists.map(named)),
+                "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
+                "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
+                "sessions": .array(sessions),
+                "other_sessions": .bool(sessions.count > 1),
+                "errors": TemplateValue(errors),
+                "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
+            ]
+        )
+    }
+}
+
+/// A short, human name for a browser from its User-Agent ("Firefox on Linux").
+enum BrowserName {
+    static func describe(_ userAgent: String) -> String {
+        let browsers = [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"), ("curl/", "curl")]
+        let systems = [("Android", "Android"), ("iPhone", "iOS"), ("iPad", "iPadOS"), ("Windows", "Windows"), ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux")]
+        let browser = browsers.first { userAgent.contains($0.0) }?.1
+        let system = systems.first { userAgent.contains($0.0) }?.1
+        switch (browser, system) {
+        case let (browser?, system?): return "\(browser) on \(system)"
+        case let (browser?, nil): return browser
+        case let (nil, system?): return "A browser on \(system)"
+        case (nil, nil): return "An unknown browser"
+        }
+    }
+}

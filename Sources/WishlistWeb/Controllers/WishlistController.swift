@@ -1,0 +1,221 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// The user's wishlist: add, list, open, annotate, remove, export and import.
+struct WishlistController {
+    let wishlist: WishlistStore
+    let catalog: CatalogStore
+    let pages: PageRenderer
+    let clock: WallClock
+    let secureCookies: Bool
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("wishlist", use: index)
+        group.post("wishlist", use: add)
+        group.get("wishlist.csv", use: export)
+        group.post("wishlist/import", use: importCSV)
+        group.get("wishlist/:item", use: show)
+        group.post("wishlist/:item", use: saveNote)
+        group.get("wishlist/:item/remove", use: confirmRemoval)
+        group.post("wishlist/:item/delete", use: remove)
+    }
+
+    static let notFound = PageError(
+        .notFound, title: "Not on your wishlist",
+        message: "That book isn't on your wishlist. It may have been removed; your wishlist shows everything that is."
+    )
+
+    // MARK: Handlers
+
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let requested = try request.queryText("sort")
+        guard let sort = requested.isEmpty ? .added : WishlistSort(rawValue: requested) else {
+            throw PageError.badRequest("The wishlist can be sorted by date added, title or author; “\(requested.prefix(40))” is none of them.")
+        }
+        return try await indexPage(context, userID: user.userID, sort: sort)
+    }
+
+    /// Adds a catalog book and goes back where the button was, which then confirms it.
+    @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let bookID = try context.form.text("book", maxLength: 40)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.wishlist)
+        guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
+            throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
+        }
+        let code: String
+        switch try await wishlist.add(book, userID: user.userID, at: clock.now()) {
+        case .added(let item): code = "added-\(item.id)"
+        case .alreadyThere(let item): code = "already-\(item.id)"
+        }
+        return redirectWithFlash(to: returnTo, code)
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let item = try await ownItem(context, userID: user.userID)
+        return try await itemPage(context, item, noteValue: item.note, noteError: nil)
+    }
+
+    @Sendable func saveNote(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let item = try await ownItem(context, userID: user.userID)
+        // Read generously so that the rule, not the reader, tells the person it is too long.
+        let note = try context.form.text("note", maxLength: 4 * WishlistStore.noteMaximumLength)
+        guard note.count <= WishlistStore.noteMaximumLength else {
+            return try await itemPage(
+                context, item, noteValue: note,
+                noteError: "Notes can be up to 2,000 characters; this one has \(note.count). Shorten it and save again.",
+                status: .unprocessableContent
+            )
+        }
+        guard try await wishlist.updateNote(id: item.id, userID: user.userID, note: note) else { throw Self.notFound }
+        return redirectWithFlash(to: SitePath.wishlistItem(item.id), "note")
+    }
+
+    @Sendable func confirmRemoval(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let item = try await ownItem(context, userID: user.userID)
+        return try pages.render(
+            "wishlist/remove.html", title: "Remove \(item.title)?", nav: "wishlist", for: context.visitor,
+            values: ["item": try await itemValue(item, detailed: false)]
+        )
+    }
+
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard try await wishlist.delete(id: try Self.itemID(context), userID: user.userID) != nil else { throw Self.notFound }
+        return redirectWithFlash(to: SitePath.wishlist, "removed")
+    }
+
+    /// A CSV that Goodreads' importer accepts, newest first.
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let rows = try await wishlist.items(userID: user.userID, sort: .added).map {
+            GoodreadsExportRow(
+                title: $0.title, author: $0.author, isbn10: $0.isbn10, isbn13: $0.isbn13,
+                publisher: $0.publisher, dateAdded: $0.addedAt, notes: $0.note
+            )
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"wishlist.csv\"",
+                .cacheControl: "no-store",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: GoodreadsCSV.export(rows)))
+        )
+    }
+
+    /// Reads a Goodreads export and adds its to-read books; the page then shows what happened.
+    /// A file that cannot be read changes nothing and says why beside the upload field.
+    @Sendable func importCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let file = context.upload, !file.body.isEmpty else {
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: "Choose a CSV file exported from Goodreads, then press Import.")
+        }
+        guard let text = String(validating: file.body, as: UTF8.self) else {
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn't UTF-8 text, so it can't be a Goodreads export. Upload the CSV file Goodreads gave you.")
+        }
+        let now = clock.now()
+        let parsed: GoodreadsImport
+        do {
+            parsed = try GoodreadsCSV.parse(text, now: now)
+        } catch let error as GoodreadsCSVError {
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
+        }
+        var summary = try await wishlist.importBooks(parsed.books, userID: user.userID, at: now)
+        summary.skipped = parsed.skipped
+        var visitor = context.visitor
+        visitor.signedIn?.wishlistCount = try await wishlist.count(userID: user.userID)
+        var updated = context
+        updated.visitor = visitor
+        return try await indexPage(updated, userID: user.userID, sort: .added, summary: summary)
+    }
+
+    // MARK: Pages
+
+    private func indexPage(
+        _ context: AppRequestContext, userID: Int64, sort: WishlistSort,
+        summary: WishlistImportSummary? = nil, importError: String? = nil
+    ) async throws -> Response {
+        let items = try await wishlist.items(userID: userID, sort: sort)
+        let placements = try await catalog.placements(of: items.compactMap(\.bookID))
+        let values = items.map { Self.itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }
+        return try pages.render(
+            "wishlist/index.html", title: "Your wishlist", nav: "wishlist", for: context.visitor,
+            status: importError == nil ? .ok : .unprocessableContent,
+            values: [
+                "sort": .string(sort.rawValue), "items": .array(values), "count": .int(items.count),
+                "import_summary": summary.map { summary in
+                    [
+                        "added": .int(summary.added), "already": .int(summary.alreadyPresent),
+                        "skipped": .array(summary.skipped.map { ["line": .int($0.line), "title": .string($0.title), "reason": .string($0.reason)] }),
+                    ]
+                } ?? .null,
+                "import_error": importError.map(TemplateValue.string) ?? .null,
+            ]
+        )
+    }
+
+    private func itemPage(
+        _ context: AppRequestContext, _ item: WishlistItem, noteValue: String, noteError: String?, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let value = try await itemValue(item, detailed: true)
+        return try pages.render(
+            "wishlist/item.html", title: item.title, nav: "wishlist", for: context.visitor, status: status,
+            values: [
+                "item": value,
+                "details": value,
+                "buy_links": BookPresenter.linksValue(item.buyLinks, label: "name"),
+                "review_links": BookPresenter.linksValue(item.readingLinks, label: "label"),
+                "note_value": .string(noteValue), "note_error": noteError.map(TemplateValue.string) ?? .null,
+            ]
+        )
+    }
+
+    private func itemValue(_ item: WishlistItem, detailed: Bool) async throws -> TemplateValue {
+        let placements = try await catalog.placements(of: item.bookID.map { [$0] } ?? [])
+        return Self.itemValue(item, placements: placements[item.bookID ?? ""] ?? [], detailed: detailed)
+    }
+
+    static func itemValue(_ item: WishlistItem, placements: [Placement], detailed: Bool) -> TemplateValue {
+        var value: [String: TemplateValue] = [
+            "id": .int(Int(item.id)), "path": .string(SitePath.wishlistItem(item.id)), "title": .string(item.title),
+            "author": .string(item.author), "added_at": .date(item.addedAt), "note": .string(item.note),
+            "cover": BookPresenter.coverValue(url: item.imageURL, width: item.imageWidth, height: item.imageHeight),
+            "lists": .array(placements.map(BookPresenter.placementValue)),
+            "book_path": .string(item.bookID.map(SitePath.book) ?? ""),
+        ]
+        if detailed {
+            value["publisher"] = .string(item.publisher)
+            value["description"] = .string(item.description)
+            value["isbn13"] = .string(item.isbn13)
+            value["isbn10"] = .string(item.isbn10)
+        }
+        return .dictionary(value)
+    }
+
+    // MARK: Input
+
+
+    static func itemID(_ context: AppRequestContext) throws -> Int64 {
+        guard let text = context.parameters.get("item"), text.count <= 18, let id = Int64(text), id > 0 else { throw notFound }
+        return id
+    }
+
+    /// The signed-in user's item, or the same 404 for an id that is someone else's or missing.
+    private func ownItem(_ context: AppRequestContext, userID: Int64) async throws -> WishlistItem {
+        guard let item = try await wishlist.item(id: try Self.itemID(context), userID: userID) else { throw Self.notFound }
+        return item
+    }
+
+    private func redirectWithFlash(to location: String, _ code: String) -> Response {
+        var response = redirect(to: location)
+        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+        return response
+    }
+}

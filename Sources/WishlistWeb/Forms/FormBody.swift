@@ -1,0 +1,102 @@
+import Hummingbird
+import NIOCore
+import WishlistCore
+import WishlistTemplates
+
+/// The fields of an `application/x-www-form-urlencoded` body, checked once on arrival: valid
+/// UTF-8, no control characters other than tab and line breaks, each field at most once.
+public struct FormBody: Sendable {
+    /// Bodies over this many bytes are refused with 413.
+    public static let maximumBytes = 64 * 1024
+    /// The one route that takes a file (a Goodreads export), and its larger limit.
+    public static let uploadPath = SitePath.wishlistImport
+    public static let uploadMaximumBytes = 2 * 1024 * 1024
+
+    /// The body limit for a request to `path`.
+    public static func limit(for path: String) -> Int {
+        path == uploadPath ? uploadMaximumBytes : maximumBytes
+    }
+
+    private var fields: [String: String] = [:]
+
+    public init() {}
+
+    /// Parses a body; every problem is a 400 page that names it.
+    public init(parsing body: ByteBuffer) throws {
+        for pair in body.readableBytesView.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try Self.decode(parts[0])
+            let value = try Self.decode(parts.count > 1 ? parts[1] : [])
+            guard fields.updateValue(value, forKey: name) == nil else {
+                throw PageError.badRequest("The form sent the field “\(name.prefix(40))” more than once. Reload the page and try again.")
+            }
+        }
+    }
+
+    /// The query string of a URL, read by the same rules as a form (`+` is a space).
+    public init(query: String?) throws {
+        try self.init(parsing: ByteBuffer(string: query ?? ""))
+    }
+
+    /// The field's text ("" when absent), refused with 400 when longer than `maxLength` characters.
+    public func text(_ name: String, maxLength: Int = 200) throws -> String {
+        guard let value = fields[name] else { return "" }
+        guard value.count <= maxLength else {
+            throw PageError.badRequest("The field “\(name)” is longer than \(maxLength) characters. Shorten it and try again.")
+        }
+        return value
+    }
+
+    /// Decodes `+` and `%XX`, then checks the result is text a person could have typed.
+    private static func decode(_ encoded: some Collection<UInt8>) throws -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var index = encoded.startIndex
+        while index != encoded.endIndex {
+            let byte = encoded[index]
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%") {
+                let high = encoded.index(after: index)
+                guard high != encoded.endIndex, encoded.index(after: high) != encoded.endIndex,
+                      let value = hexValue(encoded[high], encoded[encoded.index(after: high)])
+                else {
+                    throw PageError.badRequest("The form was garbled on its way here (a broken %-escape). Reload the page and try again.")
+                }
+                bytes.append(value)
+                index = encoded.index(after: high)
+            } else {
+                bytes.append(byte)
+            }
+            index = encoded.index(after: index)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw PageError.badRequest("The form contained bytes that aren't valid UTF-8 text. Retype the text and try again.")
+        }
+        if text.unicodeScalars.contains(where: \.isForbiddenControlCharacter) {
+            throw PageError.badRequest("The form contained control characters (such as NUL) that can't be stored. Retype the text and try again.")
+        }
+        return text
+    }
+
+    private static func hexValue(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        guard let high = nibble(high), let low = nibble(low) else { return nil }
+        return high << 4 | low
+    }
+}
+
+extension Request {
+    /// The query parameter `name`, trimmed; a value over 200 characters or one that is not text
+    /// is a 400.
+    func queryText(_ name: String) throws -> String {
+        try FormBody(query: uri.query).text(name, maxLength: 200).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

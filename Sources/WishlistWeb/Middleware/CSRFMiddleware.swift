@@ -1,0 +1,58 @@
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// Reads the body of every POST once and refuses it unless it carries this visitor's CSRF token
+/// and, when the browser says where the form came from (`Origin`), that is this site.
+struct CSRFMiddleware: RouterMiddleware {
+    let csrf: CSRFProtection
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        guard request.method == .post else { return try await next(request, context) }
+        var request = request
+        var context = context
+        let body = try await request.collectBody(upTo: FormBody.limit(for: request.uri.path))
+        let contentType = request.headers[.contentType] ?? ""
+        let token: String
+        if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            context.form = try FormBody(parsing: body)
+            token = try context.form.text("csrf_token", maxLength: 100)
+        } else if contentType.lowercased().hasPrefix("multipart/form-data"), request.uri.path == FormBody.uploadPath {
+            let multipart: MultipartForm
+            do {
+                multipart = try MultipartForm(body: Array(body.readableBytesView), contentType: contentType)
+            } catch let error as MultipartForm.Error {
+                throw PageError.badRequest(error.message)
+            }
+            // As for URL-encoded forms: a field sent twice is refused, not resolved by picking one.
+            var names = Set<String>()
+            for part in multipart.parts where !names.insert(part.name).inserted {
+                throw PageError.badRequest("The form sent the field “\(part.name.prefix(40))” more than once. Reload the page and try again.")
+            }
+            context.upload = multipart.file("file")
+            token = multipart.text("csrf_token") ?? ""
+        } else {
+            throw PageError(
+                .unsupportedMediaType, title: "That request couldn't be read",
+                message: "This site accepts forms only from its own pages. Go back, reload the page, and try again."
+            )
+        }
+        guard isSameOrigin(request), csrf.isValid(token, forSession: context.visitor.sessionToken) else {
+            throw PageError.csrfRejected
+        }
+        return try await next(request, context)
+    }
+
+    /// A missing `Origin` passes (older browsers, same-origin GET-to-POST navigations); the token
+    /// still has to match. A present one must name the host the request was sent to.
+    private func isSameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }
+        return Self.isSameOrigin(origin: origin, authority: request.head.authority)
+    }
+
+    static func isSameOrigin(origin: String, authority: String?) -> Bool {
+        guard let host = authority, let separator = origin.range(of: "://") else { return false }
+        let scheme = origin[..<separator.lowerBound].lowercased()
+        return (scheme == "http" || scheme == "https") && origin[separator.upperBound...].lowercased() == host.lowercased()
+    }
+}

@@ -1,0 +1,62 @@
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// A one-time confirmation after a redirect ("Added “Title” to your wishlist"), carried by a
+/// short-lived cookie that holds only a code naming what happened, never text to show: the
+/// text is made here, from the signed-in user's own data.
+struct FlashMiddleware: RouterMiddleware {
+    static let cookieName = "wishlist_flash"
+
+    let wishlist: WishlistStore
+    let secure: Bool
+
+    /// The cookie a redirect sets to show `code` on the next page.
+    static func cookie(_ code: String, secure: Bool) -> Cookie {
+        Cookie(name: cookieName, value: code, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        guard request.method == .get, let code = request.cookies[Self.cookieName]?.value, !code.isEmpty else {
+            return try await next(request, context)
+        }
+        var context = context
+        if let user = context.visitor.signedIn {
+            context.visitor.flash = try await message(for: code, userID: user.userID)
+        }
+        var response = try await next(request, context)
+        response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    private func message(for code: String, userID: Int64) async throws -> PageFlash? {
+        let parts = code.split(separator: "-", maxSplits: 1).map(String.init)
+        switch (parts.first ?? "", parts.count > 1 ? Int64(parts[1]) : nil) {
+        case ("added", let id?):
+            guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
+            return PageFlash(kind: "success", message: "Added “\(item.title)” to your wishlist.", link: (SitePath.wishlist, "View your wishlist"))
+        case ("already", let id?):
+            guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
+            return PageFlash(kind: "info", message: "“\(item.title)” is already on your wishlist.", link: (SitePath.wishlistItem(item.id), "Open it"))
+        case ("removed", _):
+            return PageFlash(kind: "success", message: "The book was removed from your wishlist.")
+        case ("note", _):
+            return PageFlash(kind: "success", message: "Your note was saved.")
+        default:
+            return nil
+        }
+    }
+}
+
+/// A confirmation as the layout shows it.
+public struct PageFlash: Sendable {
+    public var kind: String
+    public var message: String
+    public var link: (url: String, label: String)?
+
+    var templateValue: TemplateValue {
+        var value: [String: TemplateValue] = ["kind": .string(kind), "message": .string(message)]
+        if let link { value["link"] = ["url": .string(link.url), "label": .string(link.label)] }
+        return .dictionary(value)
+    }
+}

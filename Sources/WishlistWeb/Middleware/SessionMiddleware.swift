@@ -1,0 +1,29 @@
+import Hummingbird
+import WishlistCore
+
+/// Works out who is asking: reads the session cookie, looks the session up, and gives a browser
+/// without a usable cookie a fresh anonymous token (the anchor of its CSRF token).
+struct SessionMiddleware: RouterMiddleware {
+    let sessions: SessionStore
+    let cookies: SessionCookies
+    let csrf: CSRFProtection
+    let wishlistCount: @Sendable (Int64) async throws -> Int
+
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        var context = context
+        let presented = request.cookies[cookies.name]?.value
+        let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()
+        var signedIn: Visitor.SignedIn?
+        if token == presented, let session = try await sessions.find(token: token) {
+            signedIn = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id)
+            signedIn?.wishlistCount = try await wishlistCount(session.userID)
+        }
+        context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
+
+        var response = try await next(request, context)
+        if token != presented, !cookies.isSet(in: response) {
+            response.setCookie(cookies.cookie(token, maxAge: nil))
+        }
+        return response
+    }
+}

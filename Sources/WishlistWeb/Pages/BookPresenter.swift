@@ -1,0 +1,71 @@
+import Foundation
+import WishlistCore
+import WishlistTemplates
+
+/// The values the templates read for lists, books, covers, links and placements, built in one
+/// place for every controller that shows them.
+enum BookPresenter {
+
+    static func listValue(_ list: ListSummary, isFavorite: Bool) -> TemplateValue {
+        [
+            "name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName),
+            "frequency": .string(list.frequency.label), "period": .string(list.frequency.period), "published_date": .string(list.publishedDate),
+            "fetched_at": list.fetchedAt.map(TemplateValue.date) ?? .null, "book_count": .int(list.bookCount),
+            "is_favorite": .bool(isFavorite),
+        ]
+    }
+
+    /// External links for `partials/book-links.html`.
+    static func linksValue(_ links: [CatalogBook.Link], label: String) -> TemplateValue {
+        .array(links.map { [label: .string($0.name), "url": .string($0.url)] })
+    }
+
+    static func placementValue(_ placement: Placement) -> TemplateValue {
+        ["name_encoded": .string(placement.listNameEncoded), "display_name": .string(placement.displayName), "rank": .int(placement.rank)]
+    }
+
+    /// A cover whose size the API did not give keeps its image, in the box of a typical jacket
+    /// (the CSS fills it without stretching); no image at all gets the placeholder in that box.
+    static func coverValue(url: String?, width: Int, height: Int) -> TemplateValue {
+        guard let url else { return ["url": "", "width": 128, "height": 193] }
+        guard width > 0, height > 0 else { return ["url": .string(url), "width": 128, "height": 193] }
+        return ["url": .string(url), "width": .int(width), "height": .int(height)]
+    }
+
+    static func movement(_ listed: ListedBook) -> TemplateValue {
+        switch listed.rankLastWeek {
+        case 0: return ["kind": "new", "amount": 0]
+        case let last where last > listed.rank: return ["kind": "up", "amount": .int(last - listed.rank)]
+        case let last where last < listed.rank: return ["kind": "down", "amount": .int(listed.rank - last)]
+        default: return ["kind": "same", "amount": 0]
+        }
+    }
+
+    static func bookRow(_ book: BookSummary, listed: ListedBook?, wishlistItem: Int64?) -> TemplateValue {
+        var row: [String: TemplateValue] = [
+            "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
+            "description": .string(book.description), "path": .string(SitePath.book(book.id)),
+            "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
+            "on_wishlist": .bool(wishlistItem != nil),
+            "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
+        ]
+        if let listed {
+            row["rank"] = .int(listed.rank)
+            row["weeks_on_list"] = .int(listed.weeksOnList)
+            row["movement"] = movement(listed)
+        }
+        return .dictionary(row)
+    }
+
+    static func bookDetail(_ book: CatalogBook, wishlistItem: Int64?) -> TemplateValue {
+        [
+            "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
+            "contributor": .string(book.contributor), "publisher": .string(book.publisher),
+            "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
+            "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
+            "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
+            "on_wishlist": .bool(wishlistItem != nil),
+            "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
+        ]
+    }
+}

@@ -1,0 +1,21 @@
+/// The paths the Swift code links and redirects to, each built in one place. The route table
+/// (each controller's `addRoutes`) matches them; templates link with the `path` values built here
+/// where a page shows items, and write the fixed section paths (`/lists`, `/wishlist`) themselves.
+enum SitePath {
+    static let signIn = "/login"
+    static let catalog = "/lists"
+    static let wishlist = "/wishlist"
+    static let wishlistImport = "/wishlist/import"
+
+    /// The sign-in page, returning to `next` (a local path) afterwards.
+    static func signIn(returningTo next: String) -> String {
+        signIn + "?next=" + LocalPath.percentEncoded(next)
+    }
+
+    static func list(_ nameEncoded: String) -> String { catalog + "/" + nameEncoded }
+    static func book(_ id: String) -> String { "/books/" + id }
+    static func wishlistItem(_ id: Int64) -> String { wishlist + "/\(id)" }
+
+    /// Settings, showing the confirmation named `done` (`SettingsController.confirmations`).
+    static func settings(done: String) -> String { "/settings?done=" + done }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import Logging
+import WishlistCore
+import WishlistTemplates
+
+/// The whole application, built in one place from a configuration. `wishlist serve` runs it;
+/// tests build it the same way, so the app under test is the app.
+public struct WishlistServer: Sendable {
+    public let config: AppConfig
+    public let database: AppDatabase
+    public let accounts: AccountService
+    public let catalogSync: CatalogSync
+    public let application: Application<RouterResponder<AppRequestContext>>
+
+    /// Opens and migrates the database, compiles the templates (a template error stops here,
+    /// naming file, line and column) and assembles the routes.
+    public static func build(
+        config: AppConfig, logger: Logger, clock: WallClock = .system,
+        httpLimits: CurlHTTPClient.Limits = .init()
+    ) async throws -> WishlistServer {
+        let database = try AppDatabase.open(path: config.database.path)
+        let catalogSync = CatalogSync.make(config: config, database: database, logger: logger, clock: clock, httpLimits: httpLimits)
+        if try await catalogSync.secondsUntilDue() == 0, catalogSync.servesSample {
+            // The sample loads in milliseconds; pages have lists from the first request.
+            _ = await catalogSync.refresh()
+        }
+        await catalogSync.loadStatusLine()
+        let templates = try TemplateLibrary(
+            directory: URL(fileURLWithPath: config.server.viewsDirectory, isDirectory: true),
+            reloadOnChange: config.server.devMode
+        )
+        let hasher = try PasswordHasher(
+            parameters: config.accounts.argon2,
+            maxConcurrent: config.accounts.maxConcurrentHashes,
+            maxWaiting: config.accounts.maxWaitingHashes
+        )
+        let accounts = AccountService(database: database, hasher: hasher, settings: config.accounts, clock: clock)
+        try await accounts.calibratePasswordChecks()
+        let csrf = try await CSRFProtection.load(from: database)
+        let cookies = SessionCookies(secure: config.server.secureCookies)
+        let signupOpen = config.accounts.signup == .open
+        let pages = PageRenderer(
+            templates: templates, signupOpen: signupOpen,
+            notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
+        )
+
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ErrorPageMiddleware(pages: pages))
+        router.add(middleware: BodyLimitMiddleware())
+        router.add(middleware: StaticFilesMiddleware(directory: config.server.publicDirectory, logger: logger))
+        let catalog = CatalogStore(database: database)
+        let wishlist = WishlistStore(database: database)
+        router.add(middleware: SessionMiddleware(
+            sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { try await wishlist.count(userID: $0) }
+        ))
+        router.add(middleware: FlashMiddleware(wishlist: wishlist, secure: config.server.secureCookies))
+        // Again inside the session, so error pages show the signed-in navigation.
+        router.add(middleware: ErrorPageMiddleware(pages: pages))
+        router.add(middleware: CSRFMiddleware(csrf: csrf))
+
+        SystemController(database: database, catalog: catalog).addRoutes(to: router)
+        AccountsController(
+            accounts: accounts, pages: pages, cookies: cookies, signupOpen: signupOpen,
+            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
+        ).addRoutes(to: router)
+
+        let signedIn = router.group().add(middleware: RequireSignInMiddleware())
+        SettingsController(accounts: accounts, catalog: catalog, pages: pages, cookies: cookies).addRoutes(to: signedIn)
+        CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
+            .addRoutes(to: signedIn)
+        WishlistController(wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
+            .addRoutes(to: signedIn)
+
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(config.server.host, port: config.server.port), serverName: nil),
+            services: [
+                CatalogRefreshService(sync: catalogSync, logger: logger),
+                ExpiredRowsPurge(
+                    purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired], interval: .seconds(3600), logger: logger
+                ),
+            ],
+            logger: logger
+        )
+        return WishlistServer(config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application)
+    }
+}
