@@ -47,7 +47,7 @@ public struct WishlistServer: Sendable {
 
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessLogMiddleware())
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies))
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: StaticFilesMiddleware(directory: config.server.publicDirectory, logger: logger))

@@ -82,7 +82,7 @@ extension CatalogBook {
         author = book.author?.trimmingCharacters(in: .whitespaces) ?? ""
         contributor = book.contributor ?? ""
         publisher = book.publisher ?? ""
-        description = book.description ?? ""
+        description = PlainText.fromHTMLFragment(book.description ?? "")
         price = book.price?.displayText
         isbn10 = book.primaryISBN10 ?? ""
         isbn13 = book.primaryISBN13

@@ -3,6 +3,11 @@ import Hummingbird
 import WishlistCore
 
 /// Adds the security headers of the design to every response, error pages and static files included.
+///
+/// Behind HTTPS (`server.secureCookies`) it also sends `Strict-Transport-Security`, so a browser
+/// that has been here once never again asks for the site over plain HTTP, where its cookies and
+/// forms could be read or changed on the way. Over plain HTTP the header would mean nothing
+/// (browsers ignore it there, RFC 6797 section 8.1) and could lock out a LAN install that has no TLS.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var headers: HTTPFields {
         [
@@ -19,7 +24,17 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         ]
     }
 
-    private let headers = Self.headers
+    /// Two years, as browsers' preload lists expect; subdomains are left alone, since a home
+    /// server's name often has siblings that are not ours.
+    static var strictTransportSecurity: String { "max-age=63072000" }
+
+    private let headers: HTTPFields
+
+    init(behindHTTPS: Bool) {
+        var headers = Self.headers
+        if behindHTTPS { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
+        self.headers = headers
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)

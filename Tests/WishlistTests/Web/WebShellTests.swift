@@ -27,6 +27,23 @@ struct WebShellTests {
         }
     }
 
+    @Test("behind HTTPS every kind of response asks browsers to keep to HTTPS; over plain HTTP none does", arguments: [
+        "/login", "/no-such-page", "/static/style.css", "/healthz",
+    ])
+    func strictTransportSecurity(path: String) async throws {
+        let behindHTTPS = try await TestApp.build { $0.server.secureCookies = true }
+        try await TestApp.run(behindHTTPS) { browser in
+            browser.cookieName = "__Host-wishlist_session"
+            let response = try await browser.get(path)
+            #expect(response.headers[.strictTransportSecurity] == "max-age=63072000")
+        }
+        let plain = try await TestApp.build()
+        try await TestApp.run(plain) { browser in
+            let response = try await browser.get(path)
+            #expect(response.headers[.strictTransportSecurity] == nil)
+        }
+    }
+
     @Test func unknownPathGetsTheStyledNotFoundPage() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in

@@ -1,0 +1,1 @@
+../../../../Sources/WishlistCore/Catalog/PlainText.swift
