@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// The NYT's quota, 5 requests a minute and 500 a day, counted in the database so that a
-/// restart does not forget the requests already made.
+/// The NYT key's quota (5 requests a minute and 500 a day unless configured otherwise), counted in
+/// the database so that a restart does not forget the requests already made.
 package struct APIRateLimiter: Sendable {
     enum Decision: Equatable {
         /// Recorded: make the request now.

@@ -40,12 +40,13 @@ public final class CatalogSync: Sendable {
 
     init(
         source: any CatalogSource, database: AppDatabase, clock: WallClock, refreshHours: Int, logger: Logger,
+        requestsPerMinute: Int = 5, requestsPerDay: Int = 500,
         sleep: @escaping @Sendable (Int) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) {
         self.source = source
         self.logger = logger
         self.store = CatalogStore(database: database)
-        self.limiter = APIRateLimiter(database: database, clock: clock)
+        self.limiter = APIRateLimiter(database: database, clock: clock, perMinute: requestsPerMinute, perDay: requestsPerDay)
         self.clock = clock
         self.sleep = sleep
         self.refreshInterval = TimeInterval(refreshHours) * 3600
@@ -60,7 +61,10 @@ public final class CatalogSync: Sendable {
         let source: any CatalogSource = config.nyt.apiKey.isEmpty
             ? SampleCatalogSource()
             : NYTAPISource(client: CurlHTTPClient(limits: httpLimits), baseURL: config.nyt.baseURL, apiKey: config.nyt.apiKey)
-        return CatalogSync(source: source, database: database, clock: clock, refreshHours: config.nyt.refreshHours, logger: logger, sleep: sleep)
+        return CatalogSync(
+            source: source, database: database, clock: clock, refreshHours: config.nyt.refreshHours, logger: logger,
+            requestsPerMinute: config.nyt.requestsPerMinute, requestsPerDay: config.nyt.requestsPerDay, sleep: sleep
+        )
     }
 
     var sourceName: String { source.isSample ? "sample" : "nyt" }

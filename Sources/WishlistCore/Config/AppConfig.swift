@@ -27,6 +27,9 @@ public struct AppConfig: Sendable, Equatable {
         public var apiKey = ""
         public var baseURL = "https://api.nytimes.com/svc/books/v3"
         public var refreshHours = 24
+        /// The key's quota; the NYT's default keys allow 5 a minute and 500 a day, some keys more.
+        public var requestsPerMinute = 5
+        public var requestsPerDay = 500
     }
 
     public struct Argon2: Sendable, Equatable {

@@ -26,6 +26,8 @@ struct ConfigSetting {
         string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
         url("nyt.baseURL", env: "NYT_BASE_URL", \.nyt.baseURL),
         int("nyt.refreshHours", env: "NYT_REFRESH_HOURS", 1...720, \.nyt.refreshHours),
+        int("nyt.requestsPerMinute", env: "NYT_REQUESTS_PER_MINUTE", 1...1000, \.nyt.requestsPerMinute),
+        int("nyt.requestsPerDay", env: "NYT_REQUESTS_PER_DAY", 1...1_000_000, \.nyt.requestsPerDay),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
         int("accounts.argon2.memoryKiB", env: nil, 8...4_194_304, \.accounts.argon2.memoryKiB),
         int("accounts.argon2.iterations", env: nil, 1...100, \.accounts.argon2.iterations),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import WishlistCore
 @testable import WishlistTemplates
@@ -43,6 +44,8 @@ struct ConfigTests {
         (#"{}"#, ["NYT_BASE_URL": "ftp://example.com"], "configuration: nyt.baseURL: expected an http or https URL"),
         (#"{}"#, ["WISHLIST_PORT": "8080x"], "configuration: server.port:"),
         (#"{"accounts": {"sessionIdleDays": 40}}"#, [:], "configuration: accounts.sessionIdleDays: must not exceed"),
+        (#"{}"#, ["NYT_REQUESTS_PER_MINUTE": "0"], "configuration: nyt.requestsPerMinute: expected a whole number from 1 to 1000, got \"0\""),
+        (#"{"nyt": {"requestsPerDay": -5}}"#, [:], "configuration: nyt.requestsPerDay: expected a whole number from 1 to 1000000, got -5"),
         (#"[1, 2]"#, [:], "expected a JSON object at the top level"),
         (#"{"server": "#, [:], "not a readable JSON file"),
     ])
@@ -53,6 +56,17 @@ struct ConfigTests {
         }
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
         #expect(error?.description.contains("\n") == false)
+    }
+
+    @Test func theAPIQuotaComesFromTheConfigurationAndReachesTheRateLimiter() async throws {
+        let path = try write(#"{"nyt": {"requestsPerMinute": 50}}"#)
+        let config = try ConfigLoader.load(file: path, fileIsRequired: true, environment: ["NYT_REQUESTS_PER_DAY": "4000"])
+        #expect(config.nyt.requestsPerMinute == 50)
+        #expect(config.nyt.requestsPerDay == 4000)
+        let database = try AppDatabase.open(path: try temporaryDirectory().appendingPathComponent("quota.sqlite").path)
+        let sync = CatalogSync.make(config: config, database: database, logger: Logger(label: "test"))
+        #expect(sync.limiter.perMinute == 50)
+        #expect(sync.limiter.perDay == 4000)
     }
 
     @Test func aMissingExplicitFileIsAnErrorButAMissingDefaultIsNot() throws {
