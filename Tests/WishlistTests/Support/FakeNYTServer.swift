@@ -100,6 +100,12 @@ final class FakeNYTServer: Sendable {
             let file = context.parameters.get("file") ?? ""
             return try self.answer(request) { try self.currentList(String(file.dropLast(".json".count))) }
         }
+        // Dated editions: the fixture's Hardcover Fiction of 2023-03-19, and nothing else.
+        router.get("svc/books/v3/lists/:date/:file") { request, context in
+            let edition = (context.parameters.get("date") ?? "", context.parameters.get("file") ?? "")
+            guard edition == ("2023-03-19", "hardcover-fiction.json") else { return self.response(404, Data(#"{"status":"ERROR"}"#.utf8)) }
+            return try self.answer(request) { try Fixtures.data("current-hardcover-fiction-2023-03-19.json") }
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         return try await app.test(.live) { client in
             try await body("http://127.0.0.1:\(client.port!)/svc/books/v3")

@@ -46,6 +46,9 @@ protocol CatalogSource: Sendable {
     func names() async throws -> NYTNamesResponse
     func overview() async throws -> NYTOverviewResponse
     func currentList(_ listNameEncoded: String) async throws -> NYTListResponse
+    /// The edition of a list published on `date` (`YYYY-MM-DD`): `lists/{date}/{list}.json`, whose
+    /// `previous_published_date` leads further back.
+    func edition(list listNameEncoded: String, date: String) async throws -> NYTListResponse
 }
 
 /// The NYT Books API over libcurl. The key travels only in the `api-key` query parameter and
@@ -67,6 +70,10 @@ struct NYTAPISource: CatalogSource {
 
     func currentList(_ listNameEncoded: String) async throws -> NYTListResponse {
         try await get("lists/current/\(PercentEncoding.encode(listNameEncoded)).json")
+    }
+
+    func edition(list listNameEncoded: String, date: String) async throws -> NYTListResponse {
+        try await get("lists/\(PercentEncoding.encode(date))/\(PercentEncoding.encode(listNameEncoded)).json")
     }
 
     private func get<Body: Decodable>(_ path: String) async throws -> Body {
