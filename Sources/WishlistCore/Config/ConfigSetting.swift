@@ -37,7 +37,7 @@ struct ConfigSetting {
         int("accounts.sessionIdleDays", env: nil, 1...365, \.accounts.sessionIdleDays),
         int("accounts.sessionAbsoluteDays", env: nil, 1...3650, \.accounts.sessionAbsoluteDays),
         int("accounts.throttleWindowMinutes", env: nil, 1...1440, \.accounts.throttleWindowMinutes),
-        int("accounts.failedLoginsPerAccount", env: nil, 1...1000, \.accounts.failedLoginsPerAccount),
+        int("accounts.failedLoginsPerAccount", env: nil, 1...100_000, \.accounts.failedLoginsPerAccount),
         int("accounts.failedLoginsPerAddress", env: nil, 1...10000, \.accounts.failedLoginsPerAddress),
         int("accounts.signupsPerAddress", env: nil, 1...10000, \.accounts.signupsPerAddress),
         ]
