@@ -6,6 +6,8 @@ enum SitePath {
     static let catalog = "/lists"
     static let wishlist = "/wishlist"
     static let wishlistImport = "/wishlist/import"
+    static let people = "/people"
+    static let reservations = "/reservations"
 
     /// The sign-in page, returning to `next` (a local path) afterwards.
     static func signIn(returningTo next: String) -> String {
@@ -15,6 +17,9 @@ enum SitePath {
     static func list(_ nameEncoded: String) -> String { catalog + "/" + nameEncoded }
     static func book(_ id: String) -> String { "/books/" + id }
     static func wishlistItem(_ id: Int64) -> String { wishlist + "/\(id)" }
+    /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
+    static func person(_ username: String) -> String { people + "/" + username }
+    static func sharedList(_ token: String) -> String { "/shared/" + token }
 
     /// Settings, showing the confirmation named `done` (`SettingsController.confirmations`).
     static func settings(done: String) -> String { "/settings?done=" + done }

@@ -53,25 +53,32 @@ public struct WishlistServer: Sendable {
         router.add(middleware: StaticFilesMiddleware(directory: config.server.publicDirectory, logger: logger))
         let catalog = CatalogStore(database: database)
         let wishlist = WishlistStore(database: database)
+        let household = HouseholdStore(database: database)
+        let shareLinks = ShareLinkStore(database: database)
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { try await wishlist.count(userID: $0) }
         ))
-        router.add(middleware: FlashMiddleware(wishlist: wishlist, secure: config.server.secureCookies))
+        router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: CSRFMiddleware(csrf: csrf))
 
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
+        ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, signupOpen: signupOpen,
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
         ).addRoutes(to: router)
 
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
-        SettingsController(accounts: accounts, catalog: catalog, pages: pages, cookies: cookies).addRoutes(to: signedIn)
+        SettingsController(
+            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, pages: pages, cookies: cookies, clock: clock
+        ).addRoutes(to: signedIn)
         CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)
         WishlistController(wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
+            .addRoutes(to: signedIn)
+        HouseholdController(household: household, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)
 
         let application = Application(

@@ -301,7 +301,7 @@ def test_add_from_a_list_mark_note_and_remove(browser: Browser, new_account: str
     assert box.accessible_name == "Your note"
     assert box.get_attribute("maxlength") == "2000"
     assert box.get_attribute("value") == ""
-    assert driver.find_element(By.ID, "note-hint").text == "Up to 2,000 characters."
+    assert driver.find_element(By.ID, "note-hint").text.startswith("Up to 2,000 characters.")
     note = "Ask for it <b>signed</b> & gift-wrapped — “for Dad”\nsecond line"
     fill(browser, "note", note)
     follow(browser, driver.find_element(By.ID, "note-submit"), "note-saved")

@@ -17,15 +17,17 @@ public struct WishlistItem: Sendable, Equatable {
     public let buyLinks: [CatalogBook.Link]
     public let readingLinks: [CatalogBook.Link]
     public let note: String
+    public let priority: Priority
     public let addedAt: Date
 }
 
 public enum WishlistSort: String, Sendable, CaseIterable {
-    case added, title, author
+    case added, title, author, priority
 
     var orderBy: String {
         switch self {
         case .added: return "added_at DESC, id DESC"
+        case .priority: return "priority DESC, added_at DESC, id DESC"
         case .title: return "title COLLATE NOCASE, added_at DESC"
         case .author: return "author COLLATE NOCASE, title COLLATE NOCASE"
         }
@@ -77,10 +79,13 @@ public struct WishlistStore: Sendable {
         try await database.pool.read { db in try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) }
     }
 
-    /// Returns false when the user has no such item.
-    public func updateNote(id: Int64, userID: Int64, note: String) async throws -> Bool {
+    /// Saves the note and the priority; false when the user has no such item.
+    public func update(id: Int64, userID: Int64, note: String, priority: Priority) async throws -> Bool {
         try await database.pool.write { db in
-            try db.execute(sql: "UPDATE wishlist_item SET note = ? WHERE id = ? AND user_id = ?", arguments: [note, id, userID])
+            try db.execute(
+                sql: "UPDATE wishlist_item SET note = ?, priority = ? WHERE id = ? AND user_id = ?",
+                arguments: [note, priority.storedValue, id, userID]
+            )
             return db.changesCount == 1
         }
     }
@@ -183,12 +188,13 @@ public struct WishlistStore: Sendable {
         )
     }
 
-    private static func item(_ row: Row) -> WishlistItem {
+    static func item(_ row: Row) -> WishlistItem {
         WishlistItem(
             id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], publisher: row["publisher"],
             description: row["description"], isbn10: row["isbn10"], isbn13: row["isbn13"], imageURL: row["image_url"],
             imageWidth: row["image_width"], imageHeight: row["image_height"],
-            buyLinks: decode(row["buy_links"]), readingLinks: decode(row["reading_links"]), note: row["note"], addedAt: row["added_at"]
+            buyLinks: decode(row["buy_links"]), readingLinks: decode(row["reading_links"]), note: row["note"],
+            priority: Priority(storedValue: row["priority"]), addedAt: row["added_at"]
         )
     }
 

@@ -3,16 +3,22 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// The settings page: password, signed-in browsers, account removal.
+/// The settings page: start page, sharing, password, signed-in browsers, account removal.
 struct SettingsController {
     let accounts: AccountService
     let catalog: CatalogStore
+    let household: HouseholdStore
+    let shareLinks: ShareLinkStore
     let pages: PageRenderer
     let cookies: SessionCookies
+    let clock: WallClock
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings", use: show)
         group.post("settings/default-list", use: setDefaultList)
+        group.post("settings/sharing", use: setSharing)
+        group.post("settings/share-link", use: createShareLink)
+        group.post("settings/share-link/delete", use: revokeShareLink)
         group.post("settings/password", use: changePassword)
         group.post("settings/sessions/sign-out-others", use: signOutOthers)
         group.post("settings/delete-account", use: deleteAccount)
@@ -23,6 +29,9 @@ struct SettingsController {
         "password": "Your password was changed, and every other browser was signed out.",
         "signed-out-others": "Every other browser was signed out.",
         "start-page": "Your start page was saved. It opens when you sign in.",
+        "sharing-household": "Your wishlist is now shared with everyone on this server.",
+        "sharing-private": "Your wishlist is private now. Only you can see it.",
+        "share-link-revoked": "The share link no longer works. Nobody can open your list through it.",
     ]
 
     struct PasswordForm {
@@ -62,6 +71,40 @@ struct SettingsController {
         return redirect(to: SitePath.settings(done: "start-page"))
     }
 
+    @Sendable func setSharing(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let text = try context.form.text("sharing", maxLength: 40)
+        guard let sharing = Sharing(rawValue: text) else {
+            throw PageError.badRequest("Choose who may see your wishlist: only you, or everyone on this server.")
+        }
+        try await household.setSharing(userID: user.userID, sharing)
+        return redirect(to: SitePath.settings(done: "sharing-\(sharing.rawValue)"))
+    }
+
+    /// Makes a new share link (the old one stops working) and shows it on the page this once:
+    /// only its hash is kept, so it cannot be shown again after a redirect.
+    @Sendable func createShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let token = try await shareLinks.create(userID: user.userID, at: clock.now())
+        let link = Self.origin(of: request, secure: cookies.secure) + SitePath.sharedList(token)
+        return try await page(context, errors: [:], newShareLink: link)
+    }
+
+    @Sendable func revokeShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        _ = try await shareLinks.revoke(userID: user.userID)
+        return redirect(to: SitePath.settings(done: "share-link-revoked"))
+    }
+
+    /// The scheme and host the browser used to reach this page, so that a link made here opens
+    /// from the same network. A Host header with anything but host-name characters gives `localhost`.
+    static func origin(of request: Request, secure: Bool) -> String {
+        let host = request.head.authority ?? ""
+        let allowed = !host.isEmpty && host.count <= 255
+            && host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]".unicodeScalars.contains($0)) }
+        return (secure ? "https://" : "http://") + (allowed ? host : "localhost")
+    }
+
     @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)
@@ -97,7 +140,7 @@ struct SettingsController {
 
 
     private func page(
-        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil,
+        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, newShareLink: String? = nil,
         status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) async throws -> Response {
         let user = try context.signedInUser()
@@ -118,6 +161,9 @@ struct SettingsController {
                 "lists": .array(lists.map(named)),
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
                 "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
+                "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
+                "share_link": try await shareLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+                "new_share_link": newShareLink.map(TemplateValue.string) ?? .null,
                 "sessions": .array(sessions),
                 "other_sessions": .bool(sessions.count > 1),
                 "errors": TemplateValue(errors),

@@ -33,7 +33,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .added : WishlistSort(rawValue: requested) else {
-            throw PageError.badRequest("The wishlist can be sorted by date added, title or author; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
         }
         return try await indexPage(context, userID: user.userID, sort: sort)
     }
@@ -57,22 +57,29 @@ struct WishlistController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let item = try await ownItem(context, userID: user.userID)
-        return try await itemPage(context, item, noteValue: item.note, noteError: nil)
+        return try await itemPage(context, item, entered: .init(note: item.note, priority: item.priority.rawValue))
     }
 
+    /// Saves the note and the priority. A form without `priority` (an older page) keeps the item's.
     @Sendable func saveNote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let item = try await ownItem(context, userID: user.userID)
         // Read generously so that the rule, not the reader, tells the person it is too long.
         let note = try context.form.text("note", maxLength: 4 * WishlistStore.noteMaximumLength)
-        guard note.count <= WishlistStore.noteMaximumLength else {
-            return try await itemPage(
-                context, item, noteValue: note,
-                noteError: "Notes can be up to 2,000 characters; this one has \(note.count). Shorten it and save again.",
-                status: .unprocessableContent
-            )
+        let priorityText = try context.form.text("priority", maxLength: 40)
+        let entered = ItemForm(note: note, priority: priorityText.isEmpty ? item.priority.rawValue : priorityText)
+        var errors: FieldErrors = [:]
+        if note.count > WishlistStore.noteMaximumLength {
+            errors["note"] = "Notes can be up to 2,000 characters; this one has \(note.count). Shorten it and save again."
         }
-        guard try await wishlist.updateNote(id: item.id, userID: user.userID, note: note) else { throw Self.notFound }
+        let priority = Priority(rawValue: entered.priority)
+        if priority == nil {
+            errors["priority"] = "Choose high, normal or low."
+        }
+        guard errors.isEmpty, let priority else {
+            return try await itemPage(context, item, entered: entered, errors: errors, status: .unprocessableContent)
+        }
+        guard try await wishlist.update(id: item.id, userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
         return redirectWithFlash(to: SitePath.wishlistItem(item.id), "note")
     }
 
@@ -161,8 +168,15 @@ struct WishlistController {
         )
     }
 
+    /// What the item form holds: the saved values, or what was typed when saving failed.
+    struct ItemForm {
+        var note: String
+        var priority: String
+    }
+
     private func itemPage(
-        _ context: AppRequestContext, _ item: WishlistItem, noteValue: String, noteError: String?, status: HTTPResponse.Status = .ok
+        _ context: AppRequestContext, _ item: WishlistItem, entered: ItemForm, errors: FieldErrors = [:],
+        status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let value = try await itemValue(item, detailed: true)
         return try pages.render(
@@ -172,7 +186,8 @@ struct WishlistController {
                 "details": value,
                 "buy_links": BookPresenter.linksValue(item.buyLinks, label: "name"),
                 "review_links": BookPresenter.linksValue(item.readingLinks, label: "label"),
-                "note_value": .string(noteValue), "note_error": noteError.map(TemplateValue.string) ?? .null,
+                "note_value": .string(entered.note), "priority_value": .string(entered.priority),
+                "errors": TemplateValue(errors),
             ]
         )
     }
@@ -183,20 +198,7 @@ struct WishlistController {
     }
 
     static func itemValue(_ item: WishlistItem, placements: [Placement], detailed: Bool) -> TemplateValue {
-        var value: [String: TemplateValue] = [
-            "id": .int(Int(item.id)), "path": .string(SitePath.wishlistItem(item.id)), "title": .string(item.title),
-            "author": .string(item.author), "added_at": .date(item.addedAt), "note": .string(item.note),
-            "cover": BookPresenter.coverValue(url: item.imageURL, width: item.imageWidth, height: item.imageHeight),
-            "lists": .array(placements.map(BookPresenter.placementValue)),
-            "book_path": .string(item.bookID.map(SitePath.book) ?? ""),
-        ]
-        if detailed {
-            value["publisher"] = .string(item.publisher)
-            value["description"] = .string(item.description)
-            value["isbn13"] = .string(item.isbn13)
-            value["isbn10"] = .string(item.isbn10)
-        }
-        return .dictionary(value)
+        .dictionary(ItemPresenter.value(item, placements: placements, link: SitePath.wishlistItem(item.id), detailed: detailed))
     }
 
     // MARK: Input

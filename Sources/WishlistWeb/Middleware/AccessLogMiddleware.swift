@@ -7,7 +7,8 @@ import WishlistTemplates
 /// One log line per request: method, path, status and duration.
 ///
 /// The query string and every header stay out of the log: queries carry what people search for,
-/// and headers carry session cookies.
+/// and headers carry session cookies. The token of a share link, which is in its path, is
+/// replaced by `…`: whoever reads the log must not be able to open the list.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = NIODeadline.now()
@@ -22,12 +23,16 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    static func loggedPath(_ path: String) -> String {
+        path.hasPrefix(ShareLinkController.pathPrefix) ? ShareLinkController.pathPrefix + "…" : path
+    }
+
     private func log(_ request: Request, status: Int, since start: NIODeadline, context: Context) {
         let micros = (NIODeadline.now() - start).nanoseconds / 1000
         let level: Logger.Level = status >= 500 ? .error : .info
         context.logger.log(
             level: level,
-            "\(request.method) \(request.uri.path) \(status) \(Double(micros) / 1000) ms"
+            "\(request.method) \(Self.loggedPath(request.uri.path)) \(status) \(Double(micros) / 1000) ms"
         )
     }
 }

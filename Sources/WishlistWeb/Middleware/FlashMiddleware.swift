@@ -9,6 +9,7 @@ struct FlashMiddleware: RouterMiddleware {
     static let cookieName = "wishlist_flash"
 
     let wishlist: WishlistStore
+    let household: HouseholdStore
     let secure: Bool
 
     /// The cookie a redirect sets to show `code` on the next page.
@@ -40,8 +41,16 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "info", message: "“\(item.title)” is already on your wishlist.", link: (SitePath.wishlistItem(item.id), "Open it"))
         case ("removed", _):
             return PageFlash(kind: "success", message: "The book was removed from your wishlist.")
+        case ("reserved", let id?):
+            guard let reserved = try await household.reservedTitle(itemID: id, giverID: userID) else { return nil }
+            return PageFlash(
+                kind: "success", message: "You reserved “\(reserved.title)” as a gift for \(reserved.ownerName). \(reserved.ownerName) won’t see that it is reserved.",
+                link: (SitePath.reservations, "Gifts I’m giving")
+            )
+        case ("unreserved", _):
+            return PageFlash(kind: "success", message: "Your reservation was cancelled. The book is free for others to reserve.")
         case ("note", _):
-            return PageFlash(kind: "success", message: "Your note was saved.")
+            return PageFlash(kind: "success", message: "Your priority and note were saved.")
         default:
             return nil
         }

@@ -380,7 +380,8 @@ struct AccountsHTTPTests {
     }
 
     /// Gives a signed-up user a row of every kind: a session, failed sign-ins (throttle events
-    /// under their name), wishlist items, a favourite list and a start list.
+    /// under their name), wishlist items, a favourite list, a start list, a shared list and a
+    /// share link. Reservations need two users: see `reserveEachOthersFirstBook`.
     static func giveEveryKindOfRow(_ browser: inout TestBrowser, _ username: String, books: [String]) async throws {
         try await browser.signUp(username)
         var stranger = TestBrowser(client: browser.client)
@@ -389,6 +390,15 @@ struct AccountsHTTPTests {
         for book in books { try await browser.post("/wishlist", [("book", book), ("return_to", "/lists")]) }
         try await browser.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")])
         try await browser.post("/settings/default-list", [("list", "hardcover-fiction")])
+        try await browser.post("/settings/sharing", [("sharing", "household")])
+        try await browser.post("/settings/share-link", [])
+    }
+
+    /// Each reserves the other's oldest book as a gift.
+    static func reserveEachOthersFirstBook(_ one: inout TestBrowser, _ other: inout TestBrowser, _ database: AppDatabase) async throws {
+        let firstItems = try await database.pool.read { try Int64.fetchAll($0, sql: "SELECT MIN(id) FROM wishlist_item GROUP BY user_id ORDER BY user_id") }
+        #expect(try await one.post("/reservations", [("item", "\(firstItems[1])")]).status == .seeOther)
+        #expect(try await other.post("/reservations", [("item", "\(firstItems[0])")]).status == .seeOther)
     }
 
     /// For every table (read from sqlite_master, so a table added later is included): the rows
@@ -417,6 +427,7 @@ struct AccountsHTTPTests {
             try await Self.giveEveryKindOfRow(&keeper, "keeper-4k", books: Array(books.prefix(2)))
             var goner = TestBrowser(client: keeper.client)
             try await Self.giveEveryKindOfRow(&goner, "goner-9x", books: Array(books.suffix(2)))
+            try await Self.reserveEachOthersFirstBook(&keeper, &goner, database)
             let (keeperID, gonerID) = try await database.pool.read { db in
                 (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'keeper-4k'")!,
                  try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'goner-9x'")!)
@@ -435,8 +446,15 @@ struct AccountsHTTPTests {
 
             let gonerAfter = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }
             let keeperAfter = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
-            #expect(gonerAfter.filter { $0.value > 0 }.isEmpty, "nothing of the deleted user is left: \(gonerAfter)")
-            #expect(keeperAfter == keeperBefore, "the other user's rows stay")
+            // Except the keeper's record of the gift they meant to give: it names the owner, to tell
+            // the keeper that the list is gone, and it points at nothing of theirs any more.
+            #expect(gonerAfter.filter { $0.value > 0 } == ["reservation naming goner-9x": 1], "nothing else of the deleted user is left: \(gonerAfter)")
+            let notice = try await database.pool.read { try Row.fetchOne($0, sql: "SELECT * FROM reservation WHERE owner_name = 'goner-9x'") }
+            #expect(notice?["giver_id"] == keeperID && notice?["item_id"] == nil && notice?["owner_id"] == nil)
+            var keeperExpected = keeperBefore
+            keeperExpected["reservation.owner_id"] = 0
+            keeperExpected["reservation naming keeper-4k"] = nil
+            #expect(keeperAfter == keeperExpected, "the other user's rows stay, but for the reservation the deleted user made")
         }
     }
 }

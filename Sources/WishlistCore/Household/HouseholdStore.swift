@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+
+/// Sharing wishlists with the others on the server and reserving their books as gifts.
+///
+/// The one rule that shapes this type: an owner never learns which of their books are reserved.
+/// Nothing here is read on the owner's behalf; every query about reservations is asked by a
+/// giver, about someone else's shared list.
+public struct HouseholdStore: Sendable {
+    public enum Lookup: Sendable, Equatable {
+        case member(Member)
+        /// The viewer asked for their own name.
+        case viewer
+        /// No such user, or their list is private: the same answer, so privacy hides existence.
+        case notFound
+    }
+
+    public enum ReserveOutcome: Sendable, Equatable {
+        case reserved
+        case alreadyYours
+        case takenBy(name: String)
+        /// Unknown item, the giver's own, or on a private list.
+        case notFound
+    }
+
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    // MARK: Sharing
+
+    public func sharing(userID: Int64) async throws -> Sharing {
+        try await database.pool.read { db in
+            let stored = try String.fetchOne(db, sql: "SELECT sharing FROM user WHERE id = ?", arguments: [userID])
+            return stored.flatMap(Sharing.init(rawValue:)) ?? .private
+        }
+    }
+
+    /// Making a list private hides it at once; its reservations are kept for if it is shared again.
+    public func setSharing(userID: Int64, _ sharing: Sharing) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE user SET sharing = ? WHERE id = ?", arguments: [sharing.rawValue, userID])
+        }
+    }
+
+    // MARK: Members
+
+    /// Everyone but the viewer whose list is shared, by name, with their item counts.
+    public func members(excluding viewerID: Int64) async throws -> [Member] {
+        try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user.id, user.username, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                    FROM user WHERE sharing = 'household' AND id != ? ORDER BY username_key
+                    """,
+                arguments: [viewerID]
+            ).map(Self.member)
+        }
+    }
+
+    public func member(named username: String, viewerID: Int64) async throws -> Lookup {
+        try await database.pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT user.id, user.username, user.sharing, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                    FROM user WHERE username_key = ?
+                    """,
+                arguments: [AccountRules.key(username)]
+            )
+            guard let row else { return .notFound }
+            if row["id"] as Int64 == viewerID { return .viewer }
+            return row["sharing"] as String == Sharing.household.rawValue ? .member(Self.member(row)) : .notFound
+        }
+    }
+
+    /// A shared list's items as `viewerID` sees them, each with who (if anyone) reserved it.
+    public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) async throws -> [SharedItem] {
+        try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name
+                    FROM wishlist_item
+                    LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
+                    LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+                    WHERE wishlist_item.user_id = ? AND ? != wishlist_item.user_id
+                    ORDER BY \(sort.orderBy)
+                    """,
+                arguments: [ownerID, viewerID]
+            ).map { row in
+                let reservation: SharedItem.Reservation
+                switch row["giver_id"] as Int64? {
+                case nil: reservation = .open
+                case viewerID: reservation = .byViewer
+                default: reservation = .byOther(name: row["giver_name"])
+                }
+                return SharedItem(item: WishlistStore.item(row), reservation: reservation)
+            }
+        }
+    }
+
+    // MARK: Reservations
+
+    /// Reserves another member's shared item for `giverID`, checked and written in one transaction
+    /// so that two givers pressing at once get one reservation and one refusal.
+    public func reserve(itemID: Int64, giverID: Int64, at now: Date) async throws -> ReserveOutcome {
+        try await database.pool.write { db in
+            guard let item = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT wishlist_item.title, wishlist_item.author, owner.id AS owner_id, owner.username AS owner_name
+                    FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
+                    WHERE wishlist_item.id = ? AND owner.sharing = 'household' AND owner.id != ?
+                    """,
+                arguments: [itemID, giverID]
+            ) else { return .notFound }
+            if let holder = try Row.fetchOne(
+                db,
+                sql: "SELECT giver.id, giver.username FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE item_id = ?",
+                arguments: [itemID]
+            ) {
+                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["username"])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO reservation (item_id, giver_id, owner_id, owner_name, title, author, reserved_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [itemID, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], now]
+            )
+            return .reserved
+        }
+    }
+
+    /// Cancels the giver's reservation of an item; false when they hold none on it.
+    public func cancel(itemID: Int64, giverID: Int64) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID, giverID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Forgets a reservation whose item or list is gone, once the giver has read that it is;
+    /// false when the giver has no such notice.
+    public func dismiss(reservationID: Int64, giverID: Int64) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM reservation WHERE id = ? AND giver_id = ? AND item_id IS NULL",
+                arguments: [reservationID, giverID]
+            )
+            return db.changesCount == 1
+        }
+    }
+
+    /// The book of the giver's reservation on `itemID`, for the confirmation after reserving.
+    public func reservedTitle(itemID: Int64, giverID: Int64) async throws -> (title: String, ownerName: String)? {
+        try await database.pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT title, owner_name FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID, giverID]
+            ).map { ($0["title"], $0["owner_name"]) }
+        }
+    }
+
+    /// The giver's reservations, grouped by owner name (A–Z), newest first within each.
+    public func gifts(giverID: Int64) async throws -> [Gift] {
+        try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
+                        reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
+                        owner.sharing, wishlist_item.*
+                    FROM reservation
+                    LEFT JOIN user AS owner ON owner.id = reservation.owner_id
+                    LEFT JOIN wishlist_item ON wishlist_item.id = reservation.item_id
+                    WHERE reservation.giver_id = ?
+                    ORDER BY reservation.owner_name COLLATE NOCASE, reservation.reserved_at DESC, reservation.id DESC
+                    """,
+                arguments: [giverID]
+            ).map(Self.gift)
+        }
+    }
+
+    // MARK: Rows
+
+    private static func member(_ row: Row) -> Member {
+        Member(id: row["id"], username: row["username"], itemCount: row["item_count"])
+    }
+
+    private static func gift(_ row: Row) -> Gift {
+        let state: Gift.State
+        if row["owner_id"] as Int64? == nil {
+            state = .listGone
+        } else if row["id"] as Int64? == nil {
+            state = .removed
+        } else {
+            state = .reserved(item: WishlistStore.item(row), listShared: row["sharing"] as String? == Sharing.household.rawValue)
+        }
+        return Gift(
+            id: row["reservation_id"], ownerName: row["owner_name"], title: row["reserved_title"], author: row["reserved_author"],
+            reservedAt: row["reserved_at"], state: state
+        )
+    }
+}

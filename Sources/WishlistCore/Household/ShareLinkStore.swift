@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// Read-only links to a wishlist for people without an account. Each user has at most one.
+/// The link holds a random 256-bit token; the table keeps only its SHA-256, so the link can be
+/// shown once, when it is made, and a copy of the database does not reveal it.
+public struct ShareLinkStore: Sendable {
+    /// The owner a link opens.
+    public struct Owner: Sendable, Equatable {
+        public let userID: Int64
+        public let username: String
+    }
+
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// Makes a new link, replacing any earlier one (which stops working), and returns its token.
+    public func create(userID: Int64, at now: Date) async throws -> String {
+        let token = SecureRandom.token()
+        try await database.pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO share_link (user_id, token_hash, created_at) VALUES (?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at
+                    """,
+                arguments: [userID, SessionStore.fingerprint(token), now]
+            )
+        }
+        return token
+    }
+
+    /// Revokes the user's link; false when there was none.
+    public func revoke(userID: Int64) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM share_link WHERE user_id = ?", arguments: [userID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// When the user's current link was made, or nil when they have none.
+    public func createdAt(userID: Int64) async throws -> Date? {
+        try await database.pool.read { db in
+            try Date.fetchOne(db, sql: "SELECT created_at FROM share_link WHERE user_id = ?", arguments: [userID])
+        }
+    }
+
+    /// The owner behind a token, or nil for an unknown or revoked one. The row is found by the
+    /// token's hash; the stored hash is then compared in constant time as well, so neither step
+    /// times a guess against a secret.
+    public func owner(token: String) async throws -> Owner? {
+        guard token.utf8.count == 43 else { return nil }
+        let fingerprint = SessionStore.fingerprint(token)
+        return try await database.pool.read { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: "SELECT user.id, user.username, share_link.token_hash FROM share_link JOIN user ON user.id = share_link.user_id WHERE token_hash = ?",
+                arguments: [fingerprint]
+            ) else { return nil }
+            let stored: Data = row["token_hash"]
+            guard constantTimeEquals(stored, fingerprint) else { return nil }
+            return Owner(userID: row["id"], username: row["username"])
+        }
+    }
+}

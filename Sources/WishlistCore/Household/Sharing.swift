@@ -1,0 +1,47 @@
+import Foundation
+
+/// Who may see a user's wishlist. Every account starts private.
+public enum Sharing: String, Sendable, CaseIterable {
+    /// Only its owner.
+    case `private`
+    /// Every signed-in user of this server, who may also reserve its books as gifts.
+    case household
+}
+
+/// A member whose wishlist is shared with the household, as the People page lists them.
+public struct Member: Sendable, Equatable {
+    public let id: Int64
+    public let username: String
+    public let itemCount: Int
+}
+
+/// One item of a shared wishlist as another member sees it.
+public struct SharedItem: Sendable, Equatable {
+    public enum Reservation: Sendable, Equatable {
+        case open
+        case byViewer
+        case byOther(name: String)
+    }
+
+    public let item: WishlistItem
+    public let reservation: Reservation
+}
+
+/// A gift the viewer has reserved, as "Gifts I'm giving" shows it.
+public struct Gift: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// The item is still on the owner's list; `listShared` is false while the owner has made it private.
+        case reserved(item: WishlistItem, listShared: Bool)
+        /// The owner removed the item from their list.
+        case removed
+        /// The owner deleted their account, and the list with it.
+        case listGone
+    }
+
+    public let id: Int64
+    public let ownerName: String
+    public let title: String
+    public let author: String
+    public let reservedAt: Date
+    public let state: State
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// The household: the wishlists others share, and the gifts the signed-in user reserves from them.
+///
+/// Every page here is a giver's view of someone else's list. The owner's own pages live in
+/// `WishlistController` and never read a reservation.
+struct HouseholdController {
+    let household: HouseholdStore
+    let catalog: CatalogStore
+    let pages: PageRenderer
+    let clock: WallClock
+    let secureCookies: Bool
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("people", use: people)
+        group.get("people/:username", use: member)
+        group.get("reservations", use: gifts)
+        group.post("reservations", use: reserve)
+        group.post("reservations/:item/delete", use: cancel)
+        group.post("reservations/notices/:reservation/dismiss", use: dismiss)
+    }
+
+    static let memberNotFound = PageError(
+        .notFound, title: "No shared wishlist here",
+        message: "Nobody by that name shares a wishlist on this server. People lists everyone who does."
+    )
+    static let nothingToReserve = PageError(
+        .notFound, title: "Nothing to reserve",
+        message: "That book isn't on a wishlist shared with you, so nothing was reserved. It may have been removed, or its owner may have stopped sharing."
+    )
+    static let reservationNotFound = PageError(
+        .notFound, title: "No such reservation",
+        message: "You haven't reserved that book, so there was nothing to cancel. Gifts I'm giving lists every book you have reserved."
+    )
+    static let noticeNotFound = PageError(
+        .notFound, title: "Nothing to dismiss",
+        message: "That notice is gone already. Gifts I'm giving shows the ones that are left."
+    )
+
+    // MARK: Handlers
+
+    @Sendable func people(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let members = try await household.members(excluding: user.userID)
+        return try pages.render(
+            "people/index.html", title: "People", nav: "people", for: context.visitor,
+            values: [
+                "members": .array(members.map { ["name": .string($0.username), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
+                "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
+            ]
+        )
+    }
+
+    /// A member's shared list, highest priority first unless another order is asked for.
+    @Sendable func member(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let username = context.parameters.get("username") ?? ""
+        let member: Member
+        switch try await household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: user.userID) {
+        case .viewer: return redirect(to: SitePath.wishlist)
+        case .notFound: throw Self.memberNotFound
+        case .member(let found): member = found
+        }
+        let requested = try request.queryText("sort")
+        guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
+            throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
+        }
+        let items = try await household.items(ownerID: member.id, viewerID: user.userID, sort: sort)
+        let placements = try await catalog.placements(of: items.compactMap(\.item.bookID))
+        let path = SitePath.person(member.username)
+        return try pages.render(
+            "people/show.html", title: "\(member.username)’s wishlist", nav: "people", for: context.visitor,
+            values: [
+                "member": ["name": .string(member.username), "path": .string(path), "count": .int(member.itemCount)],
+                "sort": .string(sort.rawValue),
+                "items": .array(items.map { Self.sharedItemValue($0, placements: placements[$0.item.bookID ?? ""] ?? []) }),
+                "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
+            ]
+        )
+    }
+
+    @Sendable func gifts(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let gifts = try await household.gifts(giverID: user.userID)
+        var notices: [TemplateValue] = []
+        var groups: [(owner: String, gifts: [TemplateValue], shared: Bool)] = []
+        for gift in gifts {
+            switch gift.state {
+            case .reserved(let item, let listShared):
+                let value = TemplateValue.dictionary(ItemPresenter.othersValue(item, placements: []).merging(["reservation": "you"]) { $1 })
+                if groups.last?.owner == gift.ownerName {
+                    groups[groups.count - 1].gifts.append(value)
+                } else {
+                    groups.append((gift.ownerName, [value], listShared))
+                }
+            case .removed, .listGone:
+                notices.append([
+                    "id": .int(Int(gift.id)), "owner": .string(gift.ownerName), "title": .string(gift.title),
+                    "list_gone": .bool(gift.state == .listGone),
+                ])
+            }
+        }
+        return try pages.render(
+            "reservations/index.html", title: "Gifts I’m giving", nav: "people", for: context.visitor,
+            values: [
+                "notices": .array(notices),
+                "groups": .array(groups.map { group in
+                    [
+                        "owner": .string(group.owner), "path": .string(SitePath.person(group.owner)), "shared": .bool(group.shared),
+                        "gifts": .array(group.gifts),
+                    ]
+                }),
+                "count": .int(groups.reduce(0) { $0 + $1.gifts.count }),
+                "return_to": .string(SitePath.reservations),
+            ]
+        )
+    }
+
+    @Sendable func reserve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let itemID = try Self.id(try context.form.text("item", maxLength: 40), or: Self.nothingToReserve)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
+        switch try await household.reserve(itemID: itemID, giverID: user.userID, at: clock.now()) {
+        case .reserved:
+            return redirectWithFlash(to: returnTo, "reserved-\(itemID)")
+        case .alreadyYours:
+            throw PageError(
+                .conflict, title: "Already reserved by you",
+                message: "You have already reserved this book as a gift, so nothing changed. Gifts I'm giving lists it."
+            )
+        case .takenBy(let name):
+            throw PageError(
+                .conflict, title: "Already reserved",
+                message: "\(name) has already reserved this book as a gift, so it can't be reserved twice. Choose another book from the list."
+            )
+        case .notFound:
+            throw Self.nothingToReserve
+        }
+    }
+
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let itemID = try Self.id(context.parameters.get("item") ?? "", or: Self.reservationNotFound)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
+        guard try await household.cancel(itemID: itemID, giverID: user.userID) else { throw Self.reservationNotFound }
+        return redirectWithFlash(to: returnTo, "unreserved")
+    }
+
+    @Sendable func dismiss(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let reservationID = try Self.id(context.parameters.get("reservation") ?? "", or: Self.noticeNotFound)
+        guard try await household.dismiss(reservationID: reservationID, giverID: user.userID) else { throw Self.noticeNotFound }
+        return redirect(to: SitePath.reservations)
+    }
+
+    // MARK: Values
+
+    static func sharedItemValue(_ shared: SharedItem, placements: [Placement]) -> TemplateValue {
+        var value = ItemPresenter.othersValue(shared.item, placements: placements)
+        switch shared.reservation {
+        case .open: value["reservation"] = "open"
+        case .byViewer: value["reservation"] = "you"
+        case .byOther(let name):
+            value["reservation"] = "other"
+            value["reserved_by"] = .string(name)
+        }
+        return .dictionary(value)
+    }
+
+    /// A positive row id, or `error` (a 404 page) for anything else.
+    private static func id(_ text: String, or error: PageError) throws -> Int64 {
+        guard text.count <= 18, let id = Int64(text), id > 0 else { throw error }
+        return id
+    }
+
+    private func redirectWithFlash(to location: String, _ code: String) -> Response {
+        var response = redirect(to: location)
+        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+        return response
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// A server with three members: Maya owns a list of three books, Ana and Ben give.
+struct Household {
+    let server: WishlistServer
+    let itemIDs: [Int64]
+    let titles: [String]
+
+    static func make(clock: WallClock = .system) async throws -> Household {
+        let server = try await TestApp.build(clock: clock)
+        let books = Array(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")!.1.prefix(3).map(\.book))
+        try await TestApp.run(server) { maya in
+            try await maya.signUp("maya")
+            for book in books {
+                #expect(try await maya.post("/wishlist", [("book", book.id), ("return_to", "/wishlist")]).status == .seeOther)
+            }
+            var giver = TestBrowser(client: maya.client)
+            try await giver.signUp("ana")
+            giver = TestBrowser(client: maya.client)
+            try await giver.signUp("ben")
+        }
+        let ids = try await server.database.pool.read { try Int64.fetchAll($0, sql: "SELECT id FROM wishlist_item ORDER BY id") }
+        return Household(server: server, itemIDs: ids, titles: books.map(\.title))
+    }
+
+    func reservationCount() async throws -> Int {
+        try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM reservation") ?? 0 }
+    }
+}
+
+extension TestBrowser {
+    /// A second browser on the same server, signed in as `username`.
+    static func signedIn(_ username: String, like other: TestBrowser) async throws -> TestBrowser {
+        var browser = TestBrowser(client: other.client)
+        #expect(try await browser.signIn(username).status == .seeOther)
+        return browser
+    }
+
+    mutating func share(_ sharing: String = "household") async throws {
+        let response = try await post("/settings/sharing", [("sharing", sharing)])
+        #expect(response.status == .seeOther)
+        #expect(response.location == "/settings?done=sharing-\(sharing)")
+    }
+
+    mutating func reserve(_ item: Int64, returnTo: String = "/people/maya") async throws -> TestResponse {
+        try await post("/reservations", [("item", "\(item)"), ("return_to", returnTo)])
+    }
+}
+
+@Suite("Household: sharing and gift reservations over HTTP", .removesTemporaryDirectories)
+struct HouseholdHTTPTests {
+    @Test func aListIsPrivateUntilItsOwnerSharesItAndPrivateAgainHidesItAtOnce() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            let unknown = try await ana.get("/people/nobody")
+            let hidden = try await ana.get("/people/maya")
+            #expect(hidden.status == .notFound)
+            #expect(hidden.text == unknown.text, "a private member looks exactly like one who does not exist")
+            #expect(!(try await ana.get("/people")).text.contains("/people/maya"))
+
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            #expect((try await maya.get("/settings")).text.contains(#"id="sharing-private" name="sharing" value="private" aria-describedby="sharing-private-hint" checked"#))
+            try await maya.share()
+            let people = try await ana.get("/people")
+            #expect(people.text.contains(#"<a class="person-link" href="/people/maya">maya</a>"#))
+            #expect(people.shows("3 books"))
+            let list = try await ana.get("/people/MAYA")
+            #expect(list.status == .ok, "names are case-insensitive")
+            for title in home.titles { #expect(list.shows(title)) }
+            #expect(list.text.components(separatedBy: "Reserve as a gift").count == 4)
+
+            #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
+            try await maya.share("private")
+            #expect(try await ana.get("/people/maya").status == .notFound)
+            #expect(try await ana.reserve(home.itemIDs[1]).status == .notFound, "a private list's books cannot be reserved")
+            let gifts = try await ana.get("/reservations")
+            #expect(gifts.shows("maya’s list is private for now. Your reservations are kept in case it is shared again."))
+            try await maya.share()
+            #expect((try await ana.get("/people/maya")).text.contains("Reserved by you"), "the reservation survived")
+        }
+    }
+
+    @Test func yourOwnNameLeadsToYourWishlistAndBadSharingValuesAreRefused() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            let own = try await maya.get("/people/maya")
+            #expect(own.status == .seeOther)
+            #expect(own.location == "/wishlist")
+            #expect(!(try await maya.get("/people")).text.contains("/people/maya"), "People lists the others")
+            let bad = try await maya.post("/settings/sharing", [("sharing", "everyone")])
+            #expect(bad.status == .badRequest)
+            #expect(bad.shows("Choose who may see your wishlist: only you, or everyone on this server."))
+            #expect(try await HouseholdStore(database: home.server.database).sharing(userID: 1) == .household, "nothing changed")
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            #expect(try await ana.get("/people/maya?sort=shelf").status == .badRequest)
+        }
+    }
+
+    @Test func aReservedBookShowsWhoReservedItToOtherGiversAndRefusesASecondReservation() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+
+            let reserved = try await ana.reserve(home.itemIDs[1])
+            #expect(reserved.status == .seeOther)
+            #expect(reserved.location == "/people/maya")
+            let flash = try #require(reserved.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
+            let confirmed = try await ana.get("/people/maya", headers: [.cookie: "wishlist_session=\(ana.sessionCookie!); \(flash.prefix { $0 != ";" })"])
+            #expect(confirmed.shows("You reserved “\(home.titles[1])” as a gift for maya."))
+            #expect(confirmed.text.contains("Reserved by you"))
+
+            let seenByBen = try await ben.get("/people/maya")
+            #expect(seenByBen.shows("Reserved by ana"))
+            #expect(!seenByBen.text.contains("Reserved by you"))
+            let refused = try await ben.reserve(home.itemIDs[1])
+            #expect(refused.status == .conflict)
+            #expect(refused.shows("ana has already reserved this book as a gift, so it can't be reserved twice."))
+            let twice = try await ana.reserve(home.itemIDs[1])
+            #expect(twice.status == .conflict)
+            #expect(twice.shows("You have already reserved this book as a gift, so nothing changed."))
+            #expect(try await home.reservationCount() == 1)
+
+            let gifts = try await ana.get("/reservations")
+            #expect(gifts.shows("For "))
+            #expect(gifts.shows(home.titles[1]))
+            #expect(gifts.shows("1 book"))
+        }
+    }
+
+    @Test func reservingYourOwnAPrivateOrAnUnknownItemIs404AndChangesNothing() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            #expect(try await ana.reserve(home.itemIDs[0]).status == .notFound, "Maya's list is private")
+            try await maya.share()
+            let own = try await maya.reserve(home.itemIDs[0])
+            #expect(own.status == .notFound)
+            #expect(own.shows("That book isn't on a wishlist shared with you, so nothing was reserved."))
+            for item in ["999999", "0", "-1", "abc", "", String(repeating: "9", count: 30)] {
+                #expect(try await ana.post("/reservations", [("item", item)]).status == .notFound, "item \(item)")
+            }
+            #expect(try await home.reservationCount() == 0)
+        }
+    }
+
+    @Test func onlyTheGiverCancelsTheirReservation() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            _ = try await ana.reserve(home.itemIDs[0])
+            for response in [
+                try await ben.post("/reservations/\(home.itemIDs[0])/delete", []),
+                try await maya.post("/reservations/\(home.itemIDs[0])/delete", []),
+                try await ben.post("/reservations/\(home.itemIDs[2])/delete", []),
+                try await ben.post("/reservations/nonsense/delete", []),
+            ] {
+                #expect(response.status == .notFound)
+                #expect(response.shows("You haven't reserved that book, so there was nothing to cancel."))
+            }
+            #expect(try await home.reservationCount() == 1)
+            let cancelled = try await ana.post("/reservations/\(home.itemIDs[0])/delete", [("return_to", "/reservations")])
+            #expect(cancelled.status == .seeOther)
+            #expect(cancelled.location == "/reservations")
+            #expect(try await home.reservationCount() == 0)
+            #expect(try await ben.reserve(home.itemIDs[0]).status == .seeOther, "the book is free again")
+        }
+    }
+
+    @Test func whenTheOwnerRemovesAReservedBookTheGiverIsToldUntilTheyDismissIt() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            _ = try await ana.reserve(home.itemIDs[2])
+            #expect(try await maya.post("/wishlist/\(home.itemIDs[2])/delete", []).status == .seeOther)
+
+            let gifts = try await ana.get("/reservations")
+            #expect(gifts.shows("maya removed “\(home.titles[2])” from their list."))
+            #expect(gifts.shows("0 books"))
+            let noticeID = try #require(gifts.text.firstMatch(of: /reservations\/notices\/(\d+)\/dismiss/)?.1)
+            #expect(try await ben.post("/reservations/notices/\(noticeID)/dismiss", []).status == .notFound, "not Ben's to dismiss")
+            let dismissed = try await ana.post("/reservations/notices/\(noticeID)/dismiss", [])
+            #expect(dismissed.status == .seeOther)
+            #expect(!(try await ana.get("/reservations")).shows("removed “"))
+            #expect(try await ana.post("/reservations/notices/\(noticeID)/dismiss", []).status == .notFound)
+        }
+    }
+
+    @Test func deletingAnAccountTakesItsReservationsAndShareLinkAndTellsItsGivers() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            _ = try await maya.post("/settings/share-link", [])
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            _ = try await ana.reserve(home.itemIDs[0])
+            _ = try await ben.reserve(home.itemIDs[1])
+
+            #expect(try await ben.post("/settings/delete-account", [("password", "correct horse battery")]).status == .seeOther)
+            #expect(try await home.reservationCount() == 1, "Ben's reservation went with his account")
+            #expect(!(try await ana.get("/people/maya")).text.contains("Reserved by ben"))
+
+            #expect(try await maya.post("/settings/delete-account", [("password", "correct horse battery")]).status == .seeOther)
+            let gifts = try await ana.get("/reservations")
+            #expect(gifts.shows("maya deleted their account, so their list is gone, and with it “\(home.titles[0])”."))
+            #expect(try await ana.get("/people/maya").status == .notFound)
+            let links = try await home.server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM share_link") }
+            #expect(links == 0)
+        }
+    }
+
+    @Test func twoGiversReservingAtOnceGetOneReservationAndOneRefusal() async throws {
+        let home = try await Household.make()
+        let store = HouseholdStore(database: home.server.database)
+        try await store.setSharing(userID: 1, .household)
+        let outcomes = try await withThrowingTaskGroup(of: HouseholdStore.ReserveOutcome.self) { group in
+            for giver in Int64(2)...3 {
+                group.addTask { try await store.reserve(itemID: home.itemIDs[0], giverID: giver, at: Date()) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .reserved }.count == 1)
+        #expect(outcomes.filter { if case .takenBy = $0 { true } else { false } }.count == 1)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// The rule gift registries are loved for: nothing the owner can see changes when their books
+/// are reserved. Every route the owner can reach is answered once before and once after the
+/// others reserve every book, and the answers must be the same bytes.
+@Suite("Household: the owner never knows", .removesTemporaryDirectories)
+struct OwnerNeverKnowsTests {
+    /// What the owner receives, minus what varies between two requests anyway: the date header,
+    /// and the order of a cookie's attributes, which Hummingbird writes in no fixed order.
+    struct Answer: Equatable, CustomStringConvertible {
+        let status: HTTPResponse.Status
+        let headers: [String]
+        let body: String
+
+        init(_ response: TestResponse) {
+            status = response.status
+            headers = response.headers.filter { $0.name != .date }.map { field in
+                let value = field.name == .setCookie ? field.value.components(separatedBy: "; ").sorted().joined(separator: "; ") : field.value
+                return "\(field.name): \(value)"
+            }.sorted()
+            body = response.text
+        }
+
+        var description: String { "\(status) \(headers) \(body.prefix(200))" }
+    }
+
+    /// The owner's every page and form answer, in one fixed order.
+    static func ownerView(_ maya: inout TestBrowser, home: Household, bookID: String) async throws -> [String: Answer] {
+        let item = home.itemIDs[0]
+        var answers: [String: Answer] = [:]
+        let pages = [
+            "/", "/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist?sort=author",
+            "/wishlist/\(item)", "/wishlist/\(item)/remove", "/wishlist.csv", "/settings", "/people", "/people/maya",
+            "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/search?q=the",
+        ]
+        for path in pages {
+            answers["GET " + path] = Answer(try await maya.get(path))
+        }
+        let forms: [(String, [(String, String)])] = [
+            ("/wishlist/\(item)", [("note", "Hardback, please"), ("priority", "high")]),
+            ("/wishlist/\(item)", [("note", String(repeating: "x", count: 2001)), ("priority", "high")]),
+            ("/wishlist/\(item)", [("note", ""), ("priority", "urgent")]),
+            ("/wishlist", [("book", bookID), ("return_to", "/wishlist")]),
+            ("/reservations", [("item", "\(item)")]),
+            ("/reservations/\(item)/delete", []),
+            ("/settings/sharing", [("sharing", "household")]),
+        ]
+        for (path, fields) in forms {
+            answers["POST \(path) \(fields.map(\.0))\(fields.first?.1.prefix(8) ?? "")"] = Answer(try await maya.post(path, fields))
+        }
+        return answers
+    }
+
+    @Test func everyOwnerFacingAnswerIsTheSameWithAndWithoutReservations() async throws {
+        let time = ManualClock()
+        let home = try await Household.make(clock: time.clock)
+        let bookID = try await home.server.database.pool.read {
+            try String.fetchOne($0, sql: "SELECT book_id FROM wishlist_item WHERE id = ?", arguments: [home.itemIDs[0]])!
+        }
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            // Once to let the forms make their changes, then again to record the answers.
+            _ = try await Self.ownerView(&maya, home: home, bookID: bookID)
+            let before = try await Self.ownerView(&maya, home: home, bookID: bookID)
+
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
+            #expect(try await ana.reserve(home.itemIDs[1]).status == .seeOther)
+            #expect(try await ben.reserve(home.itemIDs[2]).status == .seeOther)
+            #expect(try await home.reservationCount() == 3)
+
+            let after = try await Self.ownerView(&maya, home: home, bookID: bookID)
+            #expect(before.keys.sorted() == after.keys.sorted())
+            for (route, answer) in before {
+                #expect(after[route] == answer, "\(route) differs once its books are reserved")
+            }
+            // The reservations are there for the others all along.
+            #expect((try await ben.get("/people/maya")).shows("Reserved by ana"))
+
+            // Removing a reserved book answers as removing one nobody reserved.
+            let unreservedRemoval = Answer(try await ben.post("/wishlist/\(home.itemIDs[0])/delete", []))
+            #expect(unreservedRemoval.status == .notFound, "Ben cannot remove Maya's book")
+            _ = try await ana.post("/reservations/\(home.itemIDs[1])/delete", [])
+            let freeRemoval = Answer(try await maya.post("/wishlist/\(home.itemIDs[1])/delete", []))
+            let reservedRemoval = Answer(try await maya.post("/wishlist/\(home.itemIDs[2])/delete", []))
+            #expect(freeRemoval == reservedRemoval)
+        }
+    }
+}
