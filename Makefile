@@ -3,12 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 BUILD_PACKAGES := libargon2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
-TEST_PACKAGES  := chromium chromium-driver python3 python3-venv
+TEST_PACKAGES  := chromium chromium-driver python3 python3-venv systemd
 CONFIGURATION  ?= debug
 BIN            := .build/$(CONFIGURATION)/wishlist
 VENV           := .venv
 
-.PHONY: run test build deps test-deps unit e2e clean
+.PHONY: run test build deps test-deps unit e2e clean install
 
 ## run: build and serve on http://localhost:8080 (set CONFIGURATION=release for a faster server)
 run: deps
@@ -36,6 +36,21 @@ e2e: build test-deps
 
 clean:
 	rm -rf .build $(VENV)
+
+## install: an optimised build into $(PREFIX)/lib/bestseller-wishlist, with `wishlist` in $(PREFIX)/bin
+## (README: "Install on a server"). DESTDIR stages it elsewhere; INSTALL_CONFIGURATION=debug skips the release build.
+PREFIX                ?= /usr/local
+INSTALL_CONFIGURATION ?= release
+APP_DIR               := $(DESTDIR)$(PREFIX)/lib/bestseller-wishlist
+RESOURCES             := bestseller-wishlist_WishlistCore.resources
+install: deps
+	swift build -c $(INSTALL_CONFIGURATION) --product wishlist
+	install -d $(APP_DIR) $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 .build/$(INSTALL_CONFIGURATION)/wishlist $(APP_DIR)/wishlist
+	rm -rf $(APP_DIR)/Views $(APP_DIR)/Public $(APP_DIR)/$(RESOURCES) $(APP_DIR)/deploy
+	cp -R Views Public deploy README.md $(APP_DIR)/
+	cp -R .build/$(INSTALL_CONFIGURATION)/$(RESOURCES) $(APP_DIR)/
+	ln -sfn ../lib/bestseller-wishlist/wishlist $(DESTDIR)$(PREFIX)/bin/wishlist
 
 # Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
 # (BENCH_UPDATE_README=0 leaves the README alone).

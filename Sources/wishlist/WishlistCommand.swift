@@ -13,7 +13,7 @@ struct WishlistCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wishlist",
         abstract: "Browse the New York Times best-seller lists and keep a wishlist of books.",
-        subcommands: [Serve.self, Migrate.self, Sync.self, UserCommand.self],
+        subcommands: [Serve.self, Migrate.self, Sync.self, Backup.self, UserCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -129,4 +129,39 @@ struct Sync: ExecutableCommand {
 
 struct SyncFailure: Error, CustomStringConvertible {
     let description: String
+}
+
+struct Backup: ExecutableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the database to PATH, safely while the server runs, then exit.",
+        discussion: """
+            The copy is checked with SQLite's integrity check and renamed into place only when whole. \
+            With --keep N, PATH is a folder: the copy is named wishlist-YYYYMMDD-HHMMSS.sqlite (UTC) \
+            and all but the newest N such copies there are deleted.
+            """
+    )
+
+    @OptionGroup var options: ConfigOptions
+
+    @Argument(help: "The backup file to write (replaced if it exists), or with --keep the folder to write into.")
+    var path: String
+
+    @Option(help: "Keep this many timestamped backups in the folder PATH (at least 1).")
+    var keep: Int?
+
+    func validate() throws {
+        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1, got \(keep).") }
+    }
+
+    func execute() async throws {
+        let (config, database) = try options.openDatabase()
+        let written: String
+        if let keep {
+            written = try DatabaseBackup.rotate(database, into: path, keep: keep, now: Date())
+        } else {
+            try DatabaseBackup.write(database, to: path)
+            written = path
+        }
+        print("backed up \(config.database.path) to \(written) (integrity check: ok)")
+    }
 }

@@ -1,0 +1,85 @@
+"""The deployment files and `make install`, as the README's "Install on a server" uses them."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from support import REPO_ROOT, http_get
+from test_backup import free_port
+from test_cli import BINARY, environment, wait_until_serving
+
+DEPLOY = REPO_ROOT / "deploy"
+UNITS = ["wishlist.service", "wishlist-backup.service", "wishlist-backup.timer"]
+
+
+def unit_settings(name: str) -> dict[str, list[str]]:
+    settings: dict[str, list[str]] = {}
+    for line in (DEPLOY / name).read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def test_systemd_accepts_the_units(tmp_path: Path) -> None:
+    # The units name the installed binary; verify them against the one built here.
+    for name in UNITS:
+        text = (DEPLOY / name).read_text().replace("/usr/local/bin/wishlist", str(BINARY))
+        (tmp_path / name).write_text(text)
+    verified = subprocess.run(
+        ["systemd-analyze", "verify", *[str(tmp_path / name) for name in UNITS]],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert verified.returncode == 0 and not verified.stderr.strip(), verified.stderr
+
+
+def test_the_service_is_confined() -> None:
+    service = unit_settings("wishlist.service")
+    for key, value in {
+        "User": "wishlist", "ProtectSystem": "strict", "NoNewPrivileges": "yes", "StateDirectory": "bestseller-wishlist",
+        "Restart": "on-failure", "PrivateTmp": "yes", "ProtectHome": "yes", "CapabilityBoundingSet": "",
+    }.items():
+        assert service.get(key) == [value], f"wishlist.service: {key}={service.get(key)}"
+    assert service["ExecStart"] == ["/usr/local/bin/wishlist serve"]
+    assert "WISHLIST_HOST=127.0.0.1" in service["Environment"], "only the reverse proxy faces the network"
+    backup = unit_settings("wishlist-backup.service")
+    assert backup["ExecStart"] == ["/usr/local/bin/wishlist backup /var/lib/bestseller-wishlist/backups --keep 14"]
+    assert backup["User"] == ["wishlist"] and backup["ProtectSystem"] == ["strict"]
+
+
+def test_make_install_gives_a_binary_that_finds_its_views_and_catalog(tmp_path: Path) -> None:
+    prefix = tmp_path / "prefix"
+    installed = subprocess.run(
+        ["make", "install", f"PREFIX={prefix}", "INSTALL_CONFIGURATION=debug"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=900,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    app = prefix / "lib" / "bestseller-wishlist"
+    assert (prefix / "bin" / "wishlist").resolve() == (app / "wishlist").resolve()
+    for part in ["Views/layout.html", "Public/style.css", "deploy/wishlist.service"]:
+        assert (app / part).is_file(), part
+
+    # Run as the unit does: from the app's folder, with the repository out of reach.
+    port = free_port()
+    log = tmp_path / "installed.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [str(prefix / "bin" / "wishlist"), "serve", "--port", str(port), "--database", str(tmp_path / "state" / "db.sqlite")],
+            cwd=app, env=environment({}), stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
+        )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_serving(server, base, log)
+        assert http_get(base + "/static/style.css")[0] == 200
+        status, _, body = http_get(base + "/login")
+        assert status == 200 and b"Sign in" in body
+        with sqlite3.connect(tmp_path / "state" / "db.sqlite") as db:
+            (lists,) = db.execute("SELECT COUNT(*) FROM catalog_list WHERE is_current").fetchone()
+        assert lists > 0, "the installed binary found the sample catalog beside it"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    shutil.rmtree(prefix)
