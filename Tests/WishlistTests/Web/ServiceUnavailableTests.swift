@@ -32,11 +32,13 @@ struct ServiceUnavailableTests {
         }
     }
 
-    @Test func aFullDiskAnswers503SayingSo() async throws {
+    /// A full disk refuses the write with a page that says so, keeps what was acknowledged and the
+    /// pages readable, and once there is room again the same form works, without a restart.
+    @Test func aFullDiskAnswers503SayingSoAndTheServerRecoversWhenSpaceReturns() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
             try await browser.signUp("crowded")
-            try await browser.get("/lists")
+            #expect(try await browser.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")]).status == .seeOther)
             // Every new favourite now needs a megabyte more than the file may grow: SQLITE_FULL,
             // as on a full disk. (max_page_count cannot go below the file's size, which it becomes.)
             try await server.database.pool.writeWithoutTransaction { db in
@@ -48,9 +50,18 @@ struct ServiceUnavailableTests {
             #expect(response.status == .serviceUnavailable)
             #expect(response.shows("The server has run out of disk space"))
             #expect(!response.shows("sign-ins"))
+
+            let catalog = try await browser.get("/lists")
+            #expect(catalog.status == .ok, "pages stay readable")
+            #expect(catalog.text.contains(#"id="favorites""#), "the favourite acknowledged before is there")
+            #expect(try await browser.get("/wishlist").status == .ok)
+
+            // Space returns: the writer may grow the file again, and the next try succeeds.
+            try await server.database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            #expect(try await browser.post("/lists/audio-fiction/favorite", [("return_to", "/lists")]).status == .seeOther)
         }
-        let favourites = try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM favorite_list") }
-        #expect(favourites == 0)
+        let favourites = try await server.database.pool.read { try String.fetchAll($0, sql: "SELECT list_name_encoded FROM favorite_list ORDER BY list_name_encoded") }
+        #expect(favourites == ["audio-fiction", "hardcover-fiction"])
     }
 
     @Test func aDatabaseThatCannotBeWrittenAnswers503SayingSo() async throws {
