@@ -8,6 +8,7 @@ Runs, in one go and each bounded in time:
   list page   GET /lists/hardcover-fiction signed in (session lookup, queries, render)
   sign-in     GET /login signed out (a new anonymous cookie and CSRF token per request)
   storm       the list page measured while 50 other connections sign in at once (Argon2)
+  stalled     the list page measured while 300 other connections each sent half a request and stalled
   add/remove  POST /wishlist then POST /wishlist/<id>/delete, signed in, with CSRF
   soak        a minute of the list page, for the memory figure
 
@@ -54,6 +55,7 @@ SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
 SOAK_SECONDS = int(os.environ.get("BENCH_SOAK_SECONDS", "60"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 STORM_CLIENTS = 50
+STALLED_CLIENTS = 300
 ADD_REMOVE_LOOPS = 8
 USERNAME = "bench"
 PASSWORD = "bench-password-2026"
@@ -63,6 +65,7 @@ WISHLIST_RANKS = [2, 5, 9]  # as Benchmarks/Sources/TemplateBench/ListPageData.s
 BUDGET_LIST_SHARE = 0.35
 BUDGET_LIST_P99_MS = 15
 BUDGET_STORM_P99_MS = 50
+BUDGET_STALLED_P99_MS = 50
 BUDGET_MEMORY_MB = 80
 BUDGET_COLD_START_S = 0.5
 
@@ -444,6 +447,19 @@ def run_app_scenarios(app, port, rows, results, url_threads):
     log(f"storm: list page p99 {during['p99_us'] / 1000:.1f} ms, {during['errors']} errors; "
         f"{signins['rps']:.1f} sign-ins/s, p99 {signins['p99_us'] / 1000:.0f} ms, {signins['errors']} errors")
 
+    # Stalled clients: half a request head each, then nothing, while the list page is measured.
+    log(f"stalled clients: {STALLED_CLIENTS} connections sent half a request; list page measured {SECONDS} s beside them")
+    stalled = []
+    try:
+        for _ in range(STALLED_CLIENTS):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+            connection.sendall(b"GET /lists HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: stall")
+            stalled.append(connection)
+        measure("stalled_list", wrk("stalled_list", list_url, url_threads, CONNECTIONS, SECONDS, extra=cookie_header))
+    finally:
+        for connection in stalled:
+            connection.close()
+
     # Add-then-remove, with books not already on the wishlist, one per loop.
     free = [by_rank[rank] for rank in sorted(by_rank) if rank not in WISHLIST_RANKS][:ADD_REMOVE_LOOPS]
     add_script = (f"cookie = {lua_string(cookie)}\ncsrf = {lua_string(urllib.parse.quote(csrf))}\n"
@@ -471,6 +487,7 @@ def render_report(results):
         ("add_remove", f"add-then-remove wishlist item, CSRF ({ADD_REMOVE_LOOPS} conn.; 2 requests a loop)"),
         ("storm_list", f"list page during the sign-in storm ({CONNECTIONS} conn.)"),
         ("storm_signin", f"… the storm itself: POST /login, right password ({STORM_CLIENTS} conn.)"),
+        ("stalled_list", f"list page beside {STALLED_CLIENTS} stalled half-requests ({CONNECTIONS} conn.)"),
         ("soak", f"list page, {results['soak_seconds']} s soak ({CONNECTIONS} conn.)"),
     ]
 
@@ -520,6 +537,9 @@ def render_report(results):
         f"- During the sign-in storm, list-page p99 under {BUDGET_STORM_P99_MS} ms and no errors: "
         f"{verdict(storm['p99_us'] < BUDGET_STORM_P99_MS * 1000 and storm['errors'] == 0)} "
         f"({storm['p99_us'] / 1000:.1f} ms, {storm['errors']} errors).",
+        f"- Beside {STALLED_CLIENTS} stalled half-requests, list-page p99 under {BUDGET_STALLED_P99_MS} ms and no errors: "
+        f"{verdict(rows['stalled_list']['p99_us'] < BUDGET_STALLED_P99_MS * 1000 and rows['stalled_list']['errors'] == 0)} "
+        f"({rows['stalled_list']['p99_us'] / 1000:.1f} ms, {rows['stalled_list']['errors']} errors).",
         f"- Peak memory under {BUDGET_MEMORY_MB} MB after a minute of load: {verdict(results['peak_mb'] < BUDGET_MEMORY_MB)} "
         f"(server's VmHWM over the whole run {results['peak_mb']:.1f} MB, RSS after the {results['soak_seconds']} s soak "
         f"{results['rss_after_soak_mb']:.1f} MB).",

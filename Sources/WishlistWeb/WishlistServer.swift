@@ -83,7 +83,12 @@ public struct WishlistServer: Sendable {
 
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname(config.server.host, port: config.server.port), serverName: nil),
+            // The idle timeout also closes a connection that stalls halfway through a request.
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(config.server.idleTimeoutSeconds)))),
+            configuration: .init(
+                address: .hostname(config.server.host, port: config.server.port), serverName: nil,
+                availableConnectionsDelegate: ConnectionLimit(maximum: config.server.maxConnections, logger: logger)
+            ),
             services: [
                 CatalogRefreshService(sync: catalogSync, logger: logger),
                 ExpiredRowsPurge(

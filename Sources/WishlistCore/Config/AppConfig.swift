@@ -16,6 +16,12 @@ public struct AppConfig: Sendable, Equatable {
         public var viewsDirectory = "Views"
         public var publicDirectory = "Public"
         public var logLevel = Logger.Level.info
+        /// A connection that sends nothing for this long is closed: one that stalls in the middle
+        /// of a request's head or body, or an idle keep-alive connection.
+        public var idleTimeoutSeconds = 20
+        /// Connections beyond this many wait to be accepted until others close, so stalled
+        /// clients cannot use up the process's file descriptors.
+        public var maxConnections = 512
     }
 
     public struct Database: Sendable, Equatable {
