@@ -45,8 +45,12 @@ public struct WishlistServer: Sendable {
             notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
         )
 
+        let metrics = MetricsRegistry()
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessLogMiddleware())
+        if config.metrics.enabled {
+            router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        }
         router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies))
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: BodyLimitMiddleware())
@@ -64,9 +68,13 @@ public struct WishlistServer: Sendable {
         router.add(middleware: CSRFMiddleware(csrf: csrf))
 
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
+        if config.metrics.enabled {
+            let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
+            MetricsController(metrics: metrics, gauges: gauges).addRoutes(to: router)
+        }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
         AccountsController(
-            accounts: accounts, pages: pages, cookies: cookies, signupOpen: signupOpen,
+            accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signupOpen: signupOpen,
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
         ).addRoutes(to: router)
 
@@ -90,7 +98,7 @@ public struct WishlistServer: Sendable {
                 availableConnectionsDelegate: ConnectionLimit(maximum: config.server.maxConnections, logger: logger)
             ),
             services: [
-                CatalogRefreshService(sync: catalogSync, logger: logger),
+                CatalogRefreshService(sync: catalogSync, logger: logger, metrics: metrics),
                 ExpiredRowsPurge(
                     purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired], interval: .seconds(3600), logger: logger
                 ),

@@ -93,7 +93,7 @@ public final class PasswordHasher: Sendable {
     }
 
     /// Hashes admitted and not yet finished, running or waiting.
-    var admittedCount: Int { admitted.load(ordering: .relaxed) }
+    package var admittedCount: Int { admitted.load(ordering: .relaxed) }
 
     func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         let previouslyAdmitted = admitted.add(1, ordering: .relaxed).oldValue

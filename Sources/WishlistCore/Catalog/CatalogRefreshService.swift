@@ -6,10 +6,12 @@ import ServiceLifecycle
 package struct CatalogRefreshService: Service {
     let sync: CatalogSync
     let logger: Logger
+    let metrics: MetricsRegistry?
 
-    package init(sync: CatalogSync, logger: Logger) {
+    package init(sync: CatalogSync, logger: Logger, metrics: MetricsRegistry? = nil) {
         self.sync = sync
         self.logger = logger
+        self.metrics = metrics
     }
 
     package func run() async throws {
@@ -43,6 +45,8 @@ package struct CatalogRefreshService: Service {
     }
 
     private func log(_ report: SyncReport) {
+        let outcome = report.cancelled ? "cancelled" : report.error == nil ? "success" : "failure"
+        metrics?.increment(.catalogRefreshes, [("outcome", outcome)])
         if report.cancelled {
             logger.info("catalog refresh stopped for shutdown after \(report.requests) requests")
         } else if let error = report.error {

@@ -64,10 +64,16 @@ public struct AppConfig: Sendable, Equatable {
         public var signupsPerAddress = 10
     }
 
+    public struct Metrics: Sendable, Equatable {
+        /// Serves `GET /metrics` (Prometheus' text format) to clients on this machine.
+        public var enabled = false
+    }
+
     public var server = Server()
     public var database = Database()
     public var nyt = NYT()
     public var accounts = Accounts()
+    public var metrics = Metrics()
 
     public init() {}
 }

@@ -31,6 +31,7 @@ struct ConfigSetting {
         int("nyt.requestsPerMinute", env: "NYT_REQUESTS_PER_MINUTE", 1...1000, \.nyt.requestsPerMinute),
         int("nyt.requestsPerDay", env: "NYT_REQUESTS_PER_DAY", 1...1_000_000, \.nyt.requestsPerDay),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
+        bool("metrics.enabled", env: "WISHLIST_METRICS", \.metrics.enabled),
         int("accounts.argon2.memoryKiB", env: nil, 8...4_194_304, \.accounts.argon2.memoryKiB),
         int("accounts.argon2.iterations", env: nil, 1...100, \.accounts.argon2.iterations),
         int("accounts.argon2.parallelism", env: nil, 1...64, \.accounts.argon2.parallelism),

@@ -7,6 +7,7 @@ struct AccountsController {
     let accounts: AccountService
     let pages: PageRenderer
     let cookies: SessionCookies
+    let metrics: MetricsRegistry
     let signupOpen: Bool
     let sessionMaxAge: Int
 
@@ -61,13 +62,17 @@ struct AccountsController {
         }
         switch try await accounts.signIn(username: form.username, password: form.password, address: context.clientAddress) {
         case .signedIn(let user):
+            metrics.increment(.signIns, [("outcome", "success")])
             return try await startSession(for: user, request: request, redirectingTo: form.next)
         case .rejected:
+            metrics.increment(.signIns, [("outcome", "rejected")])
             return try loginPage(
                 context, username: form.username, next: form.next,
                 errors: ["form": "Wrong username or password."], status: .unprocessableContent
             )
         case .throttled(let seconds):
+            metrics.increment(.signIns, [("outcome", "throttled")])
+            metrics.increment(.throttled, [("action", "sign-in")])
             let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
             return try loginPage(
                 context, username: form.username, next: form.next,
@@ -95,6 +100,7 @@ struct AccountsController {
         case .invalid(let errors):
             return try signupPage(context, username: form.username, email: form.email, errors: errors, status: .unprocessableContent)
         case .throttled(let seconds):
+            metrics.increment(.throttled, [("action", "sign-up")])
             let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
             return try signupPage(
                 context, username: form.username, email: form.email,

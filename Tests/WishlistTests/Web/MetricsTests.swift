@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+@Suite("Metrics: GET /metrics in Prometheus' text format", .removesTemporaryDirectories)
+struct MetricsTests {
+    @Test func theRegistryWritesCountersCumulativeHistogramsAndGauges() {
+        let registry = MetricsRegistry()
+        registry.increment(.signIns, [("outcome", "rejected")])
+        registry.increment(.signIns, [("outcome", "rejected")])
+        registry.increment(.throttled, [("action", "say \"hi\"\\\n")])
+        registry.observe(.httpDuration, [("route", "/lists")], value: 0.003)
+        registry.observe(.httpDuration, [("route", "/lists")], value: 0.2)
+        let text = registry.render(gauges: [(.databaseBytes, 4096)])
+        #expect(text.contains("# TYPE wishlist_sign_ins_total counter\nwishlist_sign_ins_total{outcome=\"rejected\"} 2\n"))
+        #expect(text.contains(#"wishlist_throttled_total{action="say \"hi\"\\\n"} 1"#), "label values are escaped")
+        #expect(text.contains("wishlist_http_request_duration_seconds_bucket{route=\"/lists\",le=\"0.001\"} 0\n"))
+        #expect(text.contains("wishlist_http_request_duration_seconds_bucket{route=\"/lists\",le=\"0.005\"} 1\n"))
+        #expect(text.contains("wishlist_http_request_duration_seconds_bucket{route=\"/lists\",le=\"0.25\"} 2\n"))
+        #expect(text.contains("wishlist_http_request_duration_seconds_bucket{route=\"/lists\",le=\"+Inf\"} 2\n"))
+        #expect(text.contains("wishlist_http_request_duration_seconds_count{route=\"/lists\"} 2\n"))
+        #expect(text.contains("# TYPE wishlist_database_bytes gauge\nwishlist_database_bytes 4096\n"))
+    }
+
+    /// A real server on a loopback port, so that the client address is 127.0.0.1.
+    static func live(enabled: Bool, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let server = try await WishlistServer.build(
+            config: try TestApp.config { $0.metrics.enabled = enabled; $0.server.port = 0 },
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        try await server.application.test(.live) { client in try await body(client) }
+    }
+
+    @Test func countsRequestsByRoutePatternAndSignInsByOutcome() async throws {
+        try await Self.live(enabled: true) { client in
+            _ = try await client.execute(uri: "/login", method: .get)
+            _ = try await client.execute(uri: "/login", method: .get)
+            _ = try await client.execute(uri: "/people/someone", method: .get)
+            _ = try await client.execute(uri: "/no/such/page", method: .get)
+            var browser = TestBrowser(client: client)
+            #expect(try await browser.signIn("nobody", password: "not a password").status == .unprocessableContent)
+
+            let page = try await client.execute(uri: "/metrics", method: .get)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            let text = page.text
+            #expect(text.contains(#"wishlist_http_requests_total{method="GET",route="/login",status="200"} 3"#))
+            #expect(text.contains(#"route="/people/{username}",status="303"} 1"#), "the pattern, never the name in the path")
+            #expect(text.contains(#",status="404"} 1"#) && !text.contains("/no/such/page"), "an unknown path is counted, not named")
+            #expect(text.contains(#"wishlist_sign_ins_total{outcome="rejected"} 1"#))
+            #expect(text.contains("wishlist_argon2_admitted 0\n"))
+            #expect(text.contains("wishlist_nyt_requests_last_day 0\n"))
+            #expect(text.contains("wishlist_catalog_consecutive_failures 0\n"))
+            let age = try #require(text.firstMatch(of: /wishlist_catalog_last_success_age_seconds (-?\d+)\n/)?.1).flatMap { Int($0) }
+            #expect(age.map { $0 >= 0 } == true, "the sample catalog loaded when the server was built")
+            let size = try #require(text.firstMatch(of: /wishlist_database_bytes (\d+)\n/)?.1).flatMap { Int($0) }
+            #expect((size ?? 0) > 0)
+            #expect(!text.contains("someone"))
+        }
+    }
+
+    @Test func isNotFoundWhenDisabledOrForAnotherMachine() async throws {
+        try await Self.live(enabled: false) { client in
+            let response = try await client.execute(uri: "/metrics", method: .get)
+            #expect(response.status == .notFound)
+        }
+        #expect(MetricsController.isLoopback("127.0.0.1") && MetricsController.isLoopback("::1"))
+        #expect(!MetricsController.isLoopback("192.168.1.20") && !MetricsController.isLoopback("10.127.0.1"))
+        // The in-process client has no network address at all: it is not this machine either.
+        let server = try await TestApp.build { $0.metrics.enabled = true }
+        try await TestApp.run(server) { browser in
+            let response = try await browser.get("/metrics")
+            #expect(response.status == .notFound)
+        }
+    }
+}
