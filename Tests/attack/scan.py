@@ -2,16 +2,22 @@
 """`make scan`: Debian's wapiti and sqlmap against a signed-in session of `wishlist serve` on loopback.
 
 1. A temporary database with a user made by `wishlist user create`, the bundled sample catalog
-   (no NYT key), a few wishlist items (one with a note, one imported from a Goodreads CSV). The
-   server runs with scan-config.json: the default configuration with the password and sign-up
-   throttles raised, so that the scans of the sign-in, sign-up and Settings password forms get
-   real answers rather than 429s.
+   (no NYT key), a few wishlist items (one with a note, one imported from a Goodreads CSV), and a
+   household around that user: a second user who shares a wishlist (a high priority and a note on
+   one book, a share link), a third who reserved one of its books, and the scanning user as a giver
+   with one reservation of its own, one whose book the owner then removed (a notice to dismiss),
+   and a share link of its own (so Settings shows "Revoke the link"). The server runs with
+   scan-config.json: the default configuration with the password and sign-up throttles raised, so
+   that the scans of the sign-in, sign-up and Settings password forms get real answers rather
+   than 429s.
 2. wapiti (modules xss, permanentxss, sql, blindsql, csrf, http_headers, cookieflags, csp,
    redirect), signed in through the sign-in form (`--auth-type post`), crawls and attacks every
    page and form under `/` except sign-out (the session must live through the scan) and item
-   removal (the crawl would remove the items whose note forms it attacks); a second, small run
-   attacks one item's removal form on its own; two signed-out runs attack the sign-in and sign-up
-   forms.
+   removal (the crawl would remove the items whose note forms it attacks). Signed in as a giver,
+   it reaches People, the sharing member's list with its reserve and cancel forms, Gifts I'm
+   giving with its dismiss form, Settings' sharing and share-link forms, and the list behind the
+   other user's share link. A second, small run attacks one item's removal form on its own; two
+   signed-out runs attack the sign-in and sign-up forms.
 3. sqlmap `--forms` over the signed-in pages, with the session cookie and the CSRF field, then over
    the sign-in and sign-up pages signed out.
 4. Every finding of either tool, every 5xx the server logged, every lost session, and every route
@@ -54,6 +60,12 @@ SQLMAP = "/usr/bin/sqlmap"
 
 USERNAME = "scanner"
 PASSWORD = "scan-password-0123456789"
+# The household: SHARER shares a wishlist with everyone on the server; OTHER_GIVER reserved one of
+# its books, so the scanner sees "Reserved by ..." beside its own reservations and the open ones.
+SHARER = "sharer"
+SHARER_PASSWORD = "sharer-password-0123456789"
+OTHER_GIVER = "other-giver"
+OTHER_GIVER_PASSWORD = "other-giver-password-0123456789"
 WAPITI_MODULES = "xss,permanentxss,sql,blindsql,csrf,http_headers,cookieflags,csp,redirect"
 # Each tool's user agent, so its session can be found in the `session` table afterwards.
 WAPITI_AGENT = "wishlist-scan-wapiti"
@@ -61,7 +73,7 @@ WAPITI_DELETE_AGENT = "wishlist-scan-wapiti-removal"
 SQLMAP_AGENT = "wishlist-scan-sqlmap"
 
 # Hard limits per run: about three times what each took on a 2-core machine.
-WAPITI_DEADLINE_S = 420
+WAPITI_DEADLINE_S = 600
 WAPITI_DELETE_DEADLINE_S = 120
 SQLMAP_DEADLINE_S = 360
 WAPITI_SIGNED_OUT_DEADLINE_S = 180
@@ -74,11 +86,18 @@ WAPITI_ROUTES = [
     "POST /wishlist", r"POST /wishlist/\d+", "POST /wishlist/import", r"POST /lists/[a-z0-9-]+/favorite",
     "POST /settings/default-list", "POST /settings/password", "POST /settings/sessions/sign-out-others",
     "POST /settings/delete-account",
+    # The household, as a giver: People, a member's list, Gifts I'm giving, and their forms; the
+    # sharing and share-link forms of Settings; the list behind a share link (logged as /shared/…).
+    "GET /people", f"GET /people/{SHARER}", "GET /reservations", r"GET /shared/\S+",
+    "POST /reservations", r"POST /reservations/\d+/delete", r"POST /reservations/notices/\d+/dismiss",
+    "POST /settings/sharing", "POST /settings/share-link", "POST /settings/share-link/delete",
 ]
 WAPITI_DELETE_ROUTES = [r"GET /wishlist/\d+/remove", r"POST /wishlist/\d+/delete"]
 SQLMAP_ROUTES = [
     "GET /lists", "GET /search", "POST /wishlist", r"POST /wishlist/\d+", r"POST /lists/[a-z0-9-]+/favorite",
     "POST /settings/default-list", "POST /settings/password", "POST /settings/delete-account",
+    # Reserve or cancel: wapiti may have reserved every open book by then, leaving only cancel forms.
+    r"POST /reservations(/\d+/delete)?", "POST /settings/sharing",
 ]
 NEVER = [r"POST /logout"]
 
@@ -126,14 +145,78 @@ def seed(server: h.Server) -> dict[str, object]:
     status, _, _ = client.post_file("/wishlist/import", "file", "goodreads_library_export.csv", goodreads)
     if status != 200:
         raise h.Failure(f"seeding: the Goodreads import answered {status}")
-    items = dict(query(server.database, "SELECT book_id, id FROM wishlist_item WHERE book_id IS NOT NULL"))
+    items = dict(query(
+        server.database,
+        "SELECT book_id, id FROM wishlist_item WHERE book_id IS NOT NULL AND user_id = (SELECT id FROM user WHERE username = ?)",
+        USERNAME,
+    ))
     first = items[books[0]]
     client.get(f"/wishlist/{first}")
     status, _, _ = client.post(f"/wishlist/{first}", [("note", "Seeded note: for the holidays.")])
     if status != 303:
         raise h.Failure(f"seeding: saving a note answered {status}")
-    count = query(server.database, "SELECT COUNT(*) FROM wishlist_item")[0][0]
+    count = query(server.database, "SELECT COUNT(*) FROM wishlist_item WHERE user_id = (SELECT id FROM user WHERE username = ?)", USERNAME)[0][0]
     return {"books": books, "first_item": first, "removal_item": items[books[3]], "items": count}
+
+
+def seed_household(server: h.Server, books: list[str]) -> dict[str, object]:
+    """SHARER shares five books (one high priority with a note) and has a share link; OTHER_GIVER
+    reserved one; the scanner reserved two, and SHARER then removed one of those (a notice for the
+    scanner to dismiss); the scanner has a share link of its own. Returns the shared list's token."""
+
+    def expect(what: str, answer: tuple[int, dict[str, str], str], status: int) -> str:
+        if answer[0] != status:
+            raise h.Failure(f"seeding the household: {what} answered {answer[0]}, not {status}")
+        return answer[2]
+
+    sharer = h.Client(server.port)
+    sharer.sign_in(SHARER, SHARER_PASSWORD)
+    chosen = books[4:9]
+    for book in chosen:
+        expect(f"{SHARER} adding book {book}", sharer.post("/wishlist", [("book", book), ("return_to", "/wishlist")]), 303)
+    owned = query(
+        server.database,
+        "SELECT id FROM wishlist_item WHERE user_id = (SELECT id FROM user WHERE username = ?) ORDER BY id", SHARER,
+    )
+    items = [row[0] for row in owned]
+    if len(items) != len(chosen):
+        raise h.Failure(f"seeding the household: {SHARER} has {len(items)} items, not {len(chosen)}")
+    sharer.get(f"/wishlist/{items[0]}")
+    expect("saving a priority and note", sharer.post(
+        f"/wishlist/{items[0]}", [("priority", "high"), ("note", "Hardback, please: a seeded note.")]), 303)
+    expect("sharing with the household", sharer.post("/settings/sharing", [("sharing", "household")]), 303)
+    page = expect("making a share link", sharer.post("/settings/share-link", []), 200)
+    found = re.search(r'id="share-link-url"[^>]*value="[^"]*/shared/([A-Za-z0-9_-]+)"', page)
+    if not found:
+        raise h.Failure("seeding the household: the share link is not on the page that made it")
+    token = found.group(1)
+
+    member = f"/people/{SHARER}"
+    other = h.Client(server.port)
+    other.sign_in(OTHER_GIVER, OTHER_GIVER_PASSWORD)
+    other.get(member)
+    expect(f"{OTHER_GIVER} reserving", other.post("/reservations", [("item", str(items[1])), ("return_to", member)]), 303)
+
+    giver = h.Client(server.port)
+    giver.sign_in(USERNAME, PASSWORD)
+    giver.get(member)
+    for item in (items[2], items[3]):
+        expect(f"{USERNAME} reserving", giver.post("/reservations", [("item", str(item)), ("return_to", member)]), 303)
+    sharer.get(f"/wishlist/{items[3]}/remove")
+    expect(f"{SHARER} removing a reserved book", sharer.post(f"/wishlist/{items[3]}/delete", []), 303)
+    giver.get("/settings")
+    expect(f"{USERNAME} making a share link", giver.post("/settings/share-link", []), 200)
+
+    # What the scan must find: every state of a row, a notice, and Settings' share-link forms.
+    pages = {member: ("reserve-form", "reserved-by-you", "cancel-reservation-form", "reserved-by-other"),
+             "/reservations": ("gift-notice", "/dismiss", "cancel-reservation-form"),
+             "/settings": ("sharing-form", "share-link-create", "share-link-revoke")}
+    for path, marks in pages.items():
+        text = expect(f"{USERNAME} opening {path}", giver.get(path), 200)
+        missing = [mark for mark in marks if mark not in text]
+        if missing:
+            raise h.Failure(f"seeding the household: {path} lacks {missing}")
+    return {"member": member, "shared": f"/shared/{token}"}
 
 
 def query(database: Path, sql: str, *arguments) -> list[tuple]:
@@ -401,18 +484,23 @@ def main() -> int:
         # wapiti fills forms with "alice" / "Letm3in_". Were that sign-up to succeed during the crawl,
         # the new session would void the CSRF token every later request of that scan carries.
         h.create_user(database, "alice", "another-password-" + os.urandom(8).hex())
+        h.create_user(database, SHARER, SHARER_PASSWORD)
+        h.create_user(database, OTHER_GIVER, OTHER_GIVER_PASSWORD)
         server = h.Server(database, h.free_port(), server_log, config=SCAN_CONFIG)
         server.start()
         try:
             seeded = seed(server)
-            print(f"scan: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items")
+            household = seed_household(server, seeded["books"])
+            print(f"scan: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items, "
+                  f"giving to {SHARER}")
             item, removal = seeded["first_item"], seeded["removal_item"]
 
             if not args.skip_wapiti:
                 mark = len(server.log())
                 report, _ = run_wapiti(
                     "wapiti", server, "/",
-                    starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}"],
+                    starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
+                            "/people", household["member"], "/reservations", household["shared"]],
                     excludes=["/logout", "/wishlist/*/delete"], agent=WAPITI_AGENT,
                     reports=reports, deadline=WAPITI_DEADLINE_S,
                 )
@@ -455,7 +543,7 @@ def main() -> int:
                 run_sqlmap("sqlmap", server, [
                     "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
                     f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
-                    f"/wishlist/{item}/remove", "/settings",
+                    f"/wishlist/{item}/remove", "/settings", "/people", household["member"], "/reservations",
                 ], reports, outcome, session=sqlmap_session(server))
                 count = check_log("sqlmap", server.log()[mark:], SQLMAP_ROUTES, outcome)
                 outcome.notes.append(f"sqlmap: the server logged {count} requests")
