@@ -8,6 +8,7 @@ public struct Visitor: Sendable {
         public let userID: Int64
         public let username: String
         public let sessionID: Int64
+        public var isAdmin = false
         public var wishlistCount = 0
     }
 

@@ -58,6 +58,7 @@ public struct WishlistServer: Sendable {
         let catalog = CatalogStore(database: database)
         let wishlist = WishlistStore(database: database)
         let household = HouseholdStore(database: database)
+        let invites = Invites(database: database, clock: clock)
         let shareLinks = ShareLinkStore(database: database)
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { try await wishlist.count(userID: $0) }
@@ -73,8 +74,10 @@ public struct WishlistServer: Sendable {
             MetricsController(metrics: metrics, gauges: gauges).addRoutes(to: router)
         }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
+        PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(
-            accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signupOpen: signupOpen,
+            accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: config.accounts.signup,
+            invites: invites,
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
         ).addRoutes(to: router)
 
@@ -88,6 +91,11 @@ public struct WishlistServer: Sendable {
             .addRoutes(to: signedIn)
         HouseholdController(household: household, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)
+        AdminController(
+            administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
+            database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
+            secureCookies: config.server.secureCookies
+        ).addRoutes(to: signedIn)
 
         let application = Application(
             router: router,

@@ -11,19 +11,44 @@ import Glibc
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Create users, reset passwords, delete users.",
-        subcommands: [Create.self, ResetPassword.self, Delete.self]
+        abstract: "Create users, reset passwords, delete users, make and unmake admins.",
+        subcommands: [Create.self, ResetPassword.self, Delete.self, Promote.self, Demote.self]
     )
 
     struct Create: ExecutableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a user (works with sign-up closed).")
         @OptionGroup var options: ConfigOptions
         @OptionGroup var account: NameAndPassword
+        @Flag(help: "Make the user an admin, who may open /admin.") var admin = false
 
         func execute() async throws {
             let accounts = try await makeAccounts(options)
-            let user = try await accounts.createUser(username: account.name, password: try account.readPassword())
-            print("created user \(user.username)")
+            let user = try await accounts.createUser(username: account.name, password: try account.readPassword(), isAdmin: admin)
+            print("created \(admin ? "admin" : "user") \(user.username)")
+        }
+    }
+
+    struct Promote: ExecutableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a user an admin.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The username.") var name: String
+
+        func execute() async throws {
+            let (_, database) = try options.openDatabase()
+            try await setAdmin(true, name, database)
+            print("\(name) is an admin")
+        }
+    }
+
+    struct Demote: ExecutableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make an admin an ordinary user again (not the last admin).")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The username.") var name: String
+
+        func execute() async throws {
+            let (_, database) = try options.openDatabase()
+            try await setAdmin(false, name, database)
+            print("\(name) is no longer an admin")
         }
     }
 
@@ -59,6 +84,17 @@ struct NameAndPassword: ParsableArguments {
 
     func readPassword() throws -> String {
         try WishlistCLI.readPassword(fromStdin: passwordStdin, confirm: true)
+    }
+}
+
+/// Promotes or demotes, with the command line's wording of the refusals.
+private func setAdmin(_ admin: Bool, _ name: String, _ database: AppDatabase) async throws {
+    do {
+        try await Administration(database: database, clock: .system).setAdmin(admin, username: name)
+    } catch Administration.Refusal.noSuchUser {
+        throw AccountService.AdminError.noSuchUser(name)
+    } catch Administration.Refusal.lastAdmin {
+        throw AccountService.AdminError.invalid("\(name) is the only admin; promote another user first")
     }
 }
 

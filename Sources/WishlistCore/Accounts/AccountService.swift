@@ -7,6 +7,8 @@ public struct AccountService: Sendable {
         case created(User)
         case invalid(FieldErrors)
         case throttled(retryAfter: Int)
+        /// The invite that sign-up needs is not valid (any more).
+        case inviteRefused(LinkState)
     }
 
     public enum SignInOutcome: Sendable, Equatable {
@@ -18,6 +20,7 @@ public struct AccountService: Sendable {
 
     let users: UserStore
     public let sessions: SessionStore
+    public let resetLinks: PasswordResetLinks
     let throttle: LoginThrottle
     let hasher: PasswordHasher
 
@@ -27,10 +30,14 @@ public struct AccountService: Sendable {
             database: database, clock: clock, idleDays: settings.sessionIdleDays, absoluteDays: settings.sessionAbsoluteDays
         )
         self.throttle = LoginThrottle(database: database, clock: clock, settings: settings)
+        self.resetLinks = PasswordResetLinks(database: database, clock: clock)
         self.hasher = hasher
     }
 
-    public func signUp(username: String, email: String, password: String, confirmation: String, address: String) async throws -> SignUpOutcome {
+    /// Creates an account; with `invite`, only while that invite is valid, and spending it.
+    public func signUp(
+        username: String, email: String, password: String, confirmation: String, address: String, invite: String? = nil
+    ) async throws -> SignUpOutcome {
         var errors = FieldErrors()
         errors["username"] = AccountRules.usernameProblem(username)
         if !email.isEmpty { errors["email"] = AccountRules.emailProblem(email) }
@@ -42,7 +49,9 @@ public struct AccountService: Sendable {
         if case .throttled(let wait) = try await throttle.admit([.signup(address)]) { return .throttled(retryAfter: wait) }
         let hash = try await hasher.hash(password)
         do {
-            return .created(try await users.create(username: username, email: email.isEmpty ? nil : email, passwordHash: hash))
+            return .created(try await users.create(username: username, email: email.isEmpty ? nil : email, passwordHash: hash, invite: invite))
+        } catch UserStore.Conflict.invite(let state) {
+            return .inviteRefused(state)
         } catch UserStore.Conflict.username {
             return .invalid(["username": "That username isn't available. Choose another."])
         } catch UserStore.Conflict.email {
@@ -60,7 +69,8 @@ public struct AccountService: Sendable {
         case .admitted(let admitted): attempt = admitted
         }
         let user = try await users.find(username: username)
-        guard try await hasher.verify(password, against: user?.passwordHash), let user else { return .rejected }
+        // A disabled account is refused after the hash, with the same answer as a wrong password.
+        guard try await hasher.verify(password, against: user?.passwordHash), let user, !user.isDisabled else { return .rejected }
         try await throttle.succeeded(attempt, clearing: .account(username))
         if hasher.needsRehash(user.passwordHash) {
             try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
@@ -138,12 +148,27 @@ public struct AccountService: Sendable {
         }
     }
 
+    public enum ResetOutcome: Sendable, Equatable {
+        /// The link's state when it was used; only `.valid` changed the password.
+        case link(LinkState)
+        case invalid(FieldErrors)
+    }
+
+    /// Sets a new password through a reset link, ending every session of the user.
+    public func resetPassword(token: String, new: String, confirmation: String) async throws -> ResetOutcome {
+        var errors = FieldErrors()
+        errors["new_password"] = AccountRules.passwordProblem(new)
+        if confirmation != new { errors["new_password_confirm"] = "The two passwords differ." }
+        guard errors.isEmpty else { return .invalid(errors) }
+        return .link(try await resetLinks.spend(token: token, newHash: try await hasher.hash(new)))
+    }
+
     /// Creates a user without throttling, for `wishlist user create`.
-    public func createUser(username: String, password: String) async throws -> User {
+    public func createUser(username: String, password: String, isAdmin: Bool = false) async throws -> User {
         if let problem = AccountRules.usernameProblem(username) { throw AdminError.invalid("username: \(problem)") }
         if let problem = AccountRules.passwordProblem(password) { throw AdminError.invalid("password: \(problem)") }
         do {
-            return try await users.create(username: username, email: nil, passwordHash: try await hasher.hash(password))
+            return try await users.create(username: username, email: nil, passwordHash: try await hasher.hash(password), isAdmin: isAdmin)
         } catch UserStore.Conflict.username {
             throw AdminError.invalid("username: \(username) already exists")
         }

@@ -9,6 +9,7 @@ public struct ActiveSession: Sendable, Equatable {
     public let createdAt: Date
     public let lastSeenAt: Date
     public let userAgent: String
+    public let isAdmin: Bool
 }
 
 /// Server-side sessions. The browser holds a random 256-bit token; the table holds only its
@@ -52,8 +53,8 @@ public struct SessionStore: Sendable {
         let found = try await database.pool.read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT session.*, user.username FROM session JOIN user ON user.id = session.user_id
-                    WHERE session.token_hash = ?
+                    SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
+                    WHERE session.token_hash = ? AND user.disabled_at IS NULL
                     """),
                 arguments: [fingerprint]
             ).map(Self.session(from:))
@@ -79,7 +80,7 @@ public struct SessionStore: Sendable {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT session.*, user.username FROM session JOIN user ON user.id = session.user_id
+                    SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
                     WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
                     ORDER BY session.last_seen_at DESC
                     """,
@@ -121,7 +122,7 @@ public struct SessionStore: Sendable {
     private static func session(from row: Row) -> ActiveSession {
         ActiveSession(
             id: row["id"], userID: row["user_id"], username: row["username"],
-            createdAt: row["created_at"], lastSeenAt: row["last_seen_at"], userAgent: row["user_agent"]
+            createdAt: row["created_at"], lastSeenAt: row["last_seen_at"], userAgent: row["user_agent"], isAdmin: row["is_admin"]
         )
     }
 }

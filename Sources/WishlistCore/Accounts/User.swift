@@ -7,6 +7,8 @@ public struct User: Sendable, Equatable {
     public let username: String
     public let email: String?
     public let createdAt: Date
+    public let isAdmin: Bool
+    public let isDisabled: Bool
     let passwordHash: String
 
     init(row: Row) {
@@ -14,6 +16,8 @@ public struct User: Sendable, Equatable {
         username = row["username"]
         email = row["email"]
         createdAt = row["created_at"]
+        isAdmin = row["is_admin"]
+        isDisabled = (row["disabled_at"] as Date?) != nil
         passwordHash = row["password_hash"]
     }
 }

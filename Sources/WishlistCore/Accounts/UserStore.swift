@@ -5,6 +5,8 @@ import GRDB
 struct UserStore: Sendable {
     enum Conflict: Error, Equatable {
         case username, email
+        /// The invite was spent, expired or revoked between the form and the write.
+        case invite(LinkState)
     }
 
     let database: AppDatabase
@@ -24,7 +26,8 @@ struct UserStore: Sendable {
     }
 
     /// Inserts a user; a name or address already taken (in any letter case) throws `Conflict`.
-    func create(username: String, email: String?, passwordHash: String) async throws -> User {
+    /// With `invite`, the invite is spent in the same transaction, or nothing is created.
+    func create(username: String, email: String?, passwordHash: String, isAdmin: Bool = false, invite: String? = nil) async throws -> User {
         let now = clock.now()
         return try await database.pool.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) == true {
@@ -33,12 +36,16 @@ struct UserStore: Sendable {
             if let email, try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [AccountRules.key(email)]) == true {
                 throw Conflict.email
             }
+            if let invite {
+                let state = try Invites.spend(invite, for: username, now: now, db)
+                guard state == .valid else { throw Conflict.invite(state) }
+            }
             try db.execute(
                 sql: """
-                    INSERT INTO user (username, username_key, email, email_key, password_hash, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO user (username, username_key, email, email_key, password_hash, created_at, is_admin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [username, AccountRules.key(username), email, email.map(AccountRules.key), passwordHash, now]
+                arguments: [username, AccountRules.key(username), email, email.map(AccountRules.key), passwordHash, now, isAdmin]
             )
             return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [db.lastInsertedRowID]).map(User.init(row:))!
         }

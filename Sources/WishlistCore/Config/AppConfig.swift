@@ -45,7 +45,12 @@ public struct AppConfig: Sendable, Equatable {
     }
 
     public enum Signup: String, Sendable, Equatable, CaseIterable {
-        case open, closed
+        /// Anyone who reaches the server may make an account.
+        case open
+        /// Only `wishlist user create` makes accounts.
+        case closed
+        /// Only an admin's invite link (`/signup?invite=…`) makes an account.
+        case invite
     }
 
     public struct Accounts: Sendable, Equatable {

@@ -11,6 +11,7 @@ package extension AppDatabase {
         migrator.registerMigration("4-wishlist", migrate: createWishlist)
         migrator.registerMigration("5-book-isbns", migrate: createBookISBNs)
         migrator.registerMigration("6-household", migrate: createHousehold)
+        migrator.registerMigration("7-administration", migrate: createAdministration)
         return migrator
     }
 
@@ -200,6 +201,40 @@ package extension AppDatabase {
             // SHA-256 of the link's token, as for sessions.
             table.column("token_hash", .blob).notNull().unique()
             table.column("created_at", .datetime).notNull()
+        }
+    }
+
+    /// Admins, disabled accounts, one-time links (password resets and invites) and the audit log.
+    /// Links keep only their token's SHA-256, and stay after use so their pages can say "used".
+    /// The audit log names people as text: it outlives the accounts it mentions.
+    private static func createAdministration(_ db: Database) throws {
+        try db.alter(table: "user") { table in
+            table.add(column: "is_admin", .boolean).notNull().defaults(to: false)
+            table.add(column: "disabled_at", .datetime)
+        }
+        try db.create(table: "password_reset") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
+            table.column("token_hash", .blob).notNull().unique()
+            table.column("created_at", .datetime).notNull()
+            table.column("expires_at", .datetime).notNull()
+            table.column("used_at", .datetime)
+        }
+        try db.create(table: "invite") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("token_hash", .blob).notNull().unique()
+            table.column("created_by", .text).notNull()
+            table.column("created_at", .datetime).notNull()
+            table.column("expires_at", .datetime).notNull()
+            table.column("used_at", .datetime)
+            table.column("used_by", .text)
+        }
+        try db.create(table: "audit_event") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("happened_at", .datetime).notNull().indexed()
+            table.column("actor", .text).notNull()
+            table.column("action", .text).notNull()
+            table.column("subject", .text).notNull()
         }
     }
 }

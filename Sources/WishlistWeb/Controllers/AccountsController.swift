@@ -8,7 +8,8 @@ struct AccountsController {
     let pages: PageRenderer
     let cookies: SessionCookies
     let metrics: MetricsRegistry
-    let signupOpen: Bool
+    let signup: AppConfig.Signup
+    let invites: Invites
     let sessionMaxAge: Int
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -36,10 +37,12 @@ struct AccountsController {
         let email: String
         let password: String
         let passwordConfirm: String
+        let invite: String
 
         init(_ form: FormBody) throws {
             username = try form.text("username")
             email = try form.text("email", maxLength: AccountRules.emailMaximumLength)
+            invite = try form.text("invite", maxLength: 100)
             // Read beyond the limit so the rule, not the reader, tells the person it is too long.
             password = try form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
             passwordConfirm = try form.text("password_confirm", maxLength: 4 * AccountRules.passwordLengths.upperBound)
@@ -49,7 +52,8 @@ struct AccountsController {
     @Sendable func showLogin(_ request: Request, context: AppRequestContext) throws -> Response {
         let next = LocalPath.validated((try? FormBody(query: request.uri.query).text("next", maxLength: 2000)) ?? "/")
         if context.visitor.signedIn != nil { return redirect(to: next) }
-        return try loginPage(context, username: "", next: next, errors: [:])
+        let confirmation = request.uri.queryParameters["done"] == "password-reset" ? "Your new password is set. Sign in with it." : nil
+        return try loginPage(context, username: "", next: next, errors: [:], confirmation: confirmation)
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -81,31 +85,47 @@ struct AccountsController {
         }
     }
 
-    @Sendable func showSignup(_ request: Request, context: AppRequestContext) throws -> Response {
-        guard signupOpen else { throw PageError.notFound }
+    @Sendable func showSignup(_ request: Request, context: AppRequestContext) async throws -> Response {
         if context.visitor.signedIn != nil { return redirect(to: "/") }
-        return try signupPage(context, username: "", email: "", errors: [:])
+        let invite = try await admittedInvite(try request.queryText("invite"))
+        return try signupPage(context, username: "", email: "", invite: invite, errors: [:])
     }
 
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard signupOpen else { throw PageError.notFound }
         let form = try SignupForm(context.form)
+        let invite = try await admittedInvite(form.invite)
         let outcome = try await accounts.signUp(
             username: form.username, email: form.email, password: form.password,
-            confirmation: form.passwordConfirm, address: context.clientAddress
+            confirmation: form.passwordConfirm, address: context.clientAddress, invite: invite
         )
         switch outcome {
         case .created(let user):
             return try await startSession(for: user, request: request, redirectingTo: "/")
         case .invalid(let errors):
-            return try signupPage(context, username: form.username, email: form.email, errors: errors, status: .unprocessableContent)
+            return try signupPage(context, username: form.username, email: form.email, invite: invite, errors: errors, status: .unprocessableContent)
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "sign-up")])
             let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
             return try signupPage(
-                context, username: form.username, email: form.email,
+                context, username: form.username, email: form.email, invite: invite,
                 errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
             )
+        case .inviteRefused(let state):
+            throw PageError.invite(state)
+        }
+    }
+
+    /// Whether this visitor may sign up: with sign-up open, yes (no invite needed); by invitation,
+    /// only with a valid invite, which is returned; closed, never. Refusals are pages that say why.
+    private func admittedInvite(_ token: String) async throws -> String? {
+        switch signup {
+        case .open: return nil
+        case .closed: throw PageError.notFound
+        case .invite:
+            guard !token.isEmpty else { throw PageError.invitationOnly }
+            let state = try await invites.check(token: token)
+            guard state == .valid else { throw PageError.invite(state) }
+            return token
         }
     }
 
@@ -129,21 +149,27 @@ struct AccountsController {
 
     private func loginPage(
         _ context: AppRequestContext, username: String, next: String, errors: FieldErrors,
-        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], confirmation: String? = nil
     ) throws -> Response {
         try pages.render(
             "accounts/login.html", title: "Sign in", nav: "login", for: context.visitor, status: status, headers: headers,
-            values: ["form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors)]
+            values: [
+                "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors),
+                "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
+            ]
         )
     }
 
     private func signupPage(
-        _ context: AppRequestContext, username: String, email: String, errors: FieldErrors,
+        _ context: AppRequestContext, username: String, email: String, invite: String?, errors: FieldErrors,
         status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> Response {
         try pages.render(
             "accounts/signup.html", title: "Create your account", nav: "signup", for: context.visitor, status: status, headers: headers,
-            values: ["form": ["username": .string(username), "email": .string(email)], "errors": TemplateValue(errors)]
+            values: [
+                "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
+                "errors": TemplateValue(errors),
+            ]
         )
     }
 }

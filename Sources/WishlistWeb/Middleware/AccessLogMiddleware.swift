@@ -7,8 +7,8 @@ import WishlistTemplates
 /// One log line per request: method, path, status and duration.
 ///
 /// The query string and every header stay out of the log: queries carry what people search for,
-/// and headers carry session cookies. The token of a share link, which is in its path, is
-/// replaced by `…`: whoever reads the log must not be able to open the list.
+/// and headers carry session cookies. The token of a share link or a password-reset link, which
+/// is in its path, is replaced by `…`: whoever reads the log must not be able to use it.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = NIODeadline.now()
@@ -24,8 +24,14 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func loggedPath(_ path: String) -> String {
-        path.hasPrefix(ShareLinkController.pathPrefix) ? ShareLinkController.pathPrefix + "…" : path
+        for prefix in Self.pathsWithTokens where path.hasPrefix(prefix) {
+            return prefix + "…"
+        }
+        return path
     }
+
+    /// Paths whose last segment is a secret: share links and password-reset links.
+    static var pathsWithTokens: [String] { [ShareLinkController.pathPrefix, "/reset/"] }
 
     private func log(_ request: Request, status: Int, since start: NIODeadline, context: Context) {
         let micros = (NIODeadline.now() - start).nanoseconds / 1000

@@ -15,7 +15,7 @@ struct SessionMiddleware: RouterMiddleware {
         let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()
         var signedIn: Visitor.SignedIn?
         if token == presented, let session = try await sessions.find(token: token) {
-            signedIn = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id)
+            signedIn = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
             signedIn?.wishlistCount = try await wishlistCount(session.userID)
         }
         context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))

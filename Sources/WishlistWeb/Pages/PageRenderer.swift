@@ -27,7 +27,7 @@ public struct PageRenderer: Sendable {
         context["sample_data"] = .bool(notices.showsSampleData)
         if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
         if let user = visitor.signedIn {
-            context["user"] = ["name": .string(user.username), "wishlist_count": .int(user.wishlistCount)]
+            context["user"] = ["name": .string(user.username), "wishlist_count": .int(user.wishlistCount), "is_admin": .bool(user.isAdmin)]
             context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
         }
         var fields = headers

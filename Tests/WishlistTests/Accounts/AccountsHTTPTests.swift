@@ -432,6 +432,10 @@ struct AccountsHTTPTests {
                 (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'keeper-4k'")!,
                  try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'goner-9x'")!)
             }
+            // A password-reset link the admin (here the keeper) made for the goner.
+            _ = try await PasswordResetLinks(database: database, clock: .system).create(
+                userID: gonerID, by: Administration.Actor(userID: keeperID, username: "keeper-4k")
+            )
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             let gonerBefore = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }
             #expect(gonerBefore.filter { $0.value == 0 }.isEmpty, "the user has rows in every table that refers to users: \(gonerBefore)")
@@ -448,7 +452,11 @@ struct AccountsHTTPTests {
             let keeperAfter = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             // Except the keeper's record of the gift they meant to give: it names the owner, to tell
             // the keeper that the list is gone, and it points at nothing of theirs any more.
-            #expect(gonerAfter.filter { $0.value > 0 } == ["reservation naming goner-9x": 1], "nothing else of the deleted user is left: \(gonerAfter)")
+            // And the audit log's line that the admin made them a reset link: it is the admin's record.
+            #expect(
+                gonerAfter.filter { $0.value > 0 } == ["reservation naming goner-9x": 1, "audit_event naming goner-9x": 1],
+                "nothing else of the deleted user is left: \(gonerAfter)"
+            )
             let notice = try await database.pool.read { try Row.fetchOne($0, sql: "SELECT * FROM reservation WHERE owner_name = 'goner-9x'") }
             #expect(notice?["giver_id"] == keeperID && notice?["item_id"] == nil && notice?["owner_id"] == nil)
             var keeperExpected = keeperBefore

@@ -40,7 +40,7 @@ struct ConfigTests {
         (#"{"server": {"port": 70000}}"#, [:], "configuration: server.port: expected a whole number from 1 to 65535, got 70000"),
         (#"{"server": {"secureCookies": 1}}"#, [:], "configuration: server.secureCookies: expected true or false, got 1"),
         (#"{"server": {"prot": 1}}"#, [:], "configuration: server.prot: unknown setting in"),
-        (#"{}"#, ["WISHLIST_SIGNUP": "maybe"], "configuration: accounts.signup: expected one of open, closed, got \"maybe\""),
+        (#"{}"#, ["WISHLIST_SIGNUP": "maybe"], "configuration: accounts.signup: expected one of open, closed, invite, got \"maybe\""),
         (#"{}"#, ["NYT_BASE_URL": "ftp://example.com"], "configuration: nyt.baseURL: expected an http or https URL"),
         (#"{}"#, ["WISHLIST_PORT": "8080x"], "configuration: server.port:"),
         (#"{"accounts": {"sessionIdleDays": 40}}"#, [:], "configuration: accounts.sessionIdleDays: must not exceed"),

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+/// What admins do to accounts, each change written to the audit log in the same transaction.
+/// Admins see who has an account and how much they use it, never what is on their lists.
+public struct Administration: Sendable {
+    /// One account as `/admin` lists it.
+    public struct Account: Sendable, Equatable {
+        public let id: Int64
+        public let username: String
+        public let createdAt: Date
+        public let lastSeenAt: Date?
+        public let itemCount: Int
+        public let isAdmin: Bool
+        public let isDisabled: Bool
+    }
+
+    /// The admin doing something, as the audit log names them.
+    public struct Actor: Sendable, Equatable {
+        public let userID: Int64
+        public let username: String
+
+        public init(userID: Int64, username: String) {
+            self.userID = userID
+            self.username = username
+        }
+    }
+
+    public struct AuditEvent: Sendable, Equatable {
+        public let at: Date
+        public let actor: String
+        public let action: String
+        public let subject: String
+    }
+
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        case noSuchUser
+        case lastAdmin
+        case yourself
+
+        public var description: String {
+            switch self {
+            case .noSuchUser: return "There is no such account. It may have been deleted meanwhile."
+            case .lastAdmin: return "You are the only admin, so you can't do that to your own account: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."
+            case .yourself: return "You can't disable your own account while signed in with it."
+            }
+        }
+    }
+
+    let database: AppDatabase
+    let clock: WallClock
+
+    public init(database: AppDatabase, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    public func accounts() async throws -> [Account] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT user.id, user.username, user.created_at, user.is_admin, user.disabled_at,
+                    (SELECT MAX(last_seen_at) FROM session WHERE session.user_id = user.id) AS last_seen_at,
+                    (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count
+                FROM user ORDER BY username_key
+                """
+            ).map { row in
+                Account(
+                    id: row["id"], username: row["username"], createdAt: row["created_at"], lastSeenAt: row["last_seen_at"],
+                    itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: (row["disabled_at"] as Date?) != nil
+                )
+            }
+        }
+    }
+
+    /// Disables (ending every session at once) or enables an account.
+    public func setDisabled(_ disabled: Bool, userID: Int64, by actor: Administration.Actor) async throws {
+        if disabled && userID == actor.userID { throw Refusal.yourself }
+        let now = clock.now()
+        try await database.pool.write { db in
+            let name = try Self.username(userID, db)
+            try db.execute(sql: "UPDATE user SET disabled_at = ? WHERE id = ?", arguments: [disabled ? now : nil, userID])
+            if disabled { try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID]) }
+            try Self.record(actor: actor.username, action: disabled ? "disabled" : "enabled", subject: name, at: now, db)
+        }
+    }
+
+    /// Deletes an account and everything of theirs; the last admin cannot delete themself.
+    public func delete(userID: Int64, by actor: Administration.Actor) async throws {
+        let now = clock.now()
+        try await database.pool.write { db in
+            let name = try Self.username(userID, db)
+            if userID == actor.userID, try Self.adminCount(db) <= 1 { throw Refusal.lastAdmin }
+            try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(name).key])
+            try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
+            try Self.record(actor: actor.username, action: "deleted", subject: name, at: now, db)
+        }
+    }
+
+    /// Makes an account an admin or not, for `wishlist user promote|demote`. The last admin stays one.
+    public func setAdmin(_ admin: Bool, username: String) async throws {
+        let now = clock.now()
+        try await database.pool.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) else {
+                throw Refusal.noSuchUser
+            }
+            let isAdmin = try Bool.fetchOne(db, sql: "SELECT is_admin FROM user WHERE id = ?", arguments: [id]) ?? false
+            if isAdmin && !admin, try Self.adminCount(db) <= 1 { throw Refusal.lastAdmin }
+            try db.execute(sql: "UPDATE user SET is_admin = ? WHERE id = ?", arguments: [admin, id])
+            try Self.record(actor: "command line", action: admin ? "made admin" : "no longer admin", subject: username, at: now, db)
+        }
+    }
+
+    public func recentEvents(limit: Int = 50) async throws -> [AuditEvent] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM audit_event ORDER BY happened_at DESC, id DESC LIMIT ?", arguments: [limit]).map {
+                AuditEvent(at: $0["happened_at"], actor: $0["actor"], action: $0["action"], subject: $0["subject"])
+            }
+        }
+    }
+
+    static func record(actor: String, action: String, subject: String, at now: Date, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO audit_event (happened_at, actor, action, subject) VALUES (?, ?, ?, ?)",
+            arguments: [now, actor, action, subject]
+        )
+    }
+
+    static func username(_ userID: Int64, _ db: Database) throws -> String {
+        guard let name = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { throw Refusal.noSuchUser }
+        return name
+    }
+
+    private static func adminCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE is_admin AND disabled_at IS NULL") ?? 0
+    }
+}

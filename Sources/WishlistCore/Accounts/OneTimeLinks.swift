@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+
+/// What a one-time link's token leads to. The page behind an expired, used or unknown link says
+/// which, so the person knows whether to ask for a new one.
+public enum LinkState: Sendable, Equatable {
+    case valid
+    case expired
+    case used
+    case unknown
+}
+
+/// Password-reset links an admin makes and hands over (the app sends no mail): valid 24 hours,
+/// single use, stored as the SHA-256 of their token. A new link for a user replaces any earlier one.
+public struct PasswordResetLinks: Sendable {
+    public static let lifetime: TimeInterval = 24 * 3600
+
+    let database: AppDatabase
+    let clock: WallClock
+
+    public init(database: AppDatabase, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Makes a link for `userID` and returns its token, recording who made it.
+    public func create(userID: Int64, by actor: Administration.Actor) async throws -> String {
+        let token = SecureRandom.token()
+        let now = clock.now()
+        try await database.pool.write { db in
+            let name = try Administration.username(userID, db)
+            try db.execute(sql: "DELETE FROM password_reset WHERE user_id = ?", arguments: [userID])
+            try db.execute(
+                sql: "INSERT INTO password_reset (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [userID, SessionStore.fingerprint(token), now, now.addingTimeInterval(Self.lifetime)]
+            )
+            try Administration.record(actor: actor.username, action: "made a password-reset link for", subject: name, at: now, db)
+        }
+        return token
+    }
+
+    /// The link's state and, when valid, whose password it resets.
+    public func check(token: String) async throws -> (LinkState, username: String?) {
+        let now = clock.now()
+        return try await database.pool.read { db in
+            guard let row = try Self.row(token, db) else { return (.unknown, nil) }
+            return (Self.state(row, now: now), row["username"])
+        }
+    }
+
+    /// Sets the new hash, ends every session of the user and spends the link, in one transaction;
+    /// returns the link's state before (only `.valid` changed anything).
+    func spend(token: String, newHash: String) async throws -> LinkState {
+        let now = clock.now()
+        return try await database.pool.write { db in
+            guard let row = try Self.row(token, db) else { return .unknown }
+            let state = Self.state(row, now: now)
+            guard state == .valid else { return state }
+            let userID: Int64 = row["user_id"]
+            try db.execute(sql: "UPDATE password_reset SET used_at = ? WHERE id = ?", arguments: [now, row["id"]])
+            try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [newHash, userID])
+            try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID])
+            try Administration.record(actor: row["username"], action: "set a new password through a reset link", subject: row["username"], at: now, db)
+            return .valid
+        }
+    }
+
+    private static func row(_ token: String, _ db: Database) throws -> Row? {
+        guard token.utf8.count == 43 else { return nil }
+        return try Row.fetchOne(
+            db,
+            sql: "SELECT password_reset.*, user.username FROM password_reset JOIN user ON user.id = password_reset.user_id WHERE token_hash = ?",
+            arguments: [SessionStore.fingerprint(token)]
+        )
+    }
+
+    private static func state(_ row: Row, now: Date) -> LinkState {
+        if (row["used_at"] as Date?) != nil { return .used }
+        return (row["expires_at"] as Date) <= now ? .expired : .valid
+    }
+}
+
+/// Sign-up invitations for `accounts.signup: invite`: single-use links valid 7 days, listed and
+/// revocable on `/admin`, stored as the SHA-256 of their token.
+public struct Invites: Sendable {
+    public static let lifetime: TimeInterval = 7 * 86_400
+
+    public struct Invite: Sendable, Equatable {
+        public let id: Int64
+        public let createdBy: String
+        public let createdAt: Date
+        public let expiresAt: Date
+        public let usedBy: String?
+    }
+
+    let database: AppDatabase
+    let clock: WallClock
+
+    public init(database: AppDatabase, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    public func create(by actor: Administration.Actor) async throws -> String {
+        let token = SecureRandom.token()
+        let now = clock.now()
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO invite (token_hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [SessionStore.fingerprint(token), actor.username, now, now.addingTimeInterval(Self.lifetime)]
+            )
+            try Administration.record(actor: actor.username, action: "made invite", subject: "#\(db.lastInsertedRowID)", at: now, db)
+        }
+        return token
+    }
+
+    /// Every invite, newest first.
+    public func all() async throws -> [Invite] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM invite ORDER BY created_at DESC, id DESC").map {
+                Invite(id: $0["id"], createdBy: $0["created_by"], createdAt: $0["created_at"], expiresAt: $0["expires_at"], usedBy: $0["used_by"])
+            }
+        }
+    }
+
+    /// Revokes an unused invite; false when there is no such unused invite.
+    public func revoke(id: Int64, by actor: Administration.Actor) async throws -> Bool {
+        let now = clock.now()
+        return try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM invite WHERE id = ? AND used_at IS NULL", arguments: [id])
+            guard db.changesCount == 1 else { return false }
+            try Administration.record(actor: actor.username, action: "revoked invite", subject: "#\(id)", at: now, db)
+            return true
+        }
+    }
+
+    public func check(token: String) async throws -> LinkState {
+        let now = clock.now()
+        return try await database.pool.read { db in try Self.state(token, now: now, db) }
+    }
+
+    static func state(_ token: String, now: Date, _ db: Database) throws -> LinkState {
+        guard token.utf8.count == 43,
+              let row = try Row.fetchOne(db, sql: "SELECT used_at, expires_at FROM invite WHERE token_hash = ?", arguments: [SessionStore.fingerprint(token)])
+        else { return .unknown }
+        if (row["used_at"] as Date?) != nil { return .used }
+        return (row["expires_at"] as Date) <= now ? .expired : .valid
+    }
+
+    /// Spends the invite for `username` inside the transaction that creates the account.
+    static func spend(_ token: String, for username: String, now: Date, _ db: Database) throws -> LinkState {
+        let state = try state(token, now: now, db)
+        guard state == .valid else { return state }
+        try db.execute(
+            sql: "UPDATE invite SET used_at = ?, used_by = ? WHERE token_hash = ?",
+            arguments: [now, username, SessionStore.fingerprint(token)]
+        )
+        return .valid
+    }
+}

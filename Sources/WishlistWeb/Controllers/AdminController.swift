@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// `/admin`: the accounts (never their lists), invites, the catalog's state and the audit log,
+/// for admins only. Everyone else gets the ordinary 404, also for the forms: an admin demoted
+/// while the page was open finds the forms gone.
+struct AdminController {
+    let administration: Administration
+    let accounts: AccountService
+    let invites: Invites
+    let database: AppDatabase
+    let databasePath: String
+    let signup: AppConfig.Signup
+    let pages: PageRenderer
+    let clock: WallClock
+    let secureCookies: Bool
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("admin", use: show)
+        group.post("admin/users/:user/disable", use: disable)
+        group.post("admin/users/:user/enable", use: enable)
+        group.post("admin/users/:user/delete", use: delete)
+        group.post("admin/users/:user/reset-link", use: makeResetLink)
+        group.post("admin/invites", use: makeInvite)
+        group.post("admin/invites/:invite/delete", use: revokeInvite)
+    }
+
+    static let confirmations = [
+        "disabled": "The account is disabled and signed out everywhere.",
+        "enabled": "The account can sign in again.",
+        "deleted": "The account and everything of theirs were deleted.",
+        "invite-revoked": "The invite was revoked; its link no longer works.",
+    ]
+
+    static let noSuchInvite = PageError(.notFound, title: "No such invite", message: "That invite was used or revoked already; the list on the admin page shows the ones left.")
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try adminSession(context)
+        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
+        return try await page(context, admin: admin, confirmation: done)
+    }
+
+    @Sendable func disable(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await change(context, done: "disabled") { try await administration.setDisabled(true, userID: $0, by: $1) }
+    }
+
+    @Sendable func enable(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await change(context, done: "enabled") { try await administration.setDisabled(false, userID: $0, by: $1) }
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await change(context, done: "deleted") { try await administration.delete(userID: $0, by: $1) }
+    }
+
+    /// A one-time link, shown on the page this once: only its hash is kept.
+    @Sendable func makeResetLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try adminSession(context)
+        let userID = try Self.id(context.parameters.get("user"))
+        let token: String
+        do {
+            token = try await accounts.resetLinks.create(userID: userID, by: admin)
+        } catch let refusal as Administration.Refusal {
+            throw PageError(.notFound, title: "No such account", message: refusal.description)
+        }
+        let username = try await administration.accounts().first { $0.id == userID }?.username ?? ""
+        let link = SettingsController.origin(of: request, secure: secureCookies) + SitePath.passwordReset(token)
+        return try await page(context, admin: admin, newLink: ["kind": "reset", "url": .string(link), "for": .string(username)])
+    }
+
+    @Sendable func makeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try adminSession(context)
+        let token = try await invites.create(by: admin)
+        let link = SettingsController.origin(of: request, secure: secureCookies) + SitePath.signUp(invite: token)
+        return try await page(context, admin: admin, newLink: ["kind": "invite", "url": .string(link)])
+    }
+
+    @Sendable func revokeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try adminSession(context)
+        guard let id = Int64(context.parameters.get("invite") ?? ""), id > 0, try await invites.revoke(id: id, by: admin) else {
+            throw Self.noSuchInvite
+        }
+        return redirect(to: SitePath.admin(done: "invite-revoked"))
+    }
+
+    // MARK: Helpers
+
+    /// The signed-in admin as the audit log names them, or the 404 everyone else gets.
+    private func adminSession(_ context: AppRequestContext) throws -> Administration.Actor {
+        guard let user = context.visitor.signedIn, user.isAdmin else { throw PageError.notFound }
+        return Administration.Actor(userID: user.userID, username: user.username)
+    }
+
+    private func change(
+        _ context: AppRequestContext, done: String, _ action: (Int64, Administration.Actor) async throws -> Void
+    ) async throws -> Response {
+        let admin = try adminSession(context)
+        let userID = try Self.id(context.parameters.get("user"))
+        do {
+            try await action(userID, admin)
+        } catch let refusal as Administration.Refusal {
+            switch refusal {
+            case .noSuchUser: throw PageError(.notFound, title: "No such account", message: refusal.description)
+            case .lastAdmin, .yourself: throw PageError(.conflict, title: "Not allowed for your own account", message: refusal.description)
+            }
+        }
+        return redirect(to: SitePath.admin(done: done))
+    }
+
+    private static func id(_ text: String?) throws -> Int64 {
+        guard let text, text.count <= 18, let id = Int64(text), id > 0 else {
+            throw PageError(.notFound, title: "No such account", message: Administration.Refusal.noSuchUser.description)
+        }
+        return id
+    }
+
+    private func page(
+        _ context: AppRequestContext, admin: Administration.Actor, confirmation: String? = nil, newLink: TemplateValue? = nil
+    ) async throws -> Response {
+        let now = clock.now()
+        let facts = try await ServerFacts.read(database, path: databasePath, now: now)
+        let users = try await administration.accounts().map { account -> TemplateValue in
+            [
+                "id": .int(Int(account.id)), "name": .string(account.username), "created_at": .date(account.createdAt),
+                "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
+                "is_admin": .bool(account.isAdmin), "is_disabled": .bool(account.isDisabled), "is_you": .bool(account.id == admin.userID),
+            ]
+        }
+        let invites = try await invites.all().map { invite -> TemplateValue in
+            let state = invite.usedBy != nil ? "used by \(invite.usedBy!)" : invite.expiresAt <= now ? "expired" : "open"
+            return [
+                "id": .int(Int(invite.id)), "created_by": .string(invite.createdBy), "created_at": .date(invite.createdAt),
+                "expires_at": .date(invite.expiresAt), "state": .string(state), "open": .bool(state == "open"),
+            ]
+        }
+        let events = try await administration.recentEvents().map { event -> TemplateValue in
+            ["at": .date(event.at), "actor": .string(event.actor), "action": .string(event.action), "subject": .string(event.subject)]
+        }
+        return try pages.render(
+            "admin/index.html", title: "Admin", nav: "admin", for: context.visitor,
+            values: [
+                "users": .array(users), "invites": .array(invites), "events": .array(events),
+                "signup": .string(signup.rawValue), "new_link": newLink ?? .null,
+                "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
+                "server": [
+                    "version": .string(ServerFacts.version),
+                    "last_attempt": facts.lastRefreshAttempt.map(TemplateValue.date) ?? .null,
+                    "last_success": facts.lastRefreshSuccess.map(TemplateValue.date) ?? .null,
+                    "last_error": facts.lastRefreshError.map(TemplateValue.string) ?? .null,
+                    "failures": .int(facts.consecutiveFailures),
+                    "api_requests": .int(facts.apiRequestsLastDay),
+                    "database_size": .string(ByteCountFormatter.string(fromByteCount: Int64(facts.databaseBytes), countStyle: .file)),
+                ],
+            ]
+        )
+    }
+}

@@ -1,0 +1,56 @@
+import HTTPTypes
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// `GET/POST /reset/{token}`: a new password through the one-time link an admin handed over.
+/// The link works for 24 hours and once; setting the password ends every session of the account.
+struct PasswordResetController {
+    let accounts: AccountService
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("reset/:token", use: show)
+        router.post("reset/:token", use: reset)
+    }
+
+    /// The token is in the address: it must not travel on in a Referer.
+    static let headers: HTTPFields = [HTTPField.Name("Referrer-Policy")!: "no-referrer"]
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let (state, username) = try await accounts.resetLinks.check(token: token)
+        guard state == .valid, let username else { throw Self.refusal(state) }
+        return try page(context, username: username, errors: [:])
+    }
+
+    @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let limit = 4 * AccountRules.passwordLengths.upperBound
+        let new = try context.form.text("new_password", maxLength: limit)
+        let confirmation = try context.form.text("new_password_confirm", maxLength: limit)
+        let (state, username) = try await accounts.resetLinks.check(token: token)
+        guard state == .valid, let username else { throw Self.refusal(state) }
+        switch try await accounts.resetPassword(token: token, new: new, confirmation: confirmation) {
+        case .invalid(let errors):
+            return try page(context, username: username, errors: errors, status: .unprocessableContent)
+        case .link(.valid):
+            return redirect(to: SitePath.signIn + "?done=password-reset", headers: Self.headers)
+        case .link(let state):
+            throw Self.refusal(state)
+        }
+    }
+
+    private static func refusal(_ state: LinkState) -> PageError {
+        var error = PageError.resetLink(state)
+        error.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return error
+    }
+
+    private func page(_ context: AppRequestContext, username: String, errors: FieldErrors, status: HTTPResponse.Status = .ok) throws -> Response {
+        try pages.render(
+            "accounts/reset.html", title: "Set a new password", for: context.visitor, status: status, headers: Self.headers,
+            values: ["username": .string(username), "errors": TemplateValue(errors), "noindex": true]
+        )
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+import WishlistCore
+
+/// The pages behind one-time links that no longer work, each saying which case it is, so the
+/// person knows what to ask for.
+extension PageError {
+    public static let invitationOnly = PageError(
+        .notFound, title: "Accounts by invitation",
+        message: "On this server accounts are made by invitation. Ask its admin for an invite link, then open that link."
+    )
+
+    public static func invite(_ state: LinkState) -> PageError {
+        switch state {
+        case .expired:
+            return PageError(.gone, title: "This invite has expired", message: "Invites work for 7 days, and this one is older. Ask the admin for a new one.")
+        case .used:
+            return PageError(.gone, title: "This invite has been used", message: "Each invite makes one account, and this one already did. If it was you, sign in; otherwise ask the admin for a new invite.")
+        case .unknown, .valid:
+            return PageError(.notFound, title: "This invite doesn't work", message: "There is no such invite, or it was revoked. Check that the whole link was copied, or ask the admin for a new one.")
+        }
+    }
+
+    public static func resetLink(_ state: LinkState) -> PageError {
+        switch state {
+        case .expired:
+            return PageError(.gone, title: "This link has expired", message: "Password-reset links work for 24 hours, and this one is older. Ask the admin for a new one.")
+        case .used:
+            return PageError(.gone, title: "This link has been used", message: "A password-reset link works once, and this one already set a password. Sign in with it, or ask the admin for a new link.")
+        case .unknown, .valid:
+            return PageError(.notFound, title: "This link doesn't work", message: "There is no such password-reset link, or a newer one replaced it. Check that the whole link was copied, or ask the admin for a new one.")
+        }
+    }
+}
