@@ -248,7 +248,13 @@ struct BadInputTests {
                 ),
                 &browser, server: server
             )
-            try await Self.sweep(Form(path: "/wishlist/\(fixture.item)", fields: [("note", "A new note.")], optional: ["note"]), &browser, server: server)
+            try await Self.sweep(
+                Form(
+                    path: "/wishlist/\(fixture.item)", fields: [("note", "A new note."), ("priority", "high")], optional: ["note", "priority"],
+                    wrongTypes: ["priority": ["urgent", "HIGH", "1", "high ", "<script>"]]
+                ),
+                &browser, server: server
+            )
             try await Self.sweep(Form(path: "/wishlist/\(fixture.item)/delete", fields: []), &browser, server: server)
             try await Self.sweep(
                 Form(path: "/lists/hardcover-fiction/favorite", fields: [("return_to", "/lists")], optional: ["return_to"]),
@@ -279,6 +285,48 @@ struct BadInputTests {
             )
             try await Self.sweep(Form(path: "/settings/sessions/sign-out-others", fields: []), &browser, server: server)
             try await Self.sweep(Form(path: "/logout", fields: []), &browser, server: server)
+        }
+    }
+
+    /// The household's and the admin's forms. `return_to` is left out where a bad one is replaced
+    /// by a safe default rather than refused (see `returnPathsFallBackToThisSite`).
+    @Test func householdAndAdminForms() async throws {
+        try await Self.withOwner { browser, fixture, server in
+            let ids = try await server.database.pool.read { db in
+                (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'owner'")!,
+                 try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'other'")!)
+            }
+            try await HouseholdStore(database: server.database).setSharing(userID: ids.1, .household)
+            try await Self.sweep(
+                Form(path: "/settings/sharing", fields: [("sharing", "household")], wrongTypes: ["sharing": ["everyone", "Private", "1", "household "]]),
+                &browser, server: server
+            )
+            try await Self.sweep(Form(path: "/settings/share-link", fields: []), &browser, server: server)
+            try await Self.sweep(Form(path: "/settings/share-link/delete", fields: []), &browser, server: server)
+            try await Self.sweep(
+                Form(
+                    path: "/reservations", fields: [("item", "\(fixture.otherUsersItem)")],
+                    wrongTypes: ["item": ["abc", "-1", "0", "\(fixture.item)", "999999", "1.5", "<script>"]]
+                ),
+                &browser, server: server
+            )
+            #expect(try await browser.post("/reservations", [("item", "\(fixture.otherUsersItem)")]).status == .seeOther)
+            try await Self.sweep(Form(path: "/reservations/\(fixture.otherUsersItem)/delete", fields: []), &browser, server: server)
+
+            try await Administration(database: server.database, clock: .system).setAdmin(true, username: "owner")
+            try await Self.sweep(Form(path: "/admin/invites", fields: []), &browser, server: server)
+            for action in ["disable", "enable", "delete", "reset-link"] {
+                try await Self.sweep(Form(path: "/admin/users/\(ids.1)/\(action)", fields: []), &browser, server: server)
+            }
+            let token = try await PasswordResetLinks(database: server.database, clock: .system)
+                .create(userID: ids.1, by: Administration.Actor(userID: ids.0, username: "owner"))
+            try await Self.sweep(
+                Form(
+                    path: "/reset/\(token)", fields: [("new_password", "a brand new password"), ("new_password_confirm", "a brand new password")],
+                    wrongTypes: ["new_password": ["short"], "new_password_confirm": ["something else"]]
+                ),
+                &browser, server: server
+            )
         }
     }
 
@@ -393,7 +441,10 @@ struct BadInputTests {
     @Test func routeParameters() async throws {
         try await Self.withOwner { browser, fixture, server in
             for bad in Self.badIDs {
-                for path in ["/lists/\(bad.encoded)", "/books/\(bad.encoded)", "/wishlist/\(bad.encoded)", "/wishlist/\(bad.encoded)/remove"] {
+                for path in [
+                    "/lists/\(bad.encoded)", "/books/\(bad.encoded)", "/wishlist/\(bad.encoded)", "/wishlist/\(bad.encoded)/remove",
+                    "/people/\(bad.encoded)", "/shared/\(bad.encoded)", "/reset/\(bad.encoded)",
+                ] {
                     try await Self.expectRefused("id \(bad.label)", &browser, server: server, path)
                 }
                 try await browser.refreshCSRFToken()
@@ -401,6 +452,8 @@ struct BadInputTests {
                 for (path, body) in [
                     ("/wishlist/\(bad.encoded)", "note=x&" + token), ("/wishlist/\(bad.encoded)/delete", token),
                     ("/lists/\(bad.encoded)/favorite", "return_to=%2Flists&" + token),
+                    ("/reservations/\(bad.encoded)/delete", token), ("/reservations/notices/\(bad.encoded)/dismiss", token),
+                    ("/reset/\(bad.encoded)", "new_password=long+enough+1&new_password_confirm=long+enough+1&" + token),
                 ] {
                     try await Self.expectRefused("id \(bad.label)", &browser, server: server, path, method: .post, body: body)
                 }
@@ -442,13 +495,14 @@ struct BadInputTests {
             let item = fixture.item
             let getOnly = [
                 "/", "/healthz", "/lists", "/lists/hardcover-fiction", "/books/\(fixture.books[0])", "/search?q=a",
-                "/wishlist.csv", "/wishlist/\(item)/remove", "/settings",
+                "/wishlist.csv", "/wishlist/\(item)/remove", "/settings", "/people", "/people/other",
             ]
             let postOnly = [
                 "/logout", "/lists/hardcover-fiction/favorite", "/wishlist/import", "/wishlist/\(item)/delete",
                 "/settings/default-list", "/settings/password", "/settings/sessions/sign-out-others", "/settings/delete-account",
+                "/settings/sharing", "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
             ]
-            let both = ["/login", "/signup", "/wishlist", "/wishlist/\(item)"]
+            let both = ["/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations"]
             for path in getOnly + postOnly + both {
                 for method in Self.wrongMethods {
                     try await Self.expectRefused("\(method)", &browser, server: server, path, method: method, body: "csrf_token=" + browser.csrfToken)
