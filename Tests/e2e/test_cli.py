@@ -161,3 +161,30 @@ def test_sigterm_during_a_catalog_refresh_stops_the_server_at_once(tmp_path: Pat
     assert code == 0, f"the server was still running 2 s after SIGTERM, or failed (code {code}):\n{output}"
     assert "catalog refresh stopped for shutdown" in output
     assert "secret-key-never-printed" not in output
+
+
+def test_admins_are_made_promoted_and_demoted_but_never_the_last(tmp_path: Path) -> None:
+    database = str(tmp_path / "admins.sqlite")
+    first, second = unique_username("adm"), unique_username("adm")
+    made = run("user", "create", first, "--admin", "--password-stdin", "--database", database, stdin="an admin password\n")
+    assert made.returncode == 0 and f"created admin {first}" in made.stdout, made.stderr
+    assert run("user", "create", second, "--password-stdin", "--database", database, stdin="a user password\n").returncode == 0
+
+    def admins() -> set[str]:
+        with sqlite3.connect(database) as db:
+            return {row[0] for row in db.execute("SELECT username FROM user WHERE is_admin")}
+
+    assert admins() == {first}
+    last = run("user", "demote", first, "--database", database)
+    assert last.returncode == 1 and f"{first} is the only admin" in last.stderr
+    assert run("user", "promote", second, "--database", database).returncode == 0
+    assert run("user", "demote", first, "--database", database).returncode == 0
+    assert admins() == {second}
+    missing = run("user", "promote", "nobody-here", "--database", database)
+    assert missing.returncode == 1 and "no user named nobody-here" in missing.stderr
+    assert run("user", "promote", "--database", database).returncode == 2, "the name is required"
+    assert run("user", "promote", first, second, "--database", database).returncode == 2, "one name at a time"
+    assert run("user", "create", "x", "--admin", "--password-stdin", "--database", database, stdin="long enough\n").returncode == 1
+    with sqlite3.connect(database) as db:
+        log = [row[0] for row in db.execute("SELECT action || ' ' || subject FROM audit_event ORDER BY id")]
+    assert log == [f"made admin {second}", f"no longer admin {first}"]
