@@ -101,6 +101,13 @@ struct Sync: ExecutableCommand {
 
     @OptionGroup var options: ConfigOptions
 
+    @Option(help: "Also fetch the N editions before the current one of every current list (resumable).")
+    var history: Int?
+
+    func validate() throws {
+        if let history, !(1...1040).contains(history) { throw ValidationError("--history must be from 1 to 1040, got \(history).") }
+    }
+
     func execute() async throws {
         let (config, database) = try options.openDatabase()
         let sync = CatalogSync.make(config: config, database: database, logger: makeLogger(config)) { seconds in
@@ -123,6 +130,26 @@ struct Sync: ExecutableCommand {
         print("\(report.listsUpdated) lists updated with \(report.requests) API requests")
         if let error = report.error {
             throw SyncFailure(description: "refresh failed: \(error.phrase) (\(report.cause ?? "no detail")); the cached catalog is unchanged")
+        }
+        if let history {
+            try await backfill(sync, editions: history, config: config)
+        }
+    }
+
+    /// The back-fill, with its cost planned and printed first.
+    private func backfill(_ sync: CatalogSync, editions: Int, config: AppConfig) async throws {
+        let cost = try await sync.backfillCost(editions: editions)
+        let perMinute = config.nyt.requestsPerMinute
+        let minutes = sync.servesSample ? 0 : (cost + perMinute - 1) / perMinute
+        print("back-fill: at most \(cost) requests, about \(minutes) minutes at \(perMinute) a minute")
+        let report = await sync.backfill(editions: editions) { event in
+            if case .fetching(let what, let done, let total) = event {
+                print("[\(done + 1)/\(total)] history of \(what)")
+            }
+        }
+        print("back-fill made \(report.requests) API requests")
+        if let error = report.error {
+            throw SyncFailure(description: "back-fill stopped: \(error.phrase) (\(report.cause ?? "no detail")); what it stored stays, and the next run continues from there")
         }
     }
 }

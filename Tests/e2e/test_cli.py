@@ -7,6 +7,7 @@ in through the browser of the running server to show the account is real.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -188,3 +189,16 @@ def test_admins_are_made_promoted_and_demoted_but_never_the_last(tmp_path: Path)
     with sqlite3.connect(database) as db:
         log = [row[0] for row in db.execute("SELECT action || ' ' || subject FROM audit_event ORDER BY id")]
     assert log == [f"made admin {second}", f"no longer admin {first}"]
+
+
+def test_sync_with_history_plans_then_back_fills_and_refuses_a_bad_count(tmp_path: Path) -> None:
+    database = str(tmp_path / "history.sqlite")
+    result = run("sync", "--history", "3", "--database", database)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"back-fill: at most \d+ requests, about 0 minutes at 5 a minute", result.stdout), result.stdout
+    assert "back-fill made 0 API requests" in result.stdout, "the sample costs no requests"
+    with sqlite3.connect(database) as db:
+        (editions,) = db.execute("SELECT COUNT(*) FROM edition WHERE list_name_encoded = 'hardcover-fiction'").fetchone()
+    assert editions == 8, "the sample's whole history"
+    assert run("sync", "--history", "0", "--database", database).returncode == 2
+    assert run("sync", "--history", "many", "--database", database).returncode == 2

@@ -12,6 +12,14 @@ public struct ListSummary: Sendable, Equatable {
     public let bookCount: Int
 }
 
+/// One stored edition of a list, with the dates of the editions stored before and after it.
+public struct StoredEdition: Sendable, Equatable {
+    public let list: ListSummary
+    public let books: [ListedBook]
+    public let previousDate: String?
+    public let nextDate: String?
+}
+
 /// A book on a list page or in search results.
 public struct ListedBook: Sendable, Equatable {
     public let rank: Int
@@ -65,28 +73,123 @@ public struct CatalogStore: Sendable {
         }
     }
 
-    /// Replaces a list's books with `edition` in one transaction: readers see the old edition or
-    /// the new one, never a mix, and a failure leaves the old one whole.
-    func replace(_ edition: CatalogEdition, fetchedAt: Date) async throws {
+    /// Stores `edition` in one transaction: kept in the history under its date (a second fetch of
+    /// the same date replaces that date's entries), and made the list's current edition unless a
+    /// newer one is stored. Readers see the old edition or the new one, never a mix, and a failure
+    /// leaves everything as it was.
+    func store(_ edition: CatalogEdition, previousDate: String? = nil, fetchedAt: Date) async throws {
+        try await database.pool.write { db in try Self.write(edition, previousDate: previousDate, fetchedAt: fetchedAt, db) }
+    }
+
+    /// Stores many editions (each with the date of the one before it) in one transaction: one
+    /// commit, rather than one per edition, when a whole history arrives at once.
+    func store(history editions: [(CatalogEdition, previousDate: String)], fetchedAt: Date) async throws {
+        try await database.pool.write { db in
+            for (edition, previousDate) in editions {
+                try Self.write(edition, previousDate: previousDate, fetchedAt: fetchedAt, db)
+            }
+        }
+    }
+
+    private static func write(_ edition: CatalogEdition, previousDate: String?, fetchedAt: Date, _ db: Database) throws {
+        let current = try String.fetchOne(
+            db, sql: "SELECT published_date FROM catalog_list WHERE name_encoded = ?", arguments: [edition.listNameEncoded]
+        )
+        let isNewest = current.map { edition.publishedDate >= $0 } ?? true
+        try db.execute(
+            sql: """
+                INSERT INTO catalog_list (name_encoded, display_name, frequency, newest_published_date, is_current, published_date, fetched_at)
+                VALUES (?, ?, ?, ?, 1, ?, ?)
+                ON CONFLICT(name_encoded) DO UPDATE SET display_name = excluded.display_name, is_current = 1
+                """,
+            arguments: [edition.listNameEncoded, edition.displayName, edition.frequency.rawValue, edition.publishedDate, edition.publishedDate, fetchedAt]
+        )
+        // The newest edition's facts about a book win; an older one only adds books not yet known.
+        for entry in edition.entries {
+            if try isNewest || !Self.bookExists(entry.book.id, db) { try Self.upsert(entry.book, db) }
+        }
+        try Self.keep(edition, previousDate: previousDate, fetchedAt: fetchedAt, db)
+        guard isNewest else { return }
+        try db.execute(
+            sql: "UPDATE catalog_list SET published_date = ?, fetched_at = ? WHERE name_encoded = ?",
+            arguments: [edition.publishedDate, fetchedAt, edition.listNameEncoded]
+        )
+        try db.execute(sql: "DELETE FROM list_entry WHERE list_name_encoded = ?", arguments: [edition.listNameEncoded])
+        for entry in edition.entries {
+            try db.execute(
+                sql: "INSERT INTO list_entry (list_name_encoded, rank, book_id, rank_last_week, weeks_on_list) VALUES (?, ?, ?, ?, ?)",
+                arguments: [edition.listNameEncoded, entry.rank, entry.book.id, entry.rankLastWeek, entry.weeksOnList]
+            )
+        }
+    }
+
+    /// The edition in the history, replacing what was stored for its date (and keeping the date of
+    /// the edition before, when this answer does not say it).
+    private static func keep(_ edition: CatalogEdition, previousDate: String?, fetchedAt: Date, _ db: Database) throws {
+        let key: StatementArguments = [edition.listNameEncoded, edition.publishedDate]
+        let knownPrevious = try String.fetchOne(
+            db, sql: "SELECT previous_published_date FROM edition WHERE list_name_encoded = ? AND published_date = ?", arguments: key
+        )
+        try db.execute(sql: "DELETE FROM edition WHERE list_name_encoded = ? AND published_date = ?", arguments: key)
+        try db.execute(
+            sql: "INSERT INTO edition (list_name_encoded, published_date, previous_published_date, fetched_at) VALUES (?, ?, ?, ?)",
+            arguments: key + [previousDate ?? knownPrevious, fetchedAt]
+        )
+        for entry in edition.entries {
+            try db.execute(
+                sql: """
+                    INSERT INTO edition_entry (list_name_encoded, published_date, rank, book_id, rank_last_week, weeks_on_list)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: key + [entry.rank, entry.book.id, entry.rankLastWeek, entry.weeksOnList]
+            )
+        }
+    }
+
+    /// Deletes the editions published more than `weeks` weeks before each list's newest one;
+    /// returns how many went.
+    func pruneEditions(keepingWeeks weeks: Int) async throws -> Int {
         try await database.pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO catalog_list (name_encoded, display_name, frequency, newest_published_date, is_current, published_date, fetched_at)
-                    VALUES (?, ?, ?, ?, 1, ?, ?)
-                    ON CONFLICT(name_encoded) DO UPDATE SET display_name = excluded.display_name,
-                        published_date = excluded.published_date, fetched_at = excluded.fetched_at, is_current = 1
+                    DELETE FROM edition WHERE published_date < (
+                        SELECT date(MAX(newer.published_date), ?) FROM edition AS newer WHERE newer.list_name_encoded = edition.list_name_encoded
+                    )
                     """,
-                arguments: [edition.listNameEncoded, edition.displayName, edition.frequency.rawValue, edition.publishedDate, edition.publishedDate, fetchedAt]
+                arguments: ["-\(weeks * 7) days"]
             )
-            try db.execute(sql: "DELETE FROM list_entry WHERE list_name_encoded = ?", arguments: [edition.listNameEncoded])
-            for entry in edition.entries {
-                try Self.upsert(entry.book, db)
-                try db.execute(
-                    sql: "INSERT INTO list_entry (list_name_encoded, rank, book_id, rank_last_week, weeks_on_list) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [edition.listNameEncoded, entry.rank, entry.book.id, entry.rankLastWeek, entry.weeksOnList]
-                )
-            }
+            return db.changesCount
         }
+    }
+
+    /// What the history knows of an edition: nil when it is not stored, else the date of the
+    /// edition before it ("" at the start of the list), or nil inside when no answer said it yet.
+    func storedEdition(list: String, date: String) async throws -> String?? {
+        try await database.pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT previous_published_date FROM edition WHERE list_name_encoded = ? AND published_date = ?", arguments: [list, date]
+            ).map { $0["previous_published_date"] as String? }
+        }
+    }
+
+    /// Records that no edition before `date` can be had, so a back-fill does not ask again.
+    func markFirstEdition(list: String, date: String) async throws {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "UPDATE edition SET previous_published_date = '' WHERE list_name_encoded = ? AND published_date = ?", arguments: [list, date]
+            )
+        }
+    }
+
+    /// How many editions of the list are stored.
+    func editionCount(list: String) async throws -> Int {
+        try await database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM edition WHERE list_name_encoded = ?", arguments: [list]) ?? 0
+        }
+    }
+
+    private static func bookExists(_ id: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM book WHERE id = ?"), arguments: [id]) ?? false
     }
 
     private static func upsert(_ book: CatalogBook, _ db: Database) throws {
@@ -155,6 +258,48 @@ public struct CatalogStore: Sendable {
                 arguments: [nameEncoded]
             ).map { ListedBook(rank: $0["rank"], rankLastWeek: $0["rank_last_week"], weeksOnList: $0["weeks_on_list"], book: Self.bookSummary($0)) }
             return (Self.listSummary(row), books)
+        }
+    }
+
+    /// A current list's edition of `date` from the history, or nil when none is stored.
+    public func edition(list nameEncoded: String, date: String) async throws -> StoredEdition? {
+        try await database.pool.read { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT catalog_list.name_encoded, catalog_list.display_name, catalog_list.frequency,
+                        edition.published_date, edition.fetched_at,
+                        (SELECT COUNT(*) FROM edition_entry AS e WHERE e.list_name_encoded = edition.list_name_encoded AND e.published_date = edition.published_date) AS book_count,
+                        (SELECT MAX(published_date) FROM edition AS e WHERE e.list_name_encoded = edition.list_name_encoded AND e.published_date < edition.published_date) AS previous_date,
+                        (SELECT MIN(published_date) FROM edition AS e WHERE e.list_name_encoded = edition.list_name_encoded AND e.published_date > edition.published_date) AS next_date
+                    FROM edition JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
+                    WHERE edition.list_name_encoded = ? AND edition.published_date = ? AND catalog_list.is_current
+                    """,
+                arguments: [nameEncoded, date]
+            ) else { return nil }
+            let books = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT edition_entry.rank, edition_entry.rank_last_week, edition_entry.weeks_on_list, book.*
+                    FROM edition_entry JOIN book ON book.id = edition_entry.book_id
+                    WHERE edition_entry.list_name_encoded = ? AND edition_entry.published_date = ? ORDER BY edition_entry.rank
+                    """,
+                arguments: [nameEncoded, date]
+            ).map { ListedBook(rank: $0["rank"], rankLastWeek: $0["rank_last_week"], weeksOnList: $0["weeks_on_list"], book: Self.bookSummary($0)) }
+            return StoredEdition(list: Self.listSummary(row), books: books, previousDate: row["previous_date"], nextDate: row["next_date"])
+        }
+    }
+
+    /// The date of the edition stored before the current one of a list, if any.
+    public func previousEditionDate(list nameEncoded: String) async throws -> String? {
+        try await database.pool.read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT MAX(edition.published_date) FROM edition JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
+                    WHERE edition.list_name_encoded = ? AND edition.published_date < catalog_list.published_date
+                    """),
+                arguments: [nameEncoded]
+            )
         }
     }
 

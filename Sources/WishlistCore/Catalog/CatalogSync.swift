@@ -32,6 +32,8 @@ public final class CatalogSync: Sendable {
     /// Waits while the minute's quota refills; tests advance a manual clock instead.
     let sleep: @Sendable (Int) async throws -> Void
     let refreshInterval: TimeInterval
+    /// Editions older than this many weeks before a list's newest are deleted after a refresh.
+    let historyWeeks: Int
     let logger: Logger
     private let statusLine = Mutex<String?>(nil)
 
@@ -40,10 +42,11 @@ public final class CatalogSync: Sendable {
 
     init(
         source: any CatalogSource, database: AppDatabase, clock: WallClock, refreshHours: Int, logger: Logger,
-        requestsPerMinute: Int = 5, requestsPerDay: Int = 500,
+        requestsPerMinute: Int = 5, requestsPerDay: Int = 500, historyWeeks: Int = 104,
         sleep: @escaping @Sendable (Int) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) {
         self.source = source
+        self.historyWeeks = historyWeeks
         self.logger = logger
         self.store = CatalogStore(database: database)
         self.limiter = APIRateLimiter(database: database, clock: clock, perMinute: requestsPerMinute, perDay: requestsPerDay)
@@ -63,7 +66,8 @@ public final class CatalogSync: Sendable {
             : NYTAPISource(client: CurlHTTPClient(limits: httpLimits), baseURL: config.nyt.baseURL, apiKey: config.nyt.apiKey)
         return CatalogSync(
             source: source, database: database, clock: clock, refreshHours: config.nyt.refreshHours, logger: logger,
-            requestsPerMinute: config.nyt.requestsPerMinute, requestsPerDay: config.nyt.requestsPerDay, sleep: sleep
+            requestsPerMinute: config.nyt.requestsPerMinute, requestsPerDay: config.nyt.requestsPerDay,
+            historyWeeks: config.nyt.historyWeeks, sleep: sleep
         )
     }
 
@@ -89,7 +93,7 @@ public final class CatalogSync: Sendable {
             let frequencies = Dictionary(current.map { ($0.listNameEncoded, ListFrequency(rawValue: $0.updated) ?? .weekly) }, uniquingKeysWith: { first, _ in first })
             for list in overview.lists {
                 guard let frequency = frequencies[list.listNameEncoded] else { continue }
-                try await store.replace(CatalogEdition(list, publishedDate: overview.publishedDate, frequency: frequency), fetchedAt: clock.now())
+                try await store.store(CatalogEdition(list, publishedDate: overview.publishedDate, frequency: frequency), fetchedAt: clock.now())
                 report.listsUpdated += 1
             }
 
@@ -102,9 +106,13 @@ public final class CatalogSync: Sendable {
                     list, publishedDate: list.publishedDate ?? name.newestPublishedDate,
                     frequency: ListFrequency(rawValue: name.updated) ?? .monthly
                 )
-                try await store.replace(edition, fetchedAt: clock.now())
+                try await store.store(edition, fetchedAt: clock.now())
                 report.listsUpdated += 1
             }
+            if source.isSample {
+                try await loadSampleHistory()
+            }
+            _ = try await store.pruneEditions(keepingWeeks: historyWeeks)
         } catch let error where error is CancellationError || Task.isCancelled {
             report.cancelled = true
             return report
@@ -118,6 +126,100 @@ public final class CatalogSync: Sendable {
         }
         await record(report)
         return report
+    }
+
+    // MARK: History
+
+    /// Fetches the `count` editions before the current one of every current list, following each
+    /// answer's `previous_published_date`, within the rate limits. Editions already stored cost
+    /// nothing, so an interrupted back-fill (a fault, the daily limit, Ctrl-C) resumes where it
+    /// stopped; what was stored stays.
+    public func backfill(editions count: Int, progress: @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
+        var report = SyncReport()
+        do {
+            try await walkBack(editions: count, &report, progress)
+        } catch let error where error is CancellationError || Task.isCancelled {
+            report.cancelled = true
+        } catch let failure as CatalogFetchFailure {
+            (report.error, report.cause) = (failure.reason, failure.cause)
+        } catch let error as CatalogFetchError {
+            (report.error, report.cause) = (error, error.phrase)
+        } catch {
+            (report.error, report.cause) = (.notSaved, "\(error)")
+        }
+        return report
+    }
+
+    /// The sample's earlier editions cost nothing and its files cannot change, so a refresh loads
+    /// them all, in one transaction, so that history works without a key.
+    private func loadSampleHistory() async throws {
+        var history: [(CatalogEdition, previousDate: String)] = []
+        for list in try await store.currentLists() {
+            var date = list.publishedDate
+            for _ in 0...historyWeeks {
+                let answer: NYTList
+                do {
+                    answer = try await source.edition(list: list.nameEncoded, date: date).results
+                } catch CatalogFetchError.unexpectedStatus(404) {
+                    break
+                }
+                let previous = answer.previousPublishedDate ?? ""
+                history.append((CatalogEdition(answer, publishedDate: date, frequency: list.frequency), previous))
+                if previous.isEmpty { break }
+                date = previous
+            }
+        }
+        try await store.store(history: history, fetchedAt: clock.now())
+    }
+
+    /// At most how many requests a back-fill of `count` editions makes: one for each edition not
+    /// stored, plus one per list for the current edition when no answer named the one before it.
+    public func backfillCost(editions count: Int) async throws -> Int {
+        var cost = 0
+        for list in try await store.currentLists() {
+            let stored = try await store.editionCount(list: list.nameEncoded)
+            let knowsPrevious = try await store.storedEdition(list: list.nameEncoded, date: list.publishedDate).flatMap { $0 } != nil
+            cost += max(0, count + 1 - stored) + (knowsPrevious ? 0 : 1)
+        }
+        return cost
+    }
+
+    private func walkBack(editions count: Int, _ report: inout SyncReport, _ progress: @Sendable (SyncEvent) -> Void) async throws {
+        let lists = try await store.currentLists()
+        for (index, list) in lists.enumerated() {
+            progress(.fetching(what: list.displayName, done: index, total: lists.count))
+            var date = list.publishedDate
+            for _ in 0..<count {
+                try Task.checkCancellation()
+                guard let previous = try await previousDate(of: list, date, &report, progress), !previous.isEmpty else { break }
+                if try await store.storedEdition(list: list.nameEncoded, date: previous) == nil {
+                    do {
+                        try await fetchEdition(of: list, previous, &report, progress)
+                    } catch CatalogFetchError.unexpectedStatus(404) {
+                        // The source has nothing that far back: the list's history starts at `date`.
+                        try await store.markFirstEdition(list: list.nameEncoded, date: date)
+                        break
+                    }
+                }
+                date = previous
+            }
+        }
+    }
+
+    /// The date of the edition before `date`: from the history when an answer named it, else
+    /// from the API's answer for `date` (which is stored on the way).
+    private func previousDate(of list: ListSummary, _ date: String, _ report: inout SyncReport, _ progress: @Sendable (SyncEvent) -> Void) async throws -> String? {
+        if let known = try await store.storedEdition(list: list.nameEncoded, date: date).flatMap({ $0 }) { return known }
+        return try await fetchEdition(of: list, date, &report, progress)
+    }
+
+    /// Fetches and stores one edition; returns the date of the one before ("" when none).
+    @discardableResult
+    private func fetchEdition(of list: ListSummary, _ date: String, _ report: inout SyncReport, _ progress: @Sendable (SyncEvent) -> Void) async throws -> String {
+        let answer = try await request(&report, progress) { try await self.source.edition(list: list.nameEncoded, date: date) }.results
+        let previous = answer.previousPublishedDate ?? ""
+        try await store.store(CatalogEdition(answer, publishedDate: date, frequency: list.frequency), previousDate: previous, fetchedAt: clock.now())
+        return previous
     }
 
     /// Lists whose newest edition is recent next to the newest edition of any list: a weekly

@@ -36,6 +36,8 @@ public struct AppConfig: Sendable, Equatable {
         /// The key's quota; the NYT's default keys allow 5 a minute and 500 a day, some keys more.
         public var requestsPerMinute = 5
         public var requestsPerDay = 500
+        /// Editions older than this many weeks before a list's newest are deleted after a refresh.
+        public var historyWeeks = 104
     }
 
     public struct Argon2: Sendable, Equatable {

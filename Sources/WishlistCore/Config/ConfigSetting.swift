@@ -30,6 +30,7 @@ struct ConfigSetting {
         int("nyt.refreshHours", env: "NYT_REFRESH_HOURS", 1...720, \.nyt.refreshHours),
         int("nyt.requestsPerMinute", env: "NYT_REQUESTS_PER_MINUTE", 1...1000, \.nyt.requestsPerMinute),
         int("nyt.requestsPerDay", env: "NYT_REQUESTS_PER_DAY", 1...1_000_000, \.nyt.requestsPerDay),
+        int("nyt.historyWeeks", env: "NYT_HISTORY_WEEKS", 1...1040, \.nyt.historyWeeks),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
         bool("metrics.enabled", env: "WISHLIST_METRICS", \.metrics.enabled),
         int("accounts.argon2.memoryKiB", env: nil, 8...4_194_304, \.accounts.argon2.memoryKiB),

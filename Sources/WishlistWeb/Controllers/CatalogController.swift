@@ -43,10 +43,27 @@ struct CatalogController {
         )
     }
 
+    /// A list's current edition, or with `?date=YYYY-MM-DD` an earlier one from the history.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let name = try Self.listName(context)
-        guard let (list, books) = try await catalog.list(named: name) else { throw Self.unknownList }
+        guard let (current, currentBooks) = try await catalog.list(named: name) else { throw Self.unknownList }
+        let date = try request.queryText("date")
+        var list = current, books = currentBooks
+        var previous = try await catalog.previousEditionDate(list: name), next: String?
+        if !date.isEmpty, date != current.publishedDate {
+            guard date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else {
+                throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
+            }
+            guard let stored = try await catalog.edition(list: name, date: date) else {
+                throw PageError(
+                    .notFound, title: "No edition of that date",
+                    message: "There is no stored edition of \(current.displayName) published on \(date). The links beside a list lead to the editions there are."
+                )
+            }
+            (list, books, previous, next) = (stored.list, stored.books, stored.previousDate, stored.nextDate)
+        }
+        let isCurrent = list.publishedDate == current.publishedDate
         let requested = try request.queryText("sort")
         guard ["", "rank", "weeks"].contains(requested) else {
             throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
@@ -56,13 +73,22 @@ struct CatalogController {
         let ordered = sort == "weeks" ? books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : books
         let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
         let favorites = try await catalog.favoriteLists(userID: user.userID)
+        let editionPath = { (date: String) in SitePath.list(name) + (date == current.publishedDate ? "" : "?date=" + date) }
         var response = try pages.render(
-            "lists/show.html", title: list.displayName, nav: "lists", for: context.visitor,
+            "lists/show.html", title: isCurrent ? list.displayName : "\(list.displayName), \(list.publishedDate)", nav: "lists",
+            for: context.visitor,
             values: [
                 "list": BookPresenter.listValue(list, isFavorite: favorites.contains(name)),
                 "sort": .string(sort),
                 "books": .array(ordered.map { BookPresenter.bookRow($0.book, listed: $0, wishlistItem: onWishlist[$0.book.id]) }),
                 "return_to": .string(Self.returnPath(request)),
+                "edition": [
+                    "is_current": .bool(isCurrent),
+                    "query": .string(isCurrent ? "" : "&date=" + list.publishedDate),
+                    "previous": previous.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
+                    "next": next.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
+                    "current_path": .string(SitePath.list(name)),
+                ],
             ]
         )
         if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {

@@ -87,10 +87,10 @@ struct CatalogPagesTests {
             imageURL: cover, imageWidth: 0, imageHeight: 0, buyLinks: [], readingLinks: []
         )
         let edition = CatalogEdition(
-            listNameEncoded: "hardcover-fiction", displayName: "Hardcover Fiction", frequency: .weekly, publishedDate: "2023-03-26",
+            listNameEncoded: "hardcover-fiction", displayName: "Hardcover Fiction", frequency: .weekly, publishedDate: "2026-12-06",
             entries: [.init(rank: 1, rankLastWeek: 0, weeksOnList: 1, book: book)]
         )
-        try await CatalogStore(database: server.database).replace(edition, fetchedAt: Date())
+        try await CatalogStore(database: server.database).store(edition, fetchedAt: Date())
         try await TestApp.run(server) { browser in
             try await browser.signUp("jacketed")
             let shown = "<img class=\"book-cover\" src=\"\(cover)\" width=\"128\" height=\"193\""

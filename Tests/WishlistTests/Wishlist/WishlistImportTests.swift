@@ -26,7 +26,7 @@ struct WishlistImportTests {
         let database = try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("import.sqlite").path)
         let entries = books.enumerated().map { CatalogEdition.Entry(rank: $0.offset + 1, rankLastWeek: 0, weeksOnList: 1, book: $0.element) }
         let edition = CatalogEdition(listNameEncoded: "fiction", displayName: "Fiction", frequency: .weekly, publishedDate: "2026-09-20", entries: entries)
-        try await CatalogStore(database: database).replace(edition, fetchedAt: importedAt)
+        try await CatalogStore(database: database).store(edition, fetchedAt: importedAt)
         let userID = try await database.pool.write { db in
             try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('reader', 'reader', 'x', ?)", arguments: [importedAt])
             return db.lastInsertedRowID
@@ -74,7 +74,7 @@ struct WishlistImportTests {
             listNameEncoded: "fiction", displayName: "Fiction", frequency: .weekly, publishedDate: "2026-09-27",
             entries: [CatalogEdition.Entry(rank: 1, rankLastWeek: 1, weeksOnList: 2, book: reissued)]
         )
-        try await CatalogStore(database: database).replace(edition, fetchedAt: Self.importedAt)
+        try await CatalogStore(database: database).store(edition, fetchedAt: Self.importedAt)
         let found = try await database.pool.read { db in
             try ["9780000000101", "0000000101", "9780000000118", "9780000000125"].map { try CatalogStore.bookID(isbn: $0, db) }
         }
