@@ -1,0 +1,647 @@
+"""Accessibility as a checked property of every page (issue 16, items 1 and 4).
+
+Each page of the app, in the state that shows the most of it (a wishlist with items, a shared list
+with reserved and open books, a gift notice, forms refused by the server), is checked in one
+Chromium that switches between the people of one household by swapping their cookies:
+
+- axe-core 4.9 (bundled by `selenium-axe-python`, nothing fetched) with the WCAG 2.0, 2.1 and 2.2
+  A and AA rules, at 390 and 1280 CSS px, in the light and the dark colour scheme: no violations.
+  Widths and schemes are set through the DevTools protocol (`Emulation.setDeviceMetricsOverride`,
+  `Emulation.setEmulatedMedia`), since headless Chromium will not make a window under 500 px, and
+  the page is not reloaded between them, so pages that answer a POST are checked as well.
+- Reflow (WCAG 1.4.10): at 320 CSS px nothing scrolls sideways and no text is clipped.
+- Text spacing (WCAG 1.4.12): with line height 1.5, letter spacing 0.12em, word spacing 0.16em
+  and paragraph spacing 2em forced on, at 320 and 1280 px, still nothing overflows or is clipped.
+- Forced colours (`forced-colors: active`): every button and field keeps a visible border, every
+  focusable element shows a focus outline, and the current sort option or page stays distinct.
+
+The report of the run (pages x widths x schemes, rules run, violations with their nodes) goes to
+`.build/accessibility/report.json` and `report.md`. One page only:
+`A11Y_PAGES=people-member .venv/bin/python -m pytest Tests/e2e/test_accessibility.py` (names as in
+PAGES, comma-separated), or `-k people-member`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium_axe_python import Axe
+
+from support import (
+    DEFAULT_WINDOW, REPO_ROOT, Browser, fill, follow, new_chromium, sign_up, unique_username,
+)
+
+LIST = "hardcover-fiction"
+WIDTHS = (390, 1280)
+SCHEMES = ("light", "dark")
+REFLOW_WIDTH = 320
+TEXT_SPACING_WIDTHS = (320, 1280)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+REPORT_DIR = REPO_ROOT / ".build" / "accessibility"
+
+# WCAG 1.4.12's own test values, as the Understanding document's bookmarklet applies them.
+TEXT_SPACING_CSS = """
+* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }
+p { margin-bottom: 2em !important; }
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# The household whose pages are checked, and the one browser that plays all its people.
+
+
+@dataclass
+class Household:
+    owner: str
+    giver: str  # reserved two books, one of which the owner then removed (a notice)
+    other_giver: str  # reserved one book, so the giver sees "Reserved by …"
+    items: list[str]  # the owner's wishlist item ids, newest first
+    removed: str
+    open_item: str  # left for the giver to reserve on the member page (a flash message)
+    book_path: str
+    share_path: str
+    reset_path: str = ""  # made by the admin page's check, opened signed out after it
+
+
+def click(browser: Browser, element) -> None:
+    """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
+    smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
+    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
+    element.click()
+
+
+class Site:
+    """One Chromium for the whole module; `become(role)` swaps in that person's cookies."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.role: str | None = None
+        self.cookies: dict[str, list[dict]] = {}
+        self._household: Household | None = None
+
+    @property
+    def driver(self):
+        return self.browser.driver
+
+    def _on_site(self) -> None:
+        if not self.driver.current_url.startswith(self.browser.base_url):
+            self.driver.get(self.browser.url("/healthz"))
+
+    def become(self, role: str | None) -> None:
+        """Signs the browser in as `role` ("owner", "giver", "other_giver") or out (None)."""
+        self._on_site()
+        if self.role is not None:
+            self.cookies[self.role] = self.driver.get_cookies()
+        self.driver.delete_all_cookies()
+        for cookie in self.cookies.get(role, []) if role else []:
+            self.driver.add_cookie({k: v for k, v in cookie.items() if k != "domain"})
+        self.role = role
+
+    def remember(self, role: str) -> None:
+        """The browser has just signed up or in as `role`: keep its cookies under that name."""
+        self.role = role
+        self.cookies[role] = self.driver.get_cookies()
+
+    @property
+    def household(self) -> Household:
+        if self._household is None:
+            self._household = self._make_household()
+        return self._household
+
+    def _reserve(self, owner: str, item: str) -> None:
+        """Presses "Reserve as a gift" on `item` of `owner`'s shared list."""
+        b = self.browser
+        b.visit(f"/people/{owner}", "member")
+        row = self.driver.find_element(By.CSS_SELECTOR, f'#member-items > li[data-item="{item}"]')
+        follow(b, row.find_element(By.CSS_SELECTOR, 'form.reserve-form button[type="submit"]'))
+        assert "You reserved" in self.driver.find_element(By.ID, "flash").text
+
+    def _make_household(self) -> Household:
+        b, driver = self.browser, self.driver
+        # The longest names allowed (32 characters), as the navigation, headings and rows show them.
+        owner, giver, other = ((unique_username(p) + "-with-a-long-name")[:32] for p in ("owner", "giver", "other"))
+
+        # The owner wishes for five books, one most wanted with a note, shares them and makes a link.
+        self.become(None)
+        sign_up(b, owner)
+        self.remember("owner")
+        b.visit(f"/lists/{LIST}", "list")
+        book_path = driver.find_element(By.CSS_SELECTOR, "#books .book-title a").get_attribute("href")
+        for rank in (5, 4, 3, 2, 1):
+            row = driver.find_element(By.CSS_SELECTOR, f'#books > li.book[data-rank="{rank}"]')
+            follow(b, row.find_element(By.CSS_SELECTOR, 'form.add-to-wishlist button[type="submit"]'))
+        b.visit("/wishlist", "wishlist")
+        items = [row.get_attribute("data-item") for row in driver.find_elements(By.CSS_SELECTOR, "#wishlist-items > li")]
+        assert len(items) == 5, items
+        b.visit(f"/wishlist/{items[1]}", "item")
+        click(b, driver.find_element(By.ID, "priority-high"))
+        fill(b, "note", "Hardback, please — “signed” if the shop has one.\nA second line.")
+        follow(b, driver.find_element(By.ID, "note-submit"))
+        b.visit("/settings", "settings")
+        click(b, driver.find_element(By.ID, "sharing-household"))
+        follow(b, driver.find_element(By.ID, "sharing-submit"))
+        assert driver.find_element(By.ID, "sharing-household").is_selected()
+        follow(b, driver.find_element(By.ID, "share-link-create"))
+        share_url = driver.find_element(By.ID, "share-link-url").get_attribute("value")
+
+        # Another giver reserves one book; the giver reserves two.
+        removed, reserved, taken, open_item = items[0], items[1], items[2], items[3]
+        self.become(None)
+        sign_up(b, other)
+        self.remember("other_giver")
+        self._reserve(owner, taken)
+        self.become(None)
+        sign_up(b, giver)
+        self.remember("giver")
+        self._reserve(owner, removed)
+        self._reserve(owner, reserved)
+
+        # The owner removes a reserved book: the giver gets a notice on Gifts I'm giving.
+        self.become("owner")
+        b.visit(f"/wishlist/{removed}/remove", "remove")
+        follow(b, driver.find_element(By.ID, "remove-submit"))
+        assert b.path == "/wishlist"
+        share_path = share_url[len(b.base_url):] if share_url.startswith(b.base_url) else share_url
+        return Household(owner, giver, other, items, removed, open_item, book_path[len(b.base_url):], share_path)
+
+
+@pytest.fixture(scope="module")
+def site(server: str) -> Iterator[Site]:
+    driver = new_chromium(*DEFAULT_WINDOW)
+    try:
+        browser = Browser(driver, server, "a11y")
+        browser.resize(*DEFAULT_WINDOW)
+        yield Site(browser)
+    finally:
+        driver.quit()
+
+
+# ---------------------------------------------------------------------------------------------
+# The pages. Each opens itself in the browser (a GET, or the form post whose answer it is) and
+# leaves the browser on it; the checks then never reload it.
+
+
+def _get(path: str | Callable[[Household], str], status: int | None = None, shot: str | None = None) -> Callable[[Site], None]:
+    """A page opened by its address (`status`: the error status it answers with)."""
+    def open_page(site: Site) -> None:
+        target = path(site.household) if callable(path) else path
+        site.browser.visit(target, shot, expect_status=status)
+        headings = site.browser.driver.find_elements(By.TAG_NAME, "h1")
+        assert headings, f"{target} has no heading"
+        if status is not None:
+            assert str(status) in headings[0].text, f"{target} is not the {status} page: {headings[0].text!r}"
+    return open_page
+
+
+def _login_failed(site: Site) -> None:
+    b = site.browser
+    b.visit("/login", "login")
+    fill(b, "username", "nobody-" + unique_username("x")[-8:])
+    fill(b, "password", "not the password at all")
+    follow(b, b.driver.find_element(By.ID, "login-submit"))
+    assert b.driver.find_elements(By.ID, "form-error"), "a wrong sign-in was not refused"
+
+
+def _signup_failed(site: Site) -> None:
+    b = site.browser
+    b.visit("/signup", "signup")
+    b.js("document.getElementById('signup-form').noValidate = true;")  # let the server refuse it
+    fill(b, "username", "x!")
+    fill(b, "email", "not-an-address")
+    fill(b, "password", "short")
+    fill(b, "password_confirm", "different")
+    follow(b, b.driver.find_element(By.ID, "signup-submit"))
+    assert b.driver.find_elements(By.CSS_SELECTOR, ".field-error:not(:empty)"), "the bad sign-up was not refused"
+
+
+def _note_too_long(site: Site) -> None:
+    b = site.browser
+    b.visit(f"/wishlist/{site.household.items[1]}", "item")
+    b.js("const n = document.getElementById('note'); n.removeAttribute('maxlength'); n.value = 'x'.repeat(2001);")
+    follow(b, b.driver.find_element(By.ID, "note-submit"))
+    assert b.driver.find_element(By.ID, "note-error").text.strip(), "the long note was not refused"
+
+
+def _password_failed(site: Site) -> None:
+    b = site.browser
+    b.visit("/settings", "settings")
+    fill(b, "current_password", "this is not my password")
+    fill(b, "new_password", "a brand new passphrase")
+    fill(b, "new_password_confirm", "a brand new passphrase")
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, '#password-form button[type="submit"]'))
+    assert b.driver.find_element(By.ID, "current_password-error").text.strip(), "the wrong password was not refused"
+
+
+def _import_refused(site: Site) -> None:
+    b = site.browser
+    upload = REPORT_DIR / "not-a-goodreads-export.csv"
+    upload.parent.mkdir(parents=True, exist_ok=True)
+    upload.write_text("milk,eggs\nbread,butter\n", encoding="utf-8")
+    b.visit("/wishlist", "wishlist")
+    b.driver.find_element(By.ID, "import-file").send_keys(str(upload))
+    follow(b, b.driver.find_element(By.ID, "import-submit"))
+    assert b.driver.find_elements(By.ID, "import-problem"), "the odd CSV was not refused"
+
+
+def _new_share_link(site: Site) -> None:
+    b = site.browser
+    site.household  # made before its link is replaced
+    b.visit("/settings", "settings")
+    follow(b, b.driver.find_element(By.ID, "share-link-create"))
+    url = b.driver.find_element(By.ID, "share-link-url").get_attribute("value")
+    site.household.share_path = url[len(b.base_url):]  # the old link no longer works
+
+
+def _admin_with_a_new_link(site: Site) -> None:
+    """The admin page, right after making a reset link (so the one-time link is on it): the owner
+    is made an admin on the command line, as a person installing the app would."""
+    h = site.household
+    promoted = subprocess.run(
+        [str(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist")), "user", "promote", h.owner,
+         "--database", os.environ["WISHLIST_E2E_DATABASE"]],
+        capture_output=True, text=True, cwd=REPO_ROOT, timeout=60,
+    )
+    assert promoted.returncode == 0, promoted.stderr
+    b = site.browser
+    b.visit("/admin", "admin")
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, f'#users tr[data-user="{h.giver}"] form[action$="/reset-link"] button'))
+    site.household.reset_path = b.driver.find_element(By.ID, "new-link-url").get_attribute("value")[len(b.base_url):]
+
+
+def _member_after_reserving(site: Site) -> None:
+    h = site.household
+    b = site.browser
+    b.visit(f"/people/{h.owner}", "member")
+    open_rows = b.driver.find_elements(By.CSS_SELECTOR, f'#member-items > li[data-item="{h.open_item}"] form.reserve-form button')
+    if open_rows:  # reserving it shows the flash message; the last book stays open
+        follow(b, open_rows[0])
+    states = {
+        state: b.driver.find_elements(By.CSS_SELECTOR, f"#member-items {selector}")
+        for state, selector in (("open", "form.reserve-form"), ("you", ".reserved-by-you"), ("other", ".reserved-by-other"))
+    }
+    assert all(states.values()), f"the member page lacks a row state: { {k: len(v) for k, v in states.items()} }"
+
+
+def _reservations(site: Site) -> None:
+    b = site.browser
+    b.visit("/reservations", "reservations")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#gift-notices li.gift-notice"), "no notice of the removed book"
+    assert b.driver.find_elements(By.CSS_SELECTOR, "section.gift-group li.wishlist-item"), "no reservation listed"
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    role: str | None  # who looks at it: "owner", "giver", or None (signed out)
+    open: Callable[[Site], None]
+    household: bool = True  # needs the household's accounts and data
+
+
+PAGES = [
+    # Signed out.
+    Page("login", None, _get("/login"), household=False),
+    Page("signup", None, _get("/signup"), household=False),
+    Page("not-found", None, _get("/no-such-page", status=404), household=False),
+    Page("login-failed", None, _login_failed, household=False),
+    Page("signup-failed", None, _signup_failed, household=False),
+    Page("shared", None, _get(lambda h: h.share_path, shot="shared")),
+    # The owner.
+    Page("lists", "owner", _get("/lists")),
+    Page("list", "owner", _get(f"/lists/{LIST}")),
+    Page("book", "owner", _get(lambda h: h.book_path)),
+    Page("search", "owner", _get("/search?q=the")),
+    Page("search-nothing", "owner", _get("/search?q=zzzqqq")),
+    Page("wishlist", "owner", _get("/wishlist")),
+    Page("wishlist-item", "owner", _get(lambda h: f"/wishlist/{h.items[1]}")),
+    Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),
+    Page("note-too-long", "owner", _note_too_long),
+    Page("import-refused", "owner", _import_refused),
+    Page("settings", "owner", _get("/settings")),
+    Page("settings-new-share-link", "owner", _new_share_link),
+    Page("password-failed", "owner", _password_failed),
+    Page("list-earlier-edition", "owner", _get(f"/lists/{LIST}?date=2026-10-04")),
+    Page("admin", "owner", _admin_with_a_new_link),
+    Page("reset-password", None, _get(lambda h: h.reset_path)),
+    # A giver.
+    Page("people", "giver", _get("/people")),
+    Page("people-member", "giver", _member_after_reserving),
+    Page("reservations", "giver", _reservations),
+    Page("wishlist-empty", "giver", _get("/wishlist")),
+]
+_only = {name.strip() for name in os.environ.get("A11Y_PAGES", "").split(",") if name.strip()}
+if _only - {p.name for p in PAGES}:
+    raise pytest.UsageError(f"A11Y_PAGES names unknown pages: {sorted(_only - {p.name for p in PAGES})}")
+SELECTED = [p for p in PAGES if not _only or p.name in _only]
+
+
+# ---------------------------------------------------------------------------------------------
+# Emulation through the DevTools protocol.
+
+
+def settle(browser: Browser) -> None:
+    """Waits for the transitions a change set off (the buttons' colours fade in 0.15 s): until they
+    end, computed styles, and so axe's contrast checks, read the colours they started from."""
+    WebDriverWait(browser.driver, 5).until(
+        lambda d: d.execute_script("return document.getAnimations().every(a => a.playState !== 'running');"),
+        "the page's transitions did not end",
+    )
+
+
+def emulate(browser: Browser, width: int, scheme: str = "light", forced: bool = False) -> None:
+    """A viewport `width` CSS px wide, the colour scheme, forced colours on or off. (Not reduced
+    motion: the stylesheet then gives every property a 0.01 ms transition, so a style read right
+    after a change returns the old value.)"""
+    driver = browser.driver
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": 800 if width < 600 else DEFAULT_WINDOW[1], "deviceScaleFactor": 1, "mobile": False,
+    })
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "screen", "features": [
+        {"name": "prefers-color-scheme", "value": scheme},
+        {"name": "forced-colors", "value": "active" if forced else "none"},
+    ]})
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(
+        "return window.innerWidth === arguments[0]"
+        " && matchMedia('(prefers-color-scheme: ' + arguments[1] + ')').matches"
+        " && matchMedia('(forced-colors: active)').matches === arguments[2];",
+        width, scheme, forced,
+    ), f"the page did not take {width} px, {scheme}, forced colours {forced}")
+    settle(browser)
+
+
+def run_axe(browser: Browser) -> dict:
+    if not browser.js("return typeof window.axe === 'object';"):
+        Axe(browser.driver).inject()
+    result = browser.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations', 'incomplete']})"
+        "  .then(r => done({version: r.testEngine.version,"
+        "    violations: r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, tags: v.tags,"
+        "      nodes: v.nodes.map(n => ({target: n.target, html: n.html, summary: n.failureSummary}))})),"
+        "    incomplete: r.incomplete.map(v => ({id: v.id, help: v.help,"
+        "      nodes: v.nodes.map(n => ({target: n.target, summary: n.failureSummary}))})),"
+        "    rules: [].concat(r.passes, r.violations, r.incomplete, r.inapplicable).map(v => v.id)}),"
+        "    e => done({error: String(e)}));",
+        AXE_TAGS,
+    )
+    assert "error" not in result, f"axe-core failed: {result}"
+    return result
+
+
+# Reflow and text spacing: the page does not scroll sideways, and no text is cut off by a box
+# that hides its overflow (or truncated with an ellipsis), scrolls inside a box (tables may), or
+# spills out of a box of fixed size.
+_OVERFLOW_CHECK = r"""
+const problems = [];
+const root = document.documentElement;
+const sideways = Math.max(root.scrollWidth, document.body.scrollWidth) - Math.min(root.clientWidth, window.innerWidth);
+if (sideways > 0) problems.push('the page scrolls sideways by ' + sideways + ' px');
+const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+  (el.classList.length ? '.' + Array.from(el.classList).join('.') : '') +
+  ' "' + el.textContent.trim().replace(/\s+/g, ' ').slice(0, 50) + '"';
+for (const el of document.body.querySelectorAll('*')) {
+  if (el.closest('.visually-hidden, script, style, template, option, select, textarea, input')) continue;
+  if (['IMG', 'SVG', 'BR', 'INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) continue;
+  const style = getComputedStyle(el);
+  if (style.display === 'none' || style.visibility === 'hidden' || style.display === 'inline') continue;
+  if (!el.textContent.trim() || el.clientWidth === 0) continue;
+  const over = {w: el.scrollWidth - el.clientWidth, h: el.scrollHeight - el.clientHeight};
+  if (over.w <= 1 && over.h <= 1) continue;
+  const clips = [style.overflowX, style.overflowY].some(v => v === 'hidden' || v === 'clip');
+  const scrolls = [style.overflowX, style.overflowY].some(v => v === 'auto' || v === 'scroll');
+  if (style.textOverflow === 'ellipsis' && over.w > 1) problems.push('text truncated: ' + describe(el));
+  else if (clips) problems.push('text clipped (' + over.w + ' x ' + over.h + ' px hidden): ' + describe(el));
+  else if (scrolls && !el.querySelector('table')) problems.push('scrolls inside itself: ' + describe(el));
+  else if (!scrolls) {
+    // Text that spills out of its own box: only boxes that draw a frame (a border or a background)
+    // make the spill visible as overlap; plain wrappers let their content flow on.
+    const framed = parseFloat(style.borderTopWidth) > 0 || parseFloat(style.borderBottomWidth) > 0 ||
+      style.backgroundColor !== 'rgba(0, 0, 0, 0)';
+    if (framed) problems.push('text spills out of its box (' + over.w + ' x ' + over.h + ' px): ' + describe(el));
+  }
+}
+return problems;
+"""
+
+
+def overflow_problems(browser: Browser) -> list[str]:
+    return browser.js(_OVERFLOW_CHECK)
+
+
+def with_text_spacing(browser: Browser, on: bool) -> None:
+    """Adds (or takes away) the WCAG 1.4.12 spacing as a constructed stylesheet, which the page's
+    Content-Security-Policy does not block (a <style> element would be)."""
+    applied = browser.js(
+        "if (arguments[1]) {"
+        "  const sheet = new CSSStyleSheet(); sheet.replaceSync(arguments[0]); window.__textSpacing = sheet;"
+        "  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];"
+        "} else {"
+        "  document.adoptedStyleSheets = document.adoptedStyleSheets.filter(s => s !== window.__textSpacing);"
+        "}"
+        "const p = document.querySelector('main p') || document.body;"
+        "return [getComputedStyle(p).letterSpacing, parseFloat(getComputedStyle(p).fontSize)];",
+        TEXT_SPACING_CSS, on,
+    )
+    settle(browser)
+    spacing, size = applied
+    if on:
+        assert spacing.endswith("px") and abs(float(spacing[:-2]) - 0.12 * size) < 0.05, f"the text spacing did not apply: {applied}"
+
+
+_FORCED_COLOURS_CHECK = r"""
+const problems = [];
+const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+  (el.classList.length ? '.' + Array.from(el.classList).join('.') : '') +
+  ' "' + el.textContent.trim().replace(/\s+/g, ' ').slice(0, 40) + '"';
+const alpha = c => { const m = /rgba\([^)]*,\s*([\d.]+)\)/.exec(c); return m ? parseFloat(m[1]) : (c === 'transparent' ? 0 : 1); };
+const shown = el => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+  return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('.visually-hidden'); };
+const line = (style, side) => style['border' + side + 'Style'] !== 'none' && style['border' + side + 'Style'] !== 'hidden'
+  && parseFloat(style['border' + side + 'Width']) >= 1 && alpha(style['border' + side + 'Color']) > 0;
+const outlined = s => s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1 && alpha(s.outlineColor) > 0;
+
+// Buttons and fields: a visible frame on all four sides (the background is forced to the page's).
+const controls = document.querySelectorAll(
+  'button, .button, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, textarea');
+for (const el of controls) {
+  if (!shown(el)) continue;
+  const s = getComputedStyle(el);
+  if (!['Top', 'Right', 'Bottom', 'Left'].every(side => line(s, side)) && !outlined(s))
+    problems.push('no visible border: ' + describe(el));
+}
+
+// The current item of a set (a sort option, the page in the navigation) looks unlike the others.
+// Compared as drawn: a transparent background shows what is behind it.
+const fill = el => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
+  if (alpha(c) > 0) return c; } return 'canvas'; };
+const look = el => { const s = getComputedStyle(el);
+  return [s.color, fill(el), s.borderTopStyle, s.borderTopWidth, s.borderTopColor,
+          s.textDecorationLine, s.textDecorationThickness, s.fontWeight, s.outlineStyle].join('|'); };
+for (const current of document.querySelectorAll('li > a[aria-current]')) {
+  const other = Array.from(current.closest('ul, ol').querySelectorAll(':scope > li > a:not([aria-current])'))[0];
+  if (other && shown(current) && look(current) === look(other))
+    problems.push('the current one looks like the others: ' + describe(current));
+}
+return problems;
+"""
+
+# Focus every focusable element in turn (after one real Tab, so script focus counts as keyboard
+# focus) and read its outline while it has focus.
+_FOCUS_CHECK = r"""
+const problems = [];
+const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+  (el.classList.length ? '.' + Array.from(el.classList).join('.') : '') +
+  ' "' + el.textContent.trim().replace(/\s+/g, ' ').slice(0, 40) + '"';
+const alpha = c => { const m = /rgba\([^)]*,\s*([\d.]+)\)/.exec(c); return m ? parseFloat(m[1]) : (c === 'transparent' ? 0 : 1); };
+const focusable = Array.from(document.querySelectorAll(
+  'a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex="-1"])'))
+  .filter(el => !el.disabled && el.getClientRects().length > 0);
+let checked = 0;
+for (const el of focusable) {
+  el.focus({preventScroll: true});
+  if (document.activeElement !== el) { problems.push('cannot take focus: ' + describe(el)); continue; }
+  const s = getComputedStyle(el);
+  if (!el.matches(':focus-visible')) problems.push('focus not marked visible: ' + describe(el));
+  else if (s.outlineStyle === 'none' || parseFloat(s.outlineWidth) < 2 || alpha(s.outlineColor) === 0)
+    problems.push('no focus outline (' + s.outlineStyle + ' ' + s.outlineWidth + ' ' + s.outlineColor + '): ' + describe(el));
+  checked++;
+}
+document.activeElement.blur();
+return {problems, checked};
+"""
+
+
+def forced_colours_problems(browser: Browser) -> tuple[list[str], int]:
+    problems = browser.js(_FORCED_COLOURS_CHECK)
+    # Tab from the start of the main area (the skip link's target, focusable by script only).
+    browser.js("document.getElementById('main').focus({preventScroll: true});")
+    ActionChains(browser.driver).send_keys(Keys.TAB).perform()
+    WebDriverWait(browser.driver, 5).until(
+        lambda d: d.execute_script("return document.activeElement !== document.body && document.activeElement.matches(':focus-visible');"),
+        "Tab did not move a visible focus into the page",
+    )
+    focus = browser.js(_FOCUS_CHECK)
+    return problems + focus["problems"], focus["checked"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The report, rewritten after every page so that a failing run leaves one too.
+
+REPORT: dict[str, dict] = {}
+
+
+def write_report() -> None:
+    REPORT_DIR.mkdir(parents=True, exist_ok=True)
+    pages = [REPORT[p.name] for p in PAGES if p.name in REPORT]
+    rules = sorted({rule for page in pages for run in page["axe"] for rule in run["rules"]})
+    versions = sorted({run["version"] for page in pages for run in page["axe"]})
+    violations = sum(len(v["nodes"]) for page in pages for run in page["axe"] for v in run["violations"])
+    other = sum(len(page[key]) for page in pages for key in ("reflow", "text_spacing", "forced_colors"))
+    summary = {
+        "axe_core": versions, "tags": AXE_TAGS, "widths": list(WIDTHS), "schemes": list(SCHEMES),
+        "pages": len(pages), "axe_runs": sum(len(p["axe"]) for p in pages), "rules_run": rules,
+        "violation_nodes": violations, "reflow_width": REFLOW_WIDTH, "text_spacing_widths": list(TEXT_SPACING_WIDTHS),
+        "layout_and_forced_colour_problems": other,
+    }
+    compact = [{**page, "axe": [{k: v for k, v in run.items() if k != "rules"} | {"rules_run": len(run["rules"])}
+                                for run in page["axe"]]} for page in pages]
+    (REPORT_DIR / "report.json").write_text(json.dumps({"summary": summary, "pages": compact}, indent=2), encoding="utf-8")
+
+    lines = [
+        "# Accessibility report", "",
+        f"axe-core {', '.join(versions)}, tags {', '.join(AXE_TAGS)}: {len(pages)} pages x {len(WIDTHS)} widths "
+        f"x {len(SCHEMES)} schemes = {summary['axe_runs']} runs, {len(rules)} rules, {violations} violating nodes.",
+        f"Reflow at {REFLOW_WIDTH} px, text spacing (WCAG 1.4.12) at {' and '.join(map(str, TEXT_SPACING_WIDTHS))} px, "
+        f"forced colours at {WIDTHS[-1]} px: {other} problems.", "",
+        "| page | path | " + " | ".join(f"{w} {s}" for w in WIDTHS for s in SCHEMES) + " | reflow | text spacing | forced colours | focus checked |",
+        "|---|---|" + "---|" * (len(WIDTHS) * len(SCHEMES) + 4),
+    ]
+    for page in pages:
+        cells = [str(sum(len(v["nodes"]) for v in run["violations"])) for run in page["axe"]]
+        lines.append(f"| {page['name']} | `{page['path']}` | " + " | ".join(cells) +
+                     f" | {len(page['reflow'])} | {len(page['text_spacing'])} | {len(page['forced_colors'])} | {page['focus_checked']} |")
+    details = []
+    for page in pages:
+        for run in page["axe"]:
+            for v in run["violations"]:
+                details.append(f"- {page['name']} at {run['width']} px, {run['scheme']}: **{v['id']}** ({v['impact']}) {v['help']}")
+                details += [f"  - `{', '.join(map(str, n['target']))}`: {n['summary'].splitlines()[-1].strip()}" for n in v["nodes"]]
+        for key in ("reflow", "text_spacing", "forced_colors"):
+            details += [f"- {page['name']}, {key.replace('_', ' ')}: {problem}" for problem in page[key]]
+    lines += ["", "## Problems", ""] + (details or ["None."])
+    # What axe could not decide (decorative symbols, a field partly off screen): listed, not failed.
+    review: dict[tuple[str, str], set[str]] = {}
+    for page in pages:
+        for run in page["axe"]:
+            for v in run["incomplete"]:
+                for n in v["nodes"]:
+                    reason = n["summary"].splitlines()[-1].strip()
+                    review.setdefault((v["id"], reason), set()).add(f"{page['name']} `{', '.join(map(str, n['target']))}`")
+    lines += ["", "## Needs review (axe incomplete)", ""]
+    lines += [f"- **{rule}**: {reason} ({len(where)}): " + "; ".join(sorted(where)[:6]) + (" …" if len(where) > 6 else "")
+              for (rule, reason), where in sorted(review.items())] or ["None."]
+    lines += ["", "## Rules run", "", ", ".join(rules), ""]
+    (REPORT_DIR / "report.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The test: one per page, every check on the page as loaded once.
+
+
+@pytest.mark.parametrize("page", SELECTED, ids=[p.name for p in SELECTED])
+def test_page_is_accessible(site: Site, page: Page) -> None:
+    browser = site.browser
+    if page.household:
+        site.household  # the accounts exist before anyone becomes one of them
+    site.become(page.role)
+    emulate(browser, WIDTHS[-1])
+    started = time.monotonic()
+    page.open(site)
+    path = browser.driver.current_url[len(browser.base_url):]
+    entry = {"name": page.name, "path": re.sub(r"/shared/[^/?#]+", "/shared/{token}", path),
+             "role": page.role or "signed out", "axe": [], "reflow": [], "text_spacing": [], "forced_colors": []}
+    REPORT[page.name] = entry
+    try:
+        for width in WIDTHS:
+            for scheme in SCHEMES:
+                emulate(browser, width, scheme)
+                result = run_axe(browser)
+                entry["axe"].append({"width": width, "scheme": scheme, **result})
+
+        emulate(browser, REFLOW_WIDTH)
+        entry["reflow"] = overflow_problems(browser)
+        for width in TEXT_SPACING_WIDTHS:
+            emulate(browser, width)
+            with_text_spacing(browser, True)
+            entry["text_spacing"] += [f"at {width} px: {p}" for p in overflow_problems(browser)]
+            with_text_spacing(browser, False)
+
+        emulate(browser, WIDTHS[-1], "light", forced=True)
+        browser.screenshot(f"{page.name}-forced-colors")
+        entry["forced_colors"], entry["focus_checked"] = forced_colours_problems(browser)
+    finally:
+        entry.setdefault("focus_checked", 0)
+        entry["seconds"] = round(time.monotonic() - started, 1)
+        emulate(browser, WIDTHS[-1])
+        write_report()
+
+    found = [
+        f"{run['width']} px {run['scheme']}: {v['id']} ({v['impact']}) {v['help']} at "
+        + "; ".join(", ".join(map(str, n["target"])) for n in v["nodes"])
+        for run in entry["axe"] for v in run["violations"]
+    ]
+    found += [f"reflow at {REFLOW_WIDTH} px: {p}" for p in entry["reflow"]]
+    found += [f"text spacing {p}" for p in entry["text_spacing"]]
+    found += [f"forced colours: {p}" for p in entry["forced_colors"]]
+    assert entry["focus_checked"] > 0, f"{page.name}: no focusable element was checked"
+    assert not found, f"{page.name} ({path}):\n" + "\n".join(found)
