@@ -487,7 +487,10 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
     error = driver.find_element(By.ID, "import-file-error")
     assert error.is_displayed() and error.text.strip(), "the refused upload has no error beside the field"
     assert driver.find_element(By.ID, "import-file").get_attribute("aria-invalid") == "true"
-    assert driver.find_element(By.ID, "import-problem").is_displayed()
+    summary = driver.find_element(By.ID, "error-summary")
+    assert summary.is_displayed()
+    assert summary.find_element(By.CSS_SELECTOR, "a").get_attribute("href").endswith("#import-file"), "the summary leads to the field"
+    assert driver.title.startswith("Error: ")
     assert not driver.find_elements(By.ID, "import-summary")
     assert wishlist_count(browser) == 2
     browser.assert_no_console_errors()

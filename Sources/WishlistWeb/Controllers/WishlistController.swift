@@ -164,6 +164,7 @@ struct WishlistController {
                     ]
                 } ?? .null,
                 "import_error": importError.map(TemplateValue.string) ?? .null,
+                "errors": importError.map { ["file": .string($0)] } ?? .null,
             ]
         )
     }

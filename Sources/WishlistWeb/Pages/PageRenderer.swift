@@ -20,7 +20,10 @@ public struct PageRenderer: Sendable {
         values: [String: TemplateValue] = [:]
     ) throws -> Response {
         var context = values
-        context["title"] = .string(title)
+        let summary = ErrorSummary(values["errors"])
+        // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
+        context["title"] = .string(summary.isEmpty ? title : "Error: " + title)
+        context["error_summary"] = summary.templateValue
         context["nav"] = .string(nav)
         context["csrf_token"] = .string(visitor.csrfToken)
         context["signup_open"] = .bool(signupOpen)
@@ -43,6 +46,42 @@ public struct PageRenderer: Sendable {
             "errors/error.html", title: error.title, for: visitor, status: error.status, headers: error.headers,
             values: ["error": ["status": .int(error.status.code), "title": .string(error.title), "message": .string(error.message)]]
         )
+    }
+}
+
+/// The problems of a refused form in the order its fields come, each linking to its field.
+struct ErrorSummary {
+    /// Field names in page order, and the id of the element each one's link leads to where it is
+    /// not the field's name. "form" is a problem with the whole form; it leads to its first field.
+    static let order: [(field: String, target: String)] = [
+        ("form", "username"), ("username", "username"), ("email", "email"), ("password", "password"),
+        ("password_confirm", "password_confirm"), ("list", "default-list"), ("current_password", "current_password"),
+        ("new_password", "new_password"), ("new_password_confirm", "new_password_confirm"), ("delete_password", "delete_password"),
+        ("priority", "priority-high"), ("note", "note"), ("file", "import-file"),
+    ]
+
+    let problems: [(message: String, href: String)]
+
+    init(_ errors: TemplateValue?) {
+        guard case .dictionary(let fields)? = errors else {
+            problems = []
+            return
+        }
+        let known = Self.order.compactMap { field, target -> (String, String)? in
+            guard case .string(let message)? = fields[field] else { return nil }
+            return (message, "#" + target)
+        }
+        let others = fields.keys.filter { key in !Self.order.contains { $0.field == key } }.sorted().compactMap { key -> (String, String)? in
+            guard case .string(let message)? = fields[key] else { return nil }
+            return (message, "#" + key)
+        }
+        problems = known + others
+    }
+
+    var isEmpty: Bool { problems.isEmpty }
+
+    var templateValue: TemplateValue {
+        .array(problems.map { ["message": .string($0.message), "href": .string($0.href)] })
     }
 }
 

@@ -128,7 +128,7 @@ struct BadInputTests {
     static func message(in page: String) -> String? {
         let patterns = [
             #/<p class="error-message">([^<]+)</p>/#,
-            #/role="alert">\s*<p>([^<]+)</p>/#,
+            #/class="error-summary-list">\s*<li><a href="[^"]*">([^<]+)</a>/#,
             #/<span class="visually-hidden">Error: </span>([^<]+)</p>/#,
         ]
         for pattern in patterns {
