@@ -210,7 +210,7 @@ def _login_failed(site: Site) -> None:
     fill(b, "username", "nobody-" + unique_username("x")[-8:])
     fill(b, "password", "not the password at all")
     follow(b, b.driver.find_element(By.ID, "login-submit"))
-    assert b.driver.find_elements(By.ID, "form-error"), "a wrong sign-in was not refused"
+    assert b.driver.find_elements(By.ID, "error-summary"), "a wrong sign-in was not refused"
 
 
 def _signup_failed(site: Site) -> None:
@@ -251,7 +251,7 @@ def _import_refused(site: Site) -> None:
     b.visit("/wishlist", "wishlist")
     b.driver.find_element(By.ID, "import-file").send_keys(str(upload))
     follow(b, b.driver.find_element(By.ID, "import-submit"))
-    assert b.driver.find_elements(By.ID, "import-problem"), "the odd CSV was not refused"
+    assert b.driver.find_elements(By.ID, "error-summary"), "the odd CSV was not refused"
 
 
 def _new_share_link(site: Site) -> None:
