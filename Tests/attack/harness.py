@@ -52,10 +52,12 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def create_user(database: Path, username: str, password: str, config: Path | None = None) -> None:
+def create_user(database: Path, username: str, password: str, config: Path | None = None, admin: bool = False) -> None:
     command = [str(binary()), "user", "create", username, "--password-stdin", "--database", str(database)]
     if config:
         command += ["--config", str(config)]
+    if admin:
+        command.append("--admin")
     done = subprocess.run(
         command, cwd=REPO_ROOT, env=server_env(), input=password + "\n", text=True,
         capture_output=True, timeout=60,

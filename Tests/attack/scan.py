@@ -20,12 +20,19 @@
    signed-out runs attack the sign-in and sign-up forms.
 3. sqlmap `--forms` over the signed-in pages, with the session cookie and the CSRF field, then over
    the sign-in and sign-up pages signed out.
-4. Every finding of either tool, every 5xx the server logged, every lost session, and every route
+4. The admin's pages, on a second server with its own database and `accounts.signup: "invite"` (an
+   invite's sign-up page exists only then): an admin made by `wishlist user create --admin`, throwaway
+   accounts (one disabled), two password-reset links and three invites made through /admin. wapiti
+   signed out over a reset link's page and an invite's sign-up page, sqlmap signed out over another
+   valid reset link and invite; then, last (its crawl submits every Disable, Reset and Delete form,
+   which voids those links), wapiti signed in as the admin over /admin and all its forms, and sqlmap
+   over /admin's `done` parameter.
+5. Every finding of either tool, every 5xx the server logged, every lost session, and every route
    a scan failed to reach (or reached only as CSRF refusals) is a failure, except the findings in
    allowed-findings.json: plain HTTP on loopback has no HSTS and no Secure cookies. For those, a
-   second server with `WISHLIST_SECURE_COOKIES=true` must show that behind HTTPS every cookie is Secure.
+   server of its own with `WISHLIST_SECURE_COOKIES=true` must show that behind HTTPS every cookie is Secure.
 
-Reports (wapiti JSON and logs, sqlmap CSV and logs, the server log, findings.json, summary.txt)
+Reports (wapiti JSON and logs, sqlmap CSV and logs, the servers' logs, findings.json, summary.txt)
 are kept in .build/attack/scan/. Exit code 0 only when nothing but the allowed findings was found.
 Only 127.0.0.1 is ever contacted (run_wapiti.py enforces it for wapiti; sqlmap gets only
 loopback targets and --ignore-proxy).
@@ -35,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import html
 import json
 import os
 import re
@@ -44,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,12 +80,26 @@ WAPITI_MODULES = "xss,permanentxss,sql,blindsql,csrf,http_headers,cookieflags,cs
 WAPITI_AGENT = "wishlist-scan-wapiti"
 WAPITI_DELETE_AGENT = "wishlist-scan-wapiti-removal"
 SQLMAP_AGENT = "wishlist-scan-sqlmap"
+WAPITI_ADMIN_AGENT = "wishlist-scan-wapiti-admin"
+
+# The admin pages are scanned on a server of their own (its own database, sign-up by invitation):
+# the crawl submits every form it finds, so on /admin it disables, resets and deletes every account
+# listed there. Only throwaway accounts are listed: VICTIMS (one of them disabled beforehand, so an
+# Enable form is there too), RESET_USERS (whose reset links the reset-page scans use) and "alice"
+# (see scan_admin). The admin is the only admin, so the forms that would disable or delete the admin
+# answer 409, and the session lives.
+ADMIN = "scan-admin"
+ADMIN_PASSWORD = "scan-admin-password-0123456789"
+VICTIMS = ("victim", "victim-disabled")
+RESET_USERS = {"wapiti": "reset-wapiti", "sqlmap": "reset-sqlmap"}
+VICTIM_PASSWORD = "victim-password-0123456789"
 
 # Hard limits per run: about three times what each took on a 2-core machine.
 WAPITI_DEADLINE_S = 600
 WAPITI_DELETE_DEADLINE_S = 120
 SQLMAP_DEADLINE_S = 360
 WAPITI_SIGNED_OUT_DEADLINE_S = 180
+WAPITI_ADMIN_DEADLINE_S = 240
 
 # Requests (method and path as the server logs them) each scan must have made: proof that it was
 # signed in and reached every kind of page and form. A failed sign-in or an early sign-out shows here.
@@ -100,6 +123,14 @@ SQLMAP_ROUTES = [
     r"POST /reservations(/\d+/delete)?", "POST /settings/sharing",
 ]
 NEVER = [r"POST /logout"]
+# The admin's pages and forms. A password-reset link's path is logged as /reset/… (the token hidden).
+WAPITI_ADMIN_ROUTES = [
+    "GET /admin", r"POST /admin/users/\d+/disable", r"POST /admin/users/\d+/enable",
+    r"POST /admin/users/\d+/reset-link", r"POST /admin/users/\d+/delete", "POST /admin/invites",
+    r"POST /admin/invites/\d+/delete",
+]
+RESET_ROUTES = [r"GET /reset/\S+", r"POST /reset/\S+"]
+INVITE_ROUTES = ["GET /signup", "POST /signup"]
 
 _LOG_LINE = re.compile(r"\] (GET|POST|HEAD|PUT|DELETE|PATCH|OPTIONS|TRACE|CONNECT) (\S+) (\d{3}) ")
 
@@ -219,6 +250,53 @@ def seed_household(server: h.Server, books: list[str]) -> dict[str, object]:
     return {"member": member, "shared": f"/shared/{token}"}
 
 
+def seed_admin(server: h.Server) -> dict[str, str]:
+    """As ADMIN, through /admin: disables one victim, makes a reset link for each of RESET_USERS and
+    three invites (one for each scan of the invite page, one more to revoke). Returns the links'
+    paths: reset-wapiti, reset-sqlmap, invite-wapiti, invite-sqlmap."""
+
+    def expect(what: str, answer: tuple[int, dict[str, str], str], status: int) -> str:
+        if answer[0] != status:
+            raise h.Failure(f"seeding the admin's server: {what} answered {answer[0]}, not {status}")
+        return answer[2]
+
+    def new_link(what: str, path: str) -> str:
+        page = expect(what, admin.post(path, []), 200)
+        found = re.search(r'id="new-link-url"[^>]*value="([^"]+)"', page)
+        if not found:
+            raise h.Failure(f"seeding the admin's server: {what} did not show the new link")
+        url = urllib.parse.urlsplit(html.unescape(found.group(1)))
+        return url.path + (f"?{url.query}" if url.query else "")
+
+    admin = h.Client(server.port)
+    admin.sign_in(ADMIN, ADMIN_PASSWORD)
+    ids = dict(query(server.database, "SELECT username, id FROM user"))
+    expect("opening /admin", admin.get("/admin"), 200)
+    expect(f"disabling {VICTIMS[-1]}", admin.post(f"/admin/users/{ids[VICTIMS[-1]]}/disable", []), 303)
+    links = {}
+    for tool, username in RESET_USERS.items():
+        admin.get("/admin")
+        links[f"reset-{tool}"] = new_link(f"a reset link for {username}", f"/admin/users/{ids[username]}/reset-link")
+    for name in ("invite-wapiti", "invite-sqlmap", "invite-to-revoke"):
+        admin.get("/admin")
+        links[name] = new_link("making an invite", "/admin/invites")
+
+    page = expect("opening /admin", admin.get("/admin"), 200)
+    marks = [f'data-user="{name}"' for name in ids] + [
+        f"/admin/users/{ids[VICTIMS[-1]]}/enable", f"/admin/users/{ids[VICTIMS[0]]}/disable", "/reset-link", "/delete",
+        'id="invite-create"', 'id="invite-list"', "/admin/invites/", 'id="audit-log"', 'id="version"',
+        'id="api-requests"', 'id="database-size"',
+    ]
+    missing = [mark for mark in marks if mark not in page]
+    if missing:
+        raise h.Failure(f"seeding the admin's server: /admin lacks {missing}")
+    visitor = h.Client(server.port)
+    for name, path in links.items():
+        if not name.endswith("to-revoke"):
+            expect(f"opening the {name} link signed out", visitor.get(path), 200)
+    return links
+
+
 def query(database: Path, sql: str, *arguments) -> list[tuple]:
     connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
     try:
@@ -260,6 +338,14 @@ def check_log(tool: str, log_text: str, routes: list[str], outcome: Outcome) -> 
     return len(requests)
 
 
+def expect_answer(tool: str, log_text: str, route: str, statuses: set[int], why: str, outcome: Outcome) -> None:
+    """A problem unless `route` got one of `statuses` at least once: proof that a one-time link was
+    still valid when the scan reached its form (a used or unknown one answers 410 or 404)."""
+    if not any(re.fullmatch(route, f"{method} {path}") and status in statuses
+               for method, path, status in logged_requests(log_text)):
+        outcome.problems.append(f"{tool} never got {sorted(statuses)} from {route.replace(chr(92), '')}: {why}")
+
+
 # -------------------------------------------------------------------------------------------------
 # wapiti
 
@@ -267,6 +353,7 @@ def check_log(tool: str, log_text: str, routes: list[str], outcome: Outcome) -> 
 def run_wapiti(
     name: str, server: h.Server, base: str, starts: list[str], excludes: list[str], agent: str,
     reports: Path, deadline: int, signed_in: bool = True, scope: str = "folder", skip: tuple[str, ...] = (),
+    credentials: tuple[str, str] = (USERNAME, PASSWORD),
 ) -> tuple[dict, str]:
     url = server.base_url
     state = reports / f"{name}-state"
@@ -274,7 +361,7 @@ def run_wapiti(
     report = reports / f"{name}.json"
     report.unlink(missing_ok=True)
     # With --auth-type post the first start URL is the sign-in page.
-    sign_in = ["--start", url + "/login", "--auth-cred", f"{USERNAME}%{PASSWORD}", "--auth-type", "post"]
+    sign_in = ["--start", url + "/login", "--auth-cred", "%".join(credentials), "--auth-type", "post"]
     command = [
         DEBIAN_PYTHON, str(HERE / "run_wapiti.py"),
         "--url", url + base, "--scope", scope,
@@ -325,13 +412,14 @@ def wapiti_findings(name: str, report: dict) -> list[Finding]:
 # sqlmap
 
 
-def sqlmap_session(server: h.Server) -> str:
+def sqlmap_session(server: h.Server, username: str = USERNAME, password: str = PASSWORD) -> str:
     """A session of its own for sqlmap, signed in through the form, marked by its user agent."""
     client = h.Client(server.port)
     client.request("GET", "/login", headers={"User-Agent": SQLMAP_AGENT})
     status, _, _ = client.request(
         "POST", "/login",
-        body=f"username={USERNAME}&password={PASSWORD}&next=&csrf_token={client.csrf}".encode(),
+        body=urllib.parse.urlencode(
+            {"username": username, "password": password, "next": "", "csrf_token": client.csrf}).encode(),
         headers={"Content-Type": "application/x-www-form-urlencoded", "User-Agent": SQLMAP_AGENT},
     )
     if status != 303 or not client.session:
@@ -339,8 +427,14 @@ def sqlmap_session(server: h.Server) -> str:
     return client.session
 
 
+# What sqlmap leaves alone by default: sign-out (the session must live) and an item's removal (its only
+# field is the CSRF token, which sqlmap does not inject into; the items must stay for the note forms).
+SQLMAP_EXCLUDE = r"logout\b|wishlist/\d+/delete\b"
+
+
 def run_sqlmap(
     name: str, server: h.Server, targets: list[str], reports: Path, outcome: Outcome, session: str | None,
+    exclude: str = SQLMAP_EXCLUDE, csrf_page: str | None = None,
 ) -> str:
     directory = reports / name
     shutil.rmtree(directory, ignore_errors=True)
@@ -357,13 +451,13 @@ def run_sqlmap(
             "--csrf-token", "csrf_token", "--csrf-url", f"{server.base_url}/settings",
         ]
     else:
-        # The server's anonymous cookie (sqlmap keeps it) anchors the token of the form's own page.
-        signed_in = ["--csrf-token", "csrf_token"]
+        # The server's anonymous cookie (sqlmap keeps it) anchors the token of the form's own page,
+        # or of `csrf_page` when the form's target shows no form when fetched (an invite's sign-up).
+        signed_in = ["--csrf-token", "csrf_token", *(["--csrf-url", server.base_url + csrf_page] if csrf_page else [])]
     command = [
         SQLMAP, "-m", str(bulk), "--forms", "--batch", "--user-agent", SQLMAP_AGENT, *signed_in,
-        # Forms of every page, except sign-out (the session must live) and an item's removal (its only
-        # field is the CSRF token, which sqlmap does not inject into; the items must stay for the note forms).
-        "--scope", rf"^http://127\.0\.0\.1:{port}/(?!logout\b|wishlist/\d+/delete\b)",
+        # Forms of every page, except those `exclude` names (by default SQLMAP_EXCLUDE).
+        "--scope", rf"^http://127\.0\.0\.1:{port}/(?!{exclude})",
         "--dbms", "SQLite", "--level", "2", "--risk", "1",
         "--timeout", "10", "--retries", "1", "--ignore-proxy", "--disable-coloring",
         "--flush-session", "--output-dir", str(directory), "--results-file", str(results),
@@ -457,6 +551,109 @@ def secure_cookies_check(workdir: Path, log_path: Path, outcome: Outcome) -> Non
 
 
 # -------------------------------------------------------------------------------------------------
+# The admin's pages, a password-reset link's page, and an invite's sign-up page
+
+
+def scan_admin(workdir: Path, reports: Path, args: argparse.Namespace, outcome: Outcome) -> None:
+    """A second server with its own database and `accounts.signup: "invite"` (the invite page exists
+    only then): the reset and invite pages first, signed out, as the people they are for see them;
+    then /admin signed in as ADMIN, which disables, resets and deletes every account (see ADMIN)."""
+    started = time.monotonic()
+    database = workdir / "admin.sqlite"
+    config = workdir / "admin-config.json"
+    settings = json.loads(SCAN_CONFIG.read_text())
+    settings.setdefault("accounts", {})["signup"] = "invite"
+    config.write_text(json.dumps(settings))
+    server_log = reports / "server-admin.log"
+    server_log.unlink(missing_ok=True)
+    h.create_user(database, ADMIN, ADMIN_PASSWORD, admin=True)
+    # "alice": wapiti's sign-up through the invite must fail, or it would use the invite up (and the
+    # new session would void the CSRF token of every later request), as on the main server.
+    for name in (*VICTIMS, *RESET_USERS.values(), "alice"):
+        h.create_user(database, name, VICTIM_PASSWORD)
+    server = h.Server(database, h.free_port(), server_log, config=config)
+    server.start()
+    try:
+        links = seed_admin(server)
+        print(f"scan: the admin's server on {server.base_url} (sign-up by invitation), admin {ADMIN}")
+
+        if not args.skip_wapiti:
+            # The reset page. The crawl's own submission (wapiti types "Letm3in_" into both password
+            # fields, a valid password) sets the password, so the attacks that follow meet the used
+            # link: the form is still read, then refused with 410. sqlmap below attacks a valid one.
+            mark = len(server.log())
+            report, _ = run_wapiti(
+                "wapiti-reset", server, links["reset-wapiti"], starts=[], excludes=[], agent="wapiti-reset",
+                reports=reports, deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page",
+            )
+            outcome.findings += wapiti_findings("wapiti-reset", report)
+            text = server.log()[mark:]
+            count = check_log("wapiti-reset", text, RESET_ROUTES, outcome)
+            expect_answer("wapiti-reset", text, r"POST /reset/\S+", {303, 422}, "the link did not work when the crawl reached it", outcome)
+            outcome.notes.append(f"wapiti-reset: the server logged {count} requests")
+
+            # An invite's sign-up page: username is not attacked, as on the main server's /signup.
+            mark = len(server.log())
+            report, _ = run_wapiti(
+                "wapiti-invite", server, links["invite-wapiti"], starts=[], excludes=[], agent="wapiti-invite",
+                reports=reports, deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page",
+                skip=("username",),
+            )
+            outcome.findings += wapiti_findings("wapiti-invite", report)
+            text = server.log()[mark:]
+            count = check_log("wapiti-invite", text, INVITE_ROUTES, outcome)
+            expect_answer("wapiti-invite", text, "POST /signup", {422}, "the invite did not let the form through", outcome)
+            if re.search(r"\] POST /signup 303 ", text):
+                outcome.problems.append("wapiti-invite signed up through the invite: the rest of its requests met a used one")
+            outcome.notes.append(f"wapiti-invite: the server logged {count} requests")
+
+        if not args.skip_sqlmap:
+            # Valid links: sqlmap fills the blank fields with different random values, so neither
+            # form succeeds (the passwords differ, the e-mail address is not one) and both links last.
+            mark = len(server.log())
+            run_sqlmap("sqlmap-links", server, [links["reset-sqlmap"], links["invite-sqlmap"]], reports, outcome,
+                       session=None, csrf_page="/login")
+            text = server.log()[mark:]
+            count = check_log("sqlmap-links", text, [r"POST /reset/\S+", "POST /signup"], outcome)
+            expect_answer("sqlmap-links", text, r"POST /reset/\S+", {422}, "the reset link did not work", outcome)
+            expect_answer("sqlmap-links", text, "POST /signup", {422}, "the invite did not let the form through", outcome)
+            outcome.notes.append(f"sqlmap-links: the server logged {count} requests")
+
+        if not args.skip_wapiti:
+            # Last: the crawl submits every form on /admin (see ADMIN), which voids the links above.
+            mark = len(server.log())
+            report, _ = run_wapiti(
+                "wapiti-admin", server, "/admin", starts=["/admin?done=disabled"], excludes=[],
+                agent=WAPITI_ADMIN_AGENT, reports=reports, deadline=WAPITI_ADMIN_DEADLINE_S,
+                credentials=(ADMIN, ADMIN_PASSWORD),
+            )
+            outcome.findings += wapiti_findings("wapiti-admin", report)
+            text = server.log()[mark:]
+            count = check_log("wapiti-admin", text, WAPITI_ADMIN_ROUTES, outcome)
+            outcome.notes.append(f"wapiti-admin: the server logged {count} requests")
+            if not session_alive(database, WAPITI_ADMIN_AGENT):
+                outcome.problems.append("wapiti-admin's session did not survive its scan")
+
+        if not args.skip_sqlmap:
+            # /admin's one parameter (`done`); its forms carry nothing but the CSRF token.
+            mark = len(server.log())
+            run_sqlmap("sqlmap-admin", server, ["/admin?done=disabled"], reports, outcome,
+                       session=sqlmap_session(server, ADMIN, ADMIN_PASSWORD), exclude=r"logout\b|admin/")
+            count = check_log("sqlmap-admin", server.log()[mark:], ["GET /admin"], outcome)
+            outcome.notes.append(f"sqlmap-admin: the server logged {count} requests")
+            if not session_alive(database, SQLMAP_AGENT):
+                outcome.problems.append("sqlmap-admin's session did not survive its scan")
+    finally:
+        if not server.alive():
+            outcome.problems.append(f"the admin's server died during the scan (exit code {server.proc.returncode}); see server-admin.log")
+        else:
+            code = server.stop()
+            if code != 0:
+                outcome.problems.append(f"the admin's server did not stop cleanly on SIGTERM (exit code {code})")
+    outcome.notes.append(f"the admin, reset and invite scans took {time.monotonic() - started:.0f} s")
+
+
+# -------------------------------------------------------------------------------------------------
 
 
 def main() -> int:
@@ -464,6 +661,7 @@ def main() -> int:
     parser.add_argument("--reports", type=Path, default=DEFAULT_REPORTS, help="where reports go (default .build/attack/scan)")
     parser.add_argument("--skip-sqlmap", action="store_true", help="wapiti only (for working on the scan)")
     parser.add_argument("--skip-wapiti", action="store_true", help="sqlmap only (for working on the scan)")
+    parser.add_argument("--admin-only", action="store_true", help="only the admin, reset and invite scans (for working on the scan)")
     args = parser.parse_args()
 
     for tool in (SQLMAP, DEBIAN_PYTHON):
@@ -477,91 +675,93 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="wishlist-scan-") as temporary:
         workdir = Path(temporary)
-        database = workdir / "scan.sqlite"
-        server_log = reports / "server.log"
-        server_log.unlink(missing_ok=True)
-        h.create_user(database, USERNAME, PASSWORD)
-        # wapiti fills forms with "alice" / "Letm3in_". Were that sign-up to succeed during the crawl,
-        # the new session would void the CSRF token every later request of that scan carries.
-        h.create_user(database, "alice", "another-password-" + os.urandom(8).hex())
-        h.create_user(database, SHARER, SHARER_PASSWORD)
-        h.create_user(database, OTHER_GIVER, OTHER_GIVER_PASSWORD)
-        server = h.Server(database, h.free_port(), server_log, config=SCAN_CONFIG)
-        server.start()
-        try:
-            seeded = seed(server)
-            household = seed_household(server, seeded["books"])
-            print(f"scan: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items, "
-                  f"giving to {SHARER}")
-            item, removal = seeded["first_item"], seeded["removal_item"]
+        if not args.admin_only:
+            database = workdir / "scan.sqlite"
+            server_log = reports / "server.log"
+            server_log.unlink(missing_ok=True)
+            h.create_user(database, USERNAME, PASSWORD)
+            # wapiti fills forms with "alice" / "Letm3in_". Were that sign-up to succeed during the crawl,
+            # the new session would void the CSRF token every later request of that scan carries.
+            h.create_user(database, "alice", "another-password-" + os.urandom(8).hex())
+            h.create_user(database, SHARER, SHARER_PASSWORD)
+            h.create_user(database, OTHER_GIVER, OTHER_GIVER_PASSWORD)
+            server = h.Server(database, h.free_port(), server_log, config=SCAN_CONFIG)
+            server.start()
+            try:
+                seeded = seed(server)
+                household = seed_household(server, seeded["books"])
+                print(f"scan: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items, "
+                      f"giving to {SHARER}")
+                item, removal = seeded["first_item"], seeded["removal_item"]
 
-            if not args.skip_wapiti:
-                mark = len(server.log())
-                report, _ = run_wapiti(
-                    "wapiti", server, "/",
-                    starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
-                            "/people", household["member"], "/reservations", household["shared"]],
-                    excludes=["/logout", "/wishlist/*/delete"], agent=WAPITI_AGENT,
-                    reports=reports, deadline=WAPITI_DEADLINE_S,
-                )
-                outcome.findings += wapiti_findings("wapiti", report)
-                count = check_log("wapiti", server.log()[mark:], WAPITI_ROUTES, outcome)
-                outcome.notes.append(f"wapiti: the server logged {count} requests")
-                if not session_alive(database, WAPITI_AGENT):
-                    outcome.problems.append("wapiti's session did not survive its scan")
-
-                mark = len(server.log())
-                report, _ = run_wapiti(
-                    "wapiti-removal", server, f"/wishlist/{removal}/", starts=[f"/wishlist/{removal}/remove"],
-                    excludes=[], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
-                )
-                outcome.findings += wapiti_findings("wapiti-removal", report)
-                count = check_log("wapiti-removal", server.log()[mark:], WAPITI_DELETE_ROUTES, outcome)
-                outcome.notes.append(f"wapiti-removal: the server logged {count} requests")
-                if not session_alive(database, WAPITI_DELETE_AGENT):
-                    outcome.problems.append("wapiti-removal's session did not survive its scan")
-
-                # Signed out: the two forms anyone can reach. Neither scan may succeed in signing in or
-                # up, since the new session would void the CSRF token all its later requests carry:
-                # "alice" exists with another password, and sign-up's username is not attacked (the
-                # random marker the xss module types in is a valid, free username). Its reflection is
-                # checked by BadInputTests, and sqlmap below does attack it.
-                for page, skip in (("/login", ()), ("/signup", ("username",))):
-                    name = "wapiti-signed-out" + page.replace("/", "-")
+                if not args.skip_wapiti:
                     mark = len(server.log())
                     report, _ = run_wapiti(
-                        name, server, page, starts=[], excludes=[], agent=name, reports=reports,
-                        deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page", skip=skip,
+                        "wapiti", server, "/",
+                        starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
+                                "/people", household["member"], "/reservations", household["shared"]],
+                        excludes=["/logout", "/wishlist/*/delete"], agent=WAPITI_AGENT,
+                        reports=reports, deadline=WAPITI_DEADLINE_S,
                     )
-                    outcome.findings += wapiti_findings(name, report)
-                    count = check_log(name, server.log()[mark:], [f"GET {page}", f"POST {page}"], outcome)
-                    outcome.notes.append(f"{name}: the server logged {count} requests")
+                    outcome.findings += wapiti_findings("wapiti", report)
+                    count = check_log("wapiti", server.log()[mark:], WAPITI_ROUTES, outcome)
+                    outcome.notes.append(f"wapiti: the server logged {count} requests")
+                    if not session_alive(database, WAPITI_AGENT):
+                        outcome.problems.append("wapiti's session did not survive its scan")
 
-            if not args.skip_sqlmap:
-                mark = len(server.log())
-                book = seeded["books"][0]
-                run_sqlmap("sqlmap", server, [
-                    "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
-                    f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
-                    f"/wishlist/{item}/remove", "/settings", "/people", household["member"], "/reservations",
-                ], reports, outcome, session=sqlmap_session(server))
-                count = check_log("sqlmap", server.log()[mark:], SQLMAP_ROUTES, outcome)
-                outcome.notes.append(f"sqlmap: the server logged {count} requests")
-                if not session_alive(database, SQLMAP_AGENT):
-                    outcome.problems.append("sqlmap's session did not survive its scan")
+                    mark = len(server.log())
+                    report, _ = run_wapiti(
+                        "wapiti-removal", server, f"/wishlist/{removal}/", starts=[f"/wishlist/{removal}/remove"],
+                        excludes=[], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
+                    )
+                    outcome.findings += wapiti_findings("wapiti-removal", report)
+                    count = check_log("wapiti-removal", server.log()[mark:], WAPITI_DELETE_ROUTES, outcome)
+                    outcome.notes.append(f"wapiti-removal: the server logged {count} requests")
+                    if not session_alive(database, WAPITI_DELETE_AGENT):
+                        outcome.problems.append("wapiti-removal's session did not survive its scan")
 
-                mark = len(server.log())
-                run_sqlmap("sqlmap-signed-out", server, ["/login", "/signup"], reports, outcome, session=None)
-                count = check_log("sqlmap-signed-out", server.log()[mark:], ["POST /login", "POST /signup"], outcome)
-                outcome.notes.append(f"sqlmap-signed-out: the server logged {count} requests")
-        finally:
-            if not server.alive():
-                outcome.problems.append(f"the server died during the scan (exit code {server.proc.returncode}); see server.log")
-            else:
-                code = server.stop()
-                if code != 0:
-                    outcome.problems.append(f"the server did not stop cleanly on SIGTERM (exit code {code})")
-        secure_cookies_check(workdir, reports / "server-secure-cookies.log", outcome)
+                    # Signed out: the two forms anyone can reach. Neither scan may succeed in signing in or
+                    # up, since the new session would void the CSRF token all its later requests carry:
+                    # "alice" exists with another password, and sign-up's username is not attacked (the
+                    # random marker the xss module types in is a valid, free username). Its reflection is
+                    # checked by BadInputTests, and sqlmap below does attack it.
+                    for page, skip in (("/login", ()), ("/signup", ("username",))):
+                        name = "wapiti-signed-out" + page.replace("/", "-")
+                        mark = len(server.log())
+                        report, _ = run_wapiti(
+                            name, server, page, starts=[], excludes=[], agent=name, reports=reports,
+                            deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page", skip=skip,
+                        )
+                        outcome.findings += wapiti_findings(name, report)
+                        count = check_log(name, server.log()[mark:], [f"GET {page}", f"POST {page}"], outcome)
+                        outcome.notes.append(f"{name}: the server logged {count} requests")
+
+                if not args.skip_sqlmap:
+                    mark = len(server.log())
+                    book = seeded["books"][0]
+                    run_sqlmap("sqlmap", server, [
+                        "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
+                        f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
+                        f"/wishlist/{item}/remove", "/settings", "/people", household["member"], "/reservations",
+                    ], reports, outcome, session=sqlmap_session(server))
+                    count = check_log("sqlmap", server.log()[mark:], SQLMAP_ROUTES, outcome)
+                    outcome.notes.append(f"sqlmap: the server logged {count} requests")
+                    if not session_alive(database, SQLMAP_AGENT):
+                        outcome.problems.append("sqlmap's session did not survive its scan")
+
+                    mark = len(server.log())
+                    run_sqlmap("sqlmap-signed-out", server, ["/login", "/signup"], reports, outcome, session=None)
+                    count = check_log("sqlmap-signed-out", server.log()[mark:], ["POST /login", "POST /signup"], outcome)
+                    outcome.notes.append(f"sqlmap-signed-out: the server logged {count} requests")
+            finally:
+                if not server.alive():
+                    outcome.problems.append(f"the server died during the scan (exit code {server.proc.returncode}); see server.log")
+                else:
+                    code = server.stop()
+                    if code != 0:
+                        outcome.problems.append(f"the server did not stop cleanly on SIGTERM (exit code {code})")
+            secure_cookies_check(workdir, reports / "server-secure-cookies.log", outcome)
+        scan_admin(workdir, reports, args, outcome)
 
     apply_allowed(outcome, allowed)
     return summarize(outcome, reports, time.monotonic() - started)

@@ -60,7 +60,7 @@ public struct PasswordResetLinks: Sendable {
             try db.execute(sql: "UPDATE password_reset SET used_at = ? WHERE id = ?", arguments: [now, row["id"]])
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [newHash, userID])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID])
-            try Administration.record(actor: row["username"], action: "set a new password through a reset link", subject: row["username"], at: now, db)
+            try Administration.record(actor: row["username"], action: "set a new password through a reset link", subject: "", at: now, db)
             return .valid
         }
     }

@@ -43,10 +43,13 @@ struct CSRFMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// A missing `Origin` passes (older browsers, same-origin GET-to-POST navigations); the token
-    /// still has to match. A present one must name the host the request was sent to.
+    /// A missing `Origin` passes (older browsers, same-origin GET-to-POST navigations), and so does
+    /// `null`: browsers send it for every form on a page served with `Referrer-Policy: no-referrer`,
+    /// as share-link and reset-link pages are, so that their tokens stay out of Referer headers. In
+    /// both cases the token still has to match, and a page elsewhere cannot know it. An origin
+    /// that is named must be the host the request was sent to.
     private func isSameOrigin(_ request: Request) -> Bool {
-        guard let origin = request.headers[.origin] else { return true }
+        guard let origin = request.headers[.origin], origin != "null" else { return true }
         return Self.isSameOrigin(origin: origin, authority: request.head.authority)
     }
 

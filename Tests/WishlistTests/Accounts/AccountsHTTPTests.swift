@@ -196,6 +196,10 @@ struct AccountsHTTPTests {
             let foreign = try await browser.post("/logout", [], headers: [.origin: "https://evil.example"])
             #expect(foreign.status == .forbidden)
             #expect(try await browser.get("/settings").status == .ok, "still signed in")
+            // A page sent with no-referrer (a share link's) posts with `Origin: null`: the token decides.
+            let opaque = try await browser.post("/settings/default-list", [("list", ""), ("csrf_token", "forged")], headers: [.origin: "null"])
+            #expect(opaque.status == .forbidden)
+            #expect(try await browser.post("/logout", [], headers: [.origin: "null"]).status == .seeOther)
         }
     }
 
