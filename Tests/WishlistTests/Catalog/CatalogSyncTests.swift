@@ -249,9 +249,7 @@ struct CatalogSyncTests {
         let log = LogCapture()
         try await fake.run { (baseURL: String) async throws -> Void in
             fake.fail(with: .neverFinishes)
-            // A transfer timeout far beyond the test's: only the shutdown may end this refresh, also
-            // on a machine so busy that the shutdown comes late (it once came after 30 s in CI).
-            let sync = Self.makeSync(baseURL, database: database, time: time, timeoutSeconds: 600)
+            let sync = Self.makeSync(baseURL, database: database, time: time)
             try await testGracefulShutdown { shutdown in
                 let service = Task { try await CatalogRefreshService(sync: sync, logger: log.logger).run() }
                 await fake.waitForRequests(1)

@@ -133,9 +133,13 @@ final class FakeNYTServer: Sendable {
         case .neverFinishes:
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: #"{"status":"OK","#))
-                // Longer than the client's timeout; short, because shutting the server down
-                // waits for this response to end.
-                try await Task.sleep(for: .seconds(4))
+                // A space every tenth of a second for a minute: longer than any client's timeout or
+                // any shutdown on a busy machine, yet it ends as soon as the client hangs up (the
+                // next write fails), so shutting the fake down does not wait for the minute.
+                for _ in 0..<600 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    try await writer.write(ByteBuffer(string: " "))
+                }
                 try await writer.finish(nil)
             })
         }
