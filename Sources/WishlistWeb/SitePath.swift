@@ -20,6 +20,7 @@ enum SitePath {
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { people + "/" + username }
     static func sharedList(_ token: String) -> String { "/shared/" + token }
+    static func favoritesFeed(_ token: String) -> String { "/feeds/" + token + "/favorites.atom" }
     static func passwordReset(_ token: String) -> String { "/reset/" + token }
     static func signUp(invite token: String) -> String { "/signup?invite=" + token }
     static func admin(done: String) -> String { "/admin?done=" + done }

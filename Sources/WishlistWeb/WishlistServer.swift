@@ -59,7 +59,8 @@ public struct WishlistServer: Sendable {
         let wishlist = WishlistStore(database: database)
         let household = HouseholdStore(database: database)
         let invites = Invites(database: database, clock: clock)
-        let shareLinks = ShareLinkStore(database: database)
+        let shareLinks = SecretLinkStore(database: database, kind: .share)
+        let feedLinks = SecretLinkStore(database: database, kind: .feed)
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { try await wishlist.count(userID: $0) }
         ))
@@ -74,6 +75,7 @@ public struct WishlistServer: Sendable {
             MetricsController(metrics: metrics, gauges: gauges).addRoutes(to: router)
         }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
+        FeedController(feedLinks: feedLinks, catalog: catalog, secureCookies: config.server.secureCookies).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: config.accounts.signup,
@@ -83,7 +85,7 @@ public struct WishlistServer: Sendable {
 
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
         SettingsController(
-            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, pages: pages, cookies: cookies, clock: clock
+            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
         CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)

@@ -433,7 +433,7 @@ public struct CatalogStore: Sendable {
         )
     }
 
-    private static func bookSummary(_ row: Row) -> BookSummary {
+    static func bookSummary(_ row: Row) -> BookSummary {
         BookSummary(
             id: row["id"], title: row["title"], author: row["author"], description: row["description"],
             imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"]

@@ -13,6 +13,7 @@ package extension AppDatabase {
         migrator.registerMigration("6-household", migrate: createHousehold)
         migrator.registerMigration("7-administration", migrate: createAdministration)
         migrator.registerMigration("8-editions", migrate: createEditions)
+        migrator.registerMigration("9-feed-links", migrate: createFeedLinks)
         return migrator
     }
 
@@ -274,5 +275,14 @@ package extension AppDatabase {
             FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
             WHERE catalog_list.published_date IS NOT NULL
             """)
+    }
+
+    /// The Atom feed's secret link, one per user, kept like the share link: only the token's SHA-256.
+    private static func createFeedLinks(_ db: Database) throws {
+        try db.create(table: "feed_link") { table in
+            table.primaryKey("user_id", .integer).references("user", onDelete: .cascade)
+            table.column("token_hash", .blob).notNull().unique()
+            table.column("created_at", .datetime).notNull()
+        }
     }
 }

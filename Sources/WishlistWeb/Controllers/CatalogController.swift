@@ -28,6 +28,7 @@ struct CatalogController {
         let folded = Self.fold(query)
         let favorites = try await catalog.favoriteLists(userID: user.userID)
         let lists = try await catalog.currentLists().filter { folded.isEmpty || Self.fold($0.displayName).contains(folded) }
+        let newThisWeek = favorites.isEmpty || !query.isEmpty ? [] : try await catalog.newOnFavoriteLists(userID: user.userID)
         let values = { (list: ListSummary) in BookPresenter.listValue(list, isFavorite: favorites.contains(list.nameEncoded)) }
         let others = lists.filter { !favorites.contains($0.nameEncoded) }
         return try pages.render(
@@ -38,6 +39,7 @@ struct CatalogController {
                 "weekly": .array(others.filter { $0.frequency == .weekly }.map(values)),
                 "monthly": .array(others.filter { $0.frequency == .monthly }.map(values)),
                 "no_match": .bool(lists.isEmpty && !query.isEmpty),
+                "new_this_week": BookPresenter.newEntries(newThisWeek),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )
@@ -73,6 +75,12 @@ struct CatalogController {
         let ordered = sort == "weeks" ? books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : books
         let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
         let favorites = try await catalog.favoriteLists(userID: user.userID)
+        let unranked = books.filter { $0.rankLastWeek == 0 }.map(\.book.id)
+        let earlier = try await catalog.earlierAppearances(list: name, before: list.publishedDate, books: unranked)
+        let movement = { (listed: ListedBook) in Movement(listed, earlier: earlier[listed.book.id], previousEdition: previous) }
+        // The start list is the user's start page, which shows what is new on their favourites.
+        let isStartPage = isCurrent && !favorites.isEmpty ? try await catalog.defaultList(userID: user.userID) == name : false
+        let newThisWeek = isStartPage ? try await catalog.newOnFavoriteLists(userID: user.userID) : []
         let editionPath = { (date: String) in SitePath.list(name) + (date == current.publishedDate ? "" : "?date=" + date) }
         var response = try pages.render(
             "lists/show.html", title: isCurrent ? list.displayName : "\(list.displayName), \(list.publishedDate)", nav: "lists",
@@ -80,7 +88,8 @@ struct CatalogController {
             values: [
                 "list": BookPresenter.listValue(list, isFavorite: favorites.contains(name)),
                 "sort": .string(sort),
-                "books": .array(ordered.map { BookPresenter.bookRow($0.book, listed: $0, wishlistItem: onWishlist[$0.book.id]) }),
+                "books": .array(ordered.map { BookPresenter.bookRow($0.book, listed: $0, movement: movement($0), wishlistItem: onWishlist[$0.book.id]) }),
+                "new_this_week": BookPresenter.newEntries(newThisWeek),
                 "return_to": .string(Self.returnPath(request)),
                 "edition": [
                     "is_current": .bool(isCurrent),
@@ -114,6 +123,7 @@ struct CatalogController {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead.")
         }
         let placements = try await catalog.placements(of: [id])[id] ?? []
+        let histories = try await catalog.rankHistory(bookID: id)
         let wishlistItem = try await wishlist.itemIDsByBook(userID: user.userID)[id]
         let detail = BookPresenter.bookDetail(book, wishlistItem: wishlistItem)
         return try pages.render(
@@ -122,6 +132,7 @@ struct CatalogController {
                 "book": detail,
                 "details": detail,
                 "lists": .array(placements.map(BookPresenter.placementValue)),
+                "histories": .array(histories.map { RankChart(history: $0).templateValue }),
                 // The book's first list leads back from it in the breadcrumbs.
                 "breadcrumb_list": placements.first.map(BookPresenter.placementValue) ?? .null,
                 "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),

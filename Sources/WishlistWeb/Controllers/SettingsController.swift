@@ -8,7 +8,8 @@ struct SettingsController {
     let accounts: AccountService
     let catalog: CatalogStore
     let household: HouseholdStore
-    let shareLinks: ShareLinkStore
+    let shareLinks: SecretLinkStore
+    let feedLinks: SecretLinkStore
     let pages: PageRenderer
     let cookies: SessionCookies
     let clock: WallClock
@@ -19,6 +20,8 @@ struct SettingsController {
         group.post("settings/sharing", use: setSharing)
         group.post("settings/share-link", use: createShareLink)
         group.post("settings/share-link/delete", use: revokeShareLink)
+        group.post("settings/feed-link", use: createFeedLink)
+        group.post("settings/feed-link/delete", use: revokeFeedLink)
         group.post("settings/password", use: changePassword)
         group.post("settings/sessions/sign-out-others", use: signOutOthers)
         group.post("settings/delete-account", use: deleteAccount)
@@ -32,6 +35,7 @@ struct SettingsController {
         "sharing-household": "Your wishlist is now shared with everyone on this server.",
         "sharing-private": "Your wishlist is private now. Only you can see it.",
         "share-link-revoked": "The share link no longer works. Nobody can open your list through it.",
+        "feed-link-revoked": "The feed link no longer works. Feed readers that had it will get nothing new.",
     ]
 
     struct PasswordForm {
@@ -96,6 +100,20 @@ struct SettingsController {
         return redirect(to: SitePath.settings(done: "share-link-revoked"))
     }
 
+    /// Makes a new feed link (the old one stops working) and shows it this once, like a share link.
+    @Sendable func createFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let token = try await feedLinks.create(userID: user.userID, at: clock.now())
+        let link = Self.origin(of: request, secure: cookies.secure) + SitePath.favoritesFeed(token)
+        return try await page(context, errors: [:], newFeedLink: link)
+    }
+
+    @Sendable func revokeFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        _ = try await feedLinks.revoke(userID: user.userID)
+        return redirect(to: SitePath.settings(done: "feed-link-revoked"))
+    }
+
     /// The scheme and host the browser used to reach this page, so that a link made here opens
     /// from the same network. A Host header with anything but host-name characters gives `localhost`.
     static func origin(of request: Request, secure: Bool) -> String {
@@ -140,7 +158,7 @@ struct SettingsController {
 
 
     private func page(
-        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, newShareLink: String? = nil,
+        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, newShareLink: String? = nil, newFeedLink: String? = nil,
         status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) async throws -> Response {
         let user = try context.signedInUser()
@@ -164,6 +182,8 @@ struct SettingsController {
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
                 "share_link": try await shareLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
                 "new_share_link": newShareLink.map(TemplateValue.string) ?? .null,
+                "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+                "new_feed_link": newFeedLink.map(TemplateValue.string) ?? .null,
                 "sessions": .array(sessions),
                 "other_sessions": .bool(sessions.count > 1),
                 "errors": TemplateValue(errors),

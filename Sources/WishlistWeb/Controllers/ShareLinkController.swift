@@ -8,7 +8,7 @@ import WishlistTemplates
 struct ShareLinkController {
     static let pathPrefix = "/shared/"
 
-    let shareLinks: ShareLinkStore
+    let shareLinks: SecretLinkStore
     let wishlist: WishlistStore
     let pages: PageRenderer
 

@@ -30,8 +30,8 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         return path
     }
 
-    /// Paths whose last segment is a secret: share links and password-reset links.
-    static var pathsWithTokens: [String] { [ShareLinkController.pathPrefix, "/reset/"] }
+    /// Paths that hold a secret after their prefix: share links, feeds and password-reset links.
+    static var pathsWithTokens: [String] { [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/"] }
 
     private func log(_ request: Request, status: Int, since start: NIODeadline, context: Context) {
         let micros = (NIODeadline.now() - start).nanoseconds / 1000

@@ -32,16 +32,18 @@ enum BookPresenter {
         return ["url": .string(url), "width": .int(width), "height": .int(height)]
     }
 
-    static func movement(_ listed: ListedBook) -> TemplateValue {
-        switch listed.rankLastWeek {
-        case 0: return ["kind": "new", "amount": 0]
-        case let last where last > listed.rank: return ["kind": "up", "amount": .int(last - listed.rank)]
-        case let last where last < listed.rank: return ["kind": "down", "amount": .int(listed.rank - last)]
-        default: return ["kind": "same", "amount": 0]
+    static func movement(_ movement: Movement) -> TemplateValue {
+        switch movement {
+        case .new: ["kind": "new", "amount": 0]
+        case .returning: ["kind": "returning", "amount": 0]
+        case .up(let places): ["kind": "up", "amount": .int(places)]
+        case .down(let places): ["kind": "down", "amount": .int(places)]
+        case .same: ["kind": "same", "amount": 0]
         }
     }
 
-    static func bookRow(_ book: BookSummary, listed: ListedBook?, wishlistItem: Int64?) -> TemplateValue {
+    /// A book's row; `movement` goes with `listed` on a list page.
+    static func bookRow(_ book: BookSummary, listed: ListedBook?, movement: Movement = .same, wishlistItem: Int64?) -> TemplateValue {
         var row: [String: TemplateValue] = [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
             "description": .string(book.description), "path": .string(SitePath.book(book.id)),
@@ -52,9 +54,28 @@ enum BookPresenter {
         if let listed {
             row["rank"] = .int(listed.rank)
             row["weeks_on_list"] = .int(listed.weeksOnList)
-            row["movement"] = movement(listed)
+            row["movement"] = Self.movement(movement)
         }
         return .dictionary(row)
+    }
+
+    /// "New this week on your favourite lists": the entries grouped by list, in the order given.
+    static func newEntries(_ entries: [NewEntry]) -> TemplateValue {
+        var groups: [(list: NewEntry, books: [TemplateValue])] = []
+        for entry in entries {
+            let book: TemplateValue = [
+                "title": .string(entry.book.title), "author": .string(entry.book.author),
+                "path": .string(SitePath.book(entry.book.id)), "rank": .int(entry.rank), "is_returning": .bool(entry.isReturning),
+            ]
+            if groups.last?.list.listNameEncoded == entry.listNameEncoded { groups[groups.count - 1].books.append(book) } else { groups.append((entry, [book])) }
+        }
+        return .array(groups.map { group in
+            [
+                "name_encoded": .string(group.list.listNameEncoded), "display_name": .string(group.list.displayName),
+                "period": .string(group.list.frequency.period), "published_date": .string(group.list.publishedDate),
+                "books": .array(group.books),
+            ]
+        })
     }
 
     static func bookDetail(_ book: CatalogBook, wishlistItem: Int64?) -> TemplateValue {

@@ -384,8 +384,8 @@ struct AccountsHTTPTests {
     }
 
     /// Gives a signed-up user a row of every kind: a session, failed sign-ins (throttle events
-    /// under their name), wishlist items, a favourite list, a start list, a shared list and a
-    /// share link. Reservations need two users: see `reserveEachOthersFirstBook`.
+    /// under their name), wishlist items, a favourite list, a start list, a shared list, a share
+    /// link and a feed link. Reservations need two users: see `reserveEachOthersFirstBook`.
     static func giveEveryKindOfRow(_ browser: inout TestBrowser, _ username: String, books: [String]) async throws {
         try await browser.signUp(username)
         var stranger = TestBrowser(client: browser.client)
@@ -396,6 +396,7 @@ struct AccountsHTTPTests {
         try await browser.post("/settings/default-list", [("list", "hardcover-fiction")])
         try await browser.post("/settings/sharing", [("sharing", "household")])
         try await browser.post("/settings/share-link", [])
+        try await browser.post("/settings/feed-link", [])
     }
 
     /// Each reserves the other's oldest book as a gift.

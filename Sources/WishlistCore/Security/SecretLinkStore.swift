@@ -1,10 +1,18 @@
 import Foundation
 import GRDB
 
-/// Read-only links to a wishlist for people without an account. Each user has at most one.
-/// The link holds a random 256-bit token; the table keeps only its SHA-256, so the link can be
-/// shown once, when it is made, and a copy of the database does not reveal it.
-public struct ShareLinkStore: Sendable {
+/// Links that open one user's data without a session: the read-only share link of a wishlist and
+/// the Atom feed of a user's favourite lists. Each user has at most one of each kind. A link holds
+/// a random 256-bit token; its table keeps only the SHA-256, so the link can be shown once, when
+/// it is made, and a copy of the database does not reveal it.
+public struct SecretLinkStore: Sendable {
+    public enum Kind: String, Sendable {
+        /// `/shared/{token}`: the wishlist, read-only.
+        case share = "share_link"
+        /// `/feeds/{token}/favorites.atom`: new books on the favourite lists.
+        case feed = "feed_link"
+    }
+
     /// The owner a link opens.
     public struct Owner: Sendable, Equatable {
         public let userID: Int64
@@ -12,9 +20,13 @@ public struct ShareLinkStore: Sendable {
     }
 
     let database: AppDatabase
+    let kind: Kind
+    /// The table, named by the kind: never by input.
+    private var table: String { kind.rawValue }
 
-    public init(database: AppDatabase) {
+    public init(database: AppDatabase, kind: Kind) {
         self.database = database
+        self.kind = kind
     }
 
     /// Makes a new link, replacing any earlier one (which stops working), and returns its token.
@@ -23,7 +35,7 @@ public struct ShareLinkStore: Sendable {
         try await database.pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO share_link (user_id, token_hash, created_at) VALUES (?, ?, ?)
+                    INSERT INTO \(table) (user_id, token_hash, created_at) VALUES (?, ?, ?)
                     ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at
                     """,
                 arguments: [userID, SessionStore.fingerprint(token), now]
@@ -35,7 +47,7 @@ public struct ShareLinkStore: Sendable {
     /// Revokes the user's link; false when there was none.
     public func revoke(userID: Int64) async throws -> Bool {
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM share_link WHERE user_id = ?", arguments: [userID])
+            try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [userID])
             return db.changesCount == 1
         }
     }
@@ -43,7 +55,7 @@ public struct ShareLinkStore: Sendable {
     /// When the user's current link was made, or nil when they have none.
     public func createdAt(userID: Int64) async throws -> Date? {
         try await database.pool.read { db in
-            try Date.fetchOne(db, sql: "SELECT created_at FROM share_link WHERE user_id = ?", arguments: [userID])
+            try Date.fetchOne(db, sql: "SELECT created_at FROM \(table) WHERE user_id = ?", arguments: [userID])
         }
     }
 
@@ -56,7 +68,7 @@ public struct ShareLinkStore: Sendable {
         return try await database.pool.read { db in
             guard let row = try Row.fetchOne(
                 db,
-                sql: "SELECT user.id, user.username, share_link.token_hash FROM share_link JOIN user ON user.id = share_link.user_id WHERE token_hash = ?",
+                sql: "SELECT user.id, user.username, \(table).token_hash FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ?",
                 arguments: [fingerprint]
             ) else { return nil }
             let stored: Data = row["token_hash"]

@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WishlistCore
+
+/// The Atom feed of books new on a user's favourite lists, at a secret address a feed reader can
+/// poll without a session. An unknown or reset token answers 404, like a revoked share link.
+struct FeedController {
+    static let pathPrefix = "/feeds/"
+    /// How far back the feed reaches from each list's newest edition: two months of editions.
+    static let weeks = 8
+
+    let feedLinks: SecretLinkStore
+    let catalog: CatalogStore
+    var secureCookies = false
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("feeds/:token/favorites.atom", use: favorites)
+    }
+
+    static let notFound = PageError(
+        .notFound, title: "This feed doesn't exist",
+        message: "No feed has this address: its owner may have reset the feed link. The current link is in Settings.",
+        headers: ShareLinkController.privateHeaders
+    )
+
+    @Sendable func favorites(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        guard let owner = try await feedLinks.owner(token: token), let made = try await feedLinks.createdAt(userID: owner.userID) else {
+            throw Self.notFound
+        }
+        let feed = AtomFeed(
+            id: NewEntry.uniformName(of: "favorites-feed:\(owner.userID)"),
+            title: "New on \(owner.username)’s favourite lists",
+            origin: SettingsController.origin(of: request, secure: secureCookies),
+            selfPath: Self.pathPrefix + token + "/favorites.atom",
+            emptyUpdated: made,
+            entries: try await catalog.feedEntries(userID: owner.userID, weeks: Self.weeks)
+        )
+        var headers = ShareLinkController.privateHeaders
+        headers[.contentType] = "application/atom+xml; charset=utf-8"
+        headers[.cacheControl] = "private, max-age=300"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: feed.xml)))
+    }
+}

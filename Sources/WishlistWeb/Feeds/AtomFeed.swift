@@ -1,0 +1,76 @@
+import Foundation
+import WishlistCore
+
+/// An Atom 1.0 document (RFC 4287) of the books new on a user's favourite lists: one entry per
+/// book per edition, dated by the edition's publication so a refresh never changes an entry.
+struct AtomFeed {
+    let id: String
+    let title: String
+    /// The scheme and host the reader used, for absolute links.
+    let origin: String
+    let selfPath: String
+    /// When nothing is in the feed: a fixed date (the link's making), so polling sees no change.
+    let emptyUpdated: Date
+    let entries: [NewEntry]
+
+    var updated: String { entries.map(\.publishedDate).max().map(Self.timestamp) ?? Self.timestamp(emptyUpdated) }
+
+    var xml: String {
+        var lines = [
+            #"<?xml version="1.0" encoding="utf-8"?>"#,
+            #"<feed xmlns="http://www.w3.org/2005/Atom">"#,
+            "  <id>\(Self.escaped(id))</id>",
+            "  <title>\(Self.escaped(title))</title>",
+            "  <subtitle>Books new on your favourite New York Times best-seller lists, edition by edition.</subtitle>",
+            "  <updated>\(updated)</updated>",
+            #"  <link rel="self" type="application/atom+xml" href="\#(Self.escaped(origin + selfPath))"/>"#,
+            #"  <link rel="alternate" type="text/html" href="\#(Self.escaped(origin + "/lists"))"/>"#,
+            "  <author><name>Bestseller Wishlist</name></author>",
+            "  <generator>Bestseller Wishlist</generator>",
+        ]
+        lines += entries.map(entry)
+        lines.append("</feed>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func entry(_ entry: NewEntry) -> String {
+        let byline = entry.book.author.isEmpty ? "" : " by " + entry.book.author
+        let summary = "\(entry.isReturning ? "Back" : "New") at #\(entry.rank) on \(entry.displayName) in the edition of \(RankChart.longDate(entry.publishedDate))."
+        return """
+              <entry>
+                <id>\(entry.uniformName)</id>
+                <title>\(Self.escaped(entry.book.title + byline))</title>
+                <updated>\(Self.timestamp(entry.publishedDate))</updated>
+                <link rel="alternate" type="text/html" href="\(Self.escaped(origin + SitePath.book(entry.book.id)))"/>
+                <category term="\(Self.escaped(entry.listNameEncoded))" label="\(Self.escaped(entry.displayName))"/>
+                <summary>\(Self.escaped(summary))</summary>
+              </entry>
+            """
+    }
+
+    /// An edition's date as an RFC 3339 timestamp: midnight UTC of its publication day.
+    static func timestamp(_ date: String) -> String { date + "T00:00:00Z" }
+
+    static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+
+    /// Text for element content and double-quoted attributes. Characters XML 1.0 forbids (C0
+    /// controls other than tab and newlines) cannot come from the catalog, but are dropped anyway.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import WishlistCore
+import WishlistTemplates
+
+/// A book's rank history on one list as the values of `partials/rank-chart.html`: an SVG line
+/// chart drawn on the server (rank 1 at the top, editions along the bottom, the line broken where
+/// the book was off the list), the sentence that says the same, and the figures for the table.
+struct RankChart {
+    static let width = 640.0
+    static let height = 220.0
+    /// Room for the rank labels on the left and the dates below.
+    static let plot = (left: 64.0, right: 16.0, top: 16.0, bottom: 44.0)
+
+    let history: RankHistory
+
+    /// The lowest rank the axis shows: the book's worst, rounded up to a multiple of 5, at least 5.
+    var deepestRank: Int { max(5, ((history.editions.compactMap(\.rank).max() ?? 1) + 4) / 5 * 5) }
+
+    func x(_ index: Int) -> Double {
+        let span = Self.width - Self.plot.left - Self.plot.right
+        let count = history.editions.count
+        return Self.plot.left + (count < 2 ? span / 2 : span * Double(index) / Double(count - 1))
+    }
+
+    func y(_ rank: Int) -> Double {
+        let span = Self.height - Self.plot.top - Self.plot.bottom
+        return Self.plot.top + span * Double(rank - 1) / Double(deepestRank - 1)
+    }
+
+    /// Runs of consecutive editions on the list; each becomes one polyline.
+    var runs: [[(index: Int, rank: Int)]] {
+        var runs: [[(index: Int, rank: Int)]] = [[]]
+        for (index, edition) in history.editions.enumerated() {
+            if let rank = edition.rank { runs[runs.count - 1].append((index, rank)) } else if !runs[runs.count - 1].isEmpty { runs.append([]) }
+        }
+        return runs.filter { !$0.isEmpty }
+    }
+
+    /// "Peak #1 for 3 weeks; 14 weeks on Hardcover Fiction since March 5, 2026, most recently November 22, 2026."
+    var summary: String {
+        guard let peak = history.peak, let first = history.firstSeen, let last = history.lastSeen else {
+            return "Not on \(history.displayName) in the stored editions."
+        }
+        let period = history.frequency.period
+        let count = { (number: Int) in "\(number) \(period)\(number == 1 ? "" : "s")" }
+        let since = first == last ? "on \(Self.longDate(first))" : "since \(Self.longDate(first)), most recently \(Self.longDate(last))"
+        return "Peak #\(peak) for \(count(history.editionsAtPeak)); \(count(history.editionsOnList)) on \(history.displayName) \(since)."
+    }
+
+    var templateValue: TemplateValue {
+        let gridRanks = [1] + Array(stride(from: 5, through: deepestRank, by: 5))
+        return [
+            "list": .string(history.listNameEncoded), "display_name": .string(history.displayName),
+            "period": .string(history.frequency.period), "summary": .string(summary),
+            "width": .string(Self.number(Self.width)), "height": .string(Self.number(Self.height)),
+            "grid": .array(gridRanks.map { rank in
+                ["rank": .int(rank), "y": .string(Self.number(y(rank))), "x1": .string(Self.number(Self.plot.left)),
+                 "x2": .string(Self.number(Self.width - Self.plot.right)), "label_x": .string(Self.number(Self.plot.left - 8))]
+            }),
+            "lines": .array(runs.filter { $0.count > 1 }.map { run in
+                ["points": .string(run.map { "\(Self.number(x($0.index))),\(Self.number(y($0.rank)))" }.joined(separator: " "))]
+            }),
+            "points": .array(runs.joined().map { ["x": .string(Self.number(x($0.index))), "y": .string(Self.number(y($0.rank)))] }),
+            "axis": [
+                "y": .string(Self.number(Self.height - 10)),
+                "first_x": .string(Self.number(Self.plot.left)), "last_x": .string(Self.number(Self.width - Self.plot.right)),
+                "first_date": .string(history.editions.first?.date ?? ""), "last_date": .string(history.editions.last?.date ?? ""),
+            ],
+            "editions": .array(history.editions.reversed().map { edition in
+                ["date": .string(edition.date), "rank": edition.rank.map(TemplateValue.int) ?? .null]
+            }),
+        ]
+    }
+
+    /// Coordinates to a tenth of a unit: exact enough for any screen, and stable text for snapshots.
+    static func number(_ value: Double) -> String {
+        let tenths = (value * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths) / 10) : String(format: "%.1f", tenths / 10)
+    }
+
+    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+    /// `2026-03-05` as "March 5, 2026"; any other text as it is.
+    static func longDate(_ date: String) -> String {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]) else { return date }
+        return "\(months[parts[1] - 1]) \(parts[2]), \(parts[0])"
+    }
+}
