@@ -111,9 +111,10 @@ struct Sync: ExecutableCommand {
     func execute() async throws {
         let (config, database) = try options.openDatabase()
         let sync = CatalogSync.make(config: config, database: database, logger: makeLogger(config)) { seconds in
+            guard Self.isTerminal else { return try await Task.sleep(for: .seconds(seconds)) }
             // Counts the wait for the NYT's per-minute quota down on one line.
             for remaining in stride(from: seconds, to: 0, by: -1) {
-                FileHandle.standardOutput.write(Data("\rwaiting for the NYT rate limit: \(remaining) s ".utf8))
+                FileHandle.standardOutput.write(Data("\r\u{1B}[Kwaiting for the NYT rate limit: \(remaining) s".utf8))
                 try await Task.sleep(for: .seconds(1))
             }
             FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
@@ -136,16 +137,31 @@ struct Sync: ExecutableCommand {
         }
     }
 
+    /// A bar redrawn in place only makes sense to a person watching; logs get plain lines.
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     /// The back-fill, with its cost planned and printed first.
     private func backfill(_ sync: CatalogSync, editions: Int, config: AppConfig) async throws {
         let cost = try await sync.backfillCost(editions: editions)
         let perMinute = config.nyt.requestsPerMinute
         let minutes = sync.servesSample ? 0 : (cost + perMinute - 1) / perMinute
         print("back-fill: at most \(cost) requests, about \(minutes) minutes at \(perMinute) a minute")
+        let display = BackfillProgress(perMinute: perMinute, started: Date())
         let report = await sync.backfill(editions: editions) { event in
-            if case .fetching(let what, let done, let total) = event {
-                print("[\(done + 1)/\(total)] history of \(what)")
+            switch event {
+            case .fetching(let what, let done, let total) where Self.isTerminal:
+                FileHandle.standardOutput.write(Data("\r\u{1B}[K\(display.terminalLine(what: what, done: done, total: total, now: Date()))".utf8))
+            case .fetching(let what, let done, let total):
+                print(display.plainLine(what: what, done: done, total: total))
+            case .waitingForRateLimit(let seconds) where !Self.isTerminal:
+                print("waiting \(seconds) s for the NYT rate limit")
+            case .waitingForRateLimit:
+                break
             }
+        }
+        if Self.isTerminal { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        if report.refusedEditions > 0 {
+            print("\(report.refusedEditions) editions were not stored: a book in them could not be read (see the log)")
         }
         print("back-fill made \(report.requests) API requests")
         if let error = report.error {

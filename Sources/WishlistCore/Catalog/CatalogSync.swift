@@ -19,6 +19,18 @@ public struct SyncReport: Sendable, Equatable {
     /// Stopped because its task was cancelled (the server is shutting down): not a failure, so
     /// neither recorded nor counted towards the back-off.
     public var cancelled = false
+    /// Back-fill only: editions not stored because a book in them, or the answer, was malformed.
+    public var refusedEditions = 0
+}
+
+/// A back-fill's progress: each request it is about to make, counted against the plan.
+struct BackfillWalk {
+    let planned: Int
+    let progress: @Sendable (SyncEvent) -> Void
+
+    func next(_ what: String, requestsSoFar done: Int) {
+        progress(.fetching(what: what, done: done, total: max(planned, done + 1)))
+    }
 }
 
 /// Refreshes the cached catalog from its source: `names` + `full-overview` + one `current/{list}`
@@ -134,7 +146,7 @@ public final class CatalogSync: Sendable {
     /// answer's `previous_published_date`, within the rate limits. Editions already stored cost
     /// nothing, so an interrupted back-fill (a fault, the daily limit, Ctrl-C) resumes where it
     /// stopped; what was stored stays.
-    public func backfill(editions count: Int, progress: @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
+    public func backfill(editions count: Int, progress: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async -> SyncReport {
         var report = SyncReport()
         do {
             try await walkBack(editions: count, &report, progress)
@@ -184,41 +196,69 @@ public final class CatalogSync: Sendable {
         return cost
     }
 
-    private func walkBack(editions count: Int, _ report: inout SyncReport, _ progress: @Sendable (SyncEvent) -> Void) async throws {
-        let lists = try await store.currentLists()
-        for (index, list) in lists.enumerated() {
-            progress(.fetching(what: list.displayName, done: index, total: lists.count))
-            var date = list.publishedDate
-            for _ in 0..<count {
-                try Task.checkCancellation()
-                guard let previous = try await previousDate(of: list, date, &report, progress), !previous.isEmpty else { break }
-                if try await store.storedEdition(list: list.nameEncoded, date: previous) == nil {
-                    do {
-                        try await fetchEdition(of: list, previous, &report, progress)
-                    } catch CatalogFetchError.unexpectedStatus(404) {
-                        // The source has nothing that far back: the list's history starts at `date`.
-                        try await store.markFirstEdition(list: list.nameEncoded, date: date)
-                        break
-                    }
-                }
-                date = previous
+    private func walkBack(editions count: Int, _ report: inout SyncReport, _ progress: @escaping @Sendable (SyncEvent) -> Void) async throws {
+        let planned = try await backfillCost(editions: count)
+        let walk = BackfillWalk(planned: planned, progress: progress)
+        for list in try await store.currentLists() {
+            do {
+                try await walkBack(list, editions: count, walk, &report)
+            } catch where CatalogFetchFailure.reason(of: error) == .malformed {
+                // Unreadable, so the chain past it is unknown: this list stops, the others go on.
+                report.refusedEditions += 1
+                logger.warning("back-fill: an edition of \(list.nameEncoded) could not be read; its earlier history is skipped this time")
             }
+        }
+    }
+
+    /// Follows one list's chain back `count` editions from its current one.
+    private func walkBack(_ list: ListSummary, editions count: Int, _ walk: BackfillWalk, _ report: inout SyncReport) async throws {
+        var date = list.publishedDate
+        // The date before `date` when the answer just fetched said it (even if refused).
+        var learned: String?
+        for _ in 0..<count {
+            try Task.checkCancellation()
+            let before: String
+            do {
+                if let learned { before = learned } else {
+                    guard let known = try await previousDate(of: list, date, walk, &report) else { break }
+                    before = known
+                }
+                guard !before.isEmpty else { break }
+                learned = nil
+                if try await store.storedEdition(list: list.nameEncoded, date: before) == nil {
+                    learned = try await fetchEdition(of: list, before, walk, &report)
+                }
+            } catch where CatalogFetchFailure.reason(of: error) == .unexpectedStatus(404) {
+                // The source has nothing that far back: the list's history starts at `date`.
+                try await store.markFirstEdition(list: list.nameEncoded, date: date)
+                break
+            }
+            date = before
         }
     }
 
     /// The date of the edition before `date`: from the history when an answer named it, else
     /// from the API's answer for `date` (which is stored on the way).
-    private func previousDate(of list: ListSummary, _ date: String, _ report: inout SyncReport, _ progress: @Sendable (SyncEvent) -> Void) async throws -> String? {
+    private func previousDate(of list: ListSummary, _ date: String, _ walk: BackfillWalk, _ report: inout SyncReport) async throws -> String? {
         if let known = try await store.storedEdition(list: list.nameEncoded, date: date).flatMap({ $0 }) { return known }
-        return try await fetchEdition(of: list, date, &report, progress)
+        return try await fetchEdition(of: list, date, walk, &report)
     }
 
-    /// Fetches and stores one edition; returns the date of the one before ("" when none).
+    /// Fetches one edition and stores it, unless a book in it cannot be kept: an edition is kept
+    /// whole or not at all, so a chart never shows a week with books missing. Returns the date of
+    /// the edition before ("" when none), which the answer gives either way.
     @discardableResult
-    private func fetchEdition(of list: ListSummary, _ date: String, _ report: inout SyncReport, _ progress: @Sendable (SyncEvent) -> Void) async throws -> String {
-        let answer = try await request(&report, progress) { try await self.source.edition(list: list.nameEncoded, date: date) }.results
+    private func fetchEdition(of list: ListSummary, _ date: String, _ walk: BackfillWalk, _ report: inout SyncReport) async throws -> String {
+        walk.next("\(list.displayName), \(date)", requestsSoFar: report.requests)
+        let answer = try await request(&report, walk.progress) { try await self.source.edition(list: list.nameEncoded, date: date) }.results
         let previous = answer.previousPublishedDate ?? ""
-        try await store.store(CatalogEdition(answer, publishedDate: date, frequency: list.frequency), previousDate: previous, fetchedAt: clock.now())
+        let edition = CatalogEdition(answer, publishedDate: date, frequency: list.frequency)
+        guard edition.entries.count == answer.books.count else {
+            report.refusedEditions += 1
+            logger.warning("back-fill: the \(date) edition of \(list.nameEncoded) has a book that cannot be kept; the edition is not stored")
+            return previous
+        }
+        try await store.store(edition, previousDate: previous, fetchedAt: clock.now())
         return previous
     }
 

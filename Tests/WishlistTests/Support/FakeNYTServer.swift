@@ -53,6 +53,13 @@ final class FakeNYTServer: Sendable {
 
     private struct State {
         var fault: Fault?
+        /// Requests before this one (counted from 1) are answered normally despite `fault`.
+        var faultFrom = 1
+        /// Dated Hardcover Fiction editions served, newest first (see `serveHistory`).
+        var history: [String] = ["2023-03-19"]
+        var malformedEditions: Set<String> = []
+        /// A dated edition that answers with a fault, whatever the request's number.
+        var failingEdition: (date: String, fault: Fault)?
         var log: [LoggedRequest] = []
         var overviewLists: Set<String>?
         var payloads = false
@@ -81,7 +88,21 @@ final class FakeNYTServer: Sendable {
             if arrived { continuation.resume() }
         }
     }
-    func fail(with fault: Fault?) { state.withLock { $0.fault = fault } }
+    func fail(with fault: Fault?) { state.withLock { ($0.fault, $0.faultFrom) = (fault, 1) } }
+
+    /// Fails every request from the `request`th on (counted from 1 since the server started).
+    func fail(with fault: Fault, fromRequest request: Int) { state.withLock { ($0.fault, $0.faultFrom) = (fault, request) } }
+
+    /// Serves Hardcover Fiction's editions of these dates (newest first), each naming the next as
+    /// its `previous_published_date`; the last names the week before it, which answers 404, as the
+    /// API does before its first edition. A date left out of a weekly run is a missing week.
+    func serveHistory(_ dates: [String]) { state.withLock { $0.history = dates } }
+
+    /// The edition of `date` answers with `fault` (nil: no edition fails).
+    func fail(edition date: String?, with fault: Fault) { state.withLock { $0.failingEdition = date.map { ($0, fault) } } }
+
+    /// The editions of these dates carry a book without a usable ISBN: a book that cannot be kept.
+    func serveMalformedBook(on dates: Set<String>) { state.withLock { $0.malformedEditions = dates } }
     /// Serves an overview that omits every list not named here, as the real one omits some.
     func limitOverview(to lists: Set<String>?) { state.withLock { $0.overviewLists = lists } }
 
@@ -100,11 +121,16 @@ final class FakeNYTServer: Sendable {
             let file = context.parameters.get("file") ?? ""
             return try self.answer(request) { try self.currentList(String(file.dropLast(".json".count))) }
         }
-        // Dated editions: the fixture's Hardcover Fiction of 2023-03-19, and nothing else.
+        // Dated editions: the fixture's Hardcover Fiction, redated along `history`, and nothing else.
         router.get("svc/books/v3/lists/:date/:file") { request, context in
-            let edition = (context.parameters.get("date") ?? "", context.parameters.get("file") ?? "")
-            guard edition == ("2023-03-19", "hardcover-fiction.json") else { return self.response(404, Data(#"{"status":"ERROR"}"#.utf8)) }
-            return try self.answer(request) { try Fixtures.data("current-hardcover-fiction-2023-03-19.json") }
+            let (date, file) = (context.parameters.get("date") ?? "", context.parameters.get("file") ?? "")
+            let (history, malformed, failing) = self.state.withLock { ($0.history, $0.malformedEditions, $0.failingEdition) }
+            guard file == "hardcover-fiction.json", let index = history.firstIndex(of: date) else {
+                return try self.answer(request) { throw NotServed() }
+            }
+            let previous = index + 1 < history.count ? history[index + 1] : EndlessHistorySource.weekBefore(date)
+            let fault = failing.flatMap { $0.date == date ? $0.fault : nil }
+            return try self.answer(request, fault: fault) { try self.datedEdition(date, previous: previous, malformedBook: malformed.contains(date)) }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         return try await app.test(.live) { client in
@@ -112,20 +138,24 @@ final class FakeNYTServer: Sendable {
         }
     }
 
-    private func answer(_ request: Hummingbird.Request, _ fixture: () throws -> Data) throws -> Response {
+    /// A dated edition the fake does not have: the API's 404.
+    struct NotServed: Error {}
+
+    private func answer(_ request: Hummingbird.Request, fault override: Fault? = nil, _ fixture: () throws -> Data) throws -> Response {
         let (fault, satisfied) = state.withLock { state in
             state.log.append(LoggedRequest(path: request.uri.path, at: clock.now()))
             let count = state.log.count
             let satisfied = state.waiters.filter { $0.count <= count }.map(\.continuation)
             state.waiters.removeAll { $0.count <= count }
-            return (state.fault, satisfied)
+            return (count >= state.faultFrom ? state.fault : nil, satisfied)
         }
         for waiter in satisfied { waiter.resume() }
         guard request.uri.queryParameters["api-key"] == Self.apiKey[...] else {
             return response(401, try Fixtures.data("errors/401-invalid-key.json"))
         }
-        switch fault {
-        case nil: return response(200, try fixture())
+        switch override ?? fault {
+        case nil:
+            do { return response(200, try fixture()) } catch is NotServed { return response(404, Data(#"{"status":"ERROR","errors":["not found"]}"#.utf8)) }
         case .status(let status, let name): return response(status, try name.map(Fixtures.data) ?? Data("{}".utf8))
         case .malformedJSON: return response(200, Data(#"{"status":"OK","results":{"lists":[{"books":"#.utf8))
         case .notJSON: return response(200, Data("<html><body>Service Unavailable</body></html>".utf8), type: "text/html")
@@ -167,6 +197,21 @@ final class FakeNYTServer: Sendable {
             }
         }
         results["lists"] = lists
+        json["results"] = results
+        return try Fixtures.encode(json)
+    }
+
+    private func datedEdition(_ date: String, previous: String, malformedBook: Bool) throws -> Data {
+        var json = try Fixtures.json("current-hardcover-fiction-2023-03-19.json")
+        var results = json["results"] as! [String: Any]
+        results["published_date"] = date
+        results["previous_published_date"] = previous
+        if malformedBook {
+            var books = results["books"] as! [[String: Any]]
+            books[3]["primary_isbn13"] = ""
+            books[3]["primary_isbn10"] = "not an isbn!"
+            results["books"] = books
+        }
         json["results"] = results
         return try Fixtures.encode(json)
     }

@@ -37,6 +37,12 @@ struct CatalogFetchFailure: Error {
     /// libcurl's message, the HTTP status or the decoding error, with the path asked for; never
     /// the API key.
     let cause: String
+
+    /// The reason behind a fetch's error, whether the API client (a failure with its cause) or
+    /// the sample (the bare reason) threw it.
+    static func reason(of error: any Error) -> CatalogFetchError? {
+        (error as? CatalogFetchFailure)?.reason ?? error as? CatalogFetchError
+    }
 }
 
 /// Where catalog data comes from: the NYT Books API, or the bundled sample.
