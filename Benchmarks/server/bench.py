@@ -9,6 +9,8 @@ Runs, in one go and each bounded in time:
   sign-in     GET /login signed out (a new anonymous cookie and CSRF token per request)
   storm       the list page measured while 50 other connections sign in at once (Argon2)
   stalled     the list page measured while 300 other connections each sent half a request and stalled
+  history     a book page with two years of weekly history on three lists (its rank chart), and the
+              list page of an edition two years old: the database gets 104 editions of three lists
   add/remove  POST /wishlist then POST /wishlist/<id>/delete, signed in, with CSRF
   soak        a minute of the list page, for the memory figure
 
@@ -26,6 +28,7 @@ BENCH_PERF=1 to record a CPU profile of the server during each app scenario with
 """
 import datetime
 import html
+import sqlite3
 import http.client
 import json
 import os
@@ -68,6 +71,8 @@ BUDGET_STORM_P99_MS = 50
 BUDGET_STALLED_P99_MS = 50
 BUDGET_MEMORY_MB = 80
 BUDGET_COLD_START_S = 0.5
+HISTORY_WEEKS = 104
+HISTORY_LISTS = ["hardcover-fiction", "hardcover-nonfiction", "paperback-mysteries"]
 
 
 def log(message):
@@ -341,6 +346,7 @@ def main():
         first_start = app.wait_ready(app.start(), "/healthz")
     finally:
         app.stop()
+    results["history"] = seed_history(database)
     app = Server("wishlist", argv, port, os.path.join(RUN, "server.log"), APP_ENV)
     try:
         restart = app.wait_ready(app.start(), "/healthz")
@@ -460,6 +466,23 @@ def run_app_scenarios(app, port, rows, results, url_threads):
         for connection in stalled:
             connection.close()
 
+    # History: the book with two years on three lists, and the oldest stored edition of the list.
+    history = results["history"]
+    status, _, page, _ = http_request(port, "GET", f"/books/{history['book']}", {"Cookie": cookie})
+    charts = page.count('<svg class="rank-chart-svg"')
+    if status != 200 or charts != len(HISTORY_LISTS):
+        die(f"the book page answered {status} with {charts} rank charts, not {len(HISTORY_LISTS)}")
+    results["book_page_bytes"] = len(page.encode())
+    log(f"book page with {HISTORY_WEEKS} weeks on {len(HISTORY_LISTS)} lists: {SECONDS} s, {CONNECTIONS} connections")
+    measure("book_history", wrk("book_history", f"http://127.0.0.1:{port}/books/{history['book']}", url_threads,
+                                CONNECTIONS, SECONDS, extra=cookie_header))
+    old_url = f"http://127.0.0.1:{port}/lists/{LIST}?date={history['oldest']}"
+    status, _, page, _ = http_request(port, "GET", f"/lists/{LIST}?date={history['oldest']}", {"Cookie": cookie})
+    if status != 200 or "edition-note" not in page:
+        die(f"the edition of {history['oldest']} answered {status}")
+    log(f"the list's edition of {history['oldest']}: {SECONDS} s, {CONNECTIONS} connections")
+    measure("old_edition", wrk("old_edition", old_url, url_threads, CONNECTIONS, SECONDS, extra=cookie_header))
+
     # Add-then-remove, with books not already on the wishlist, one per loop.
     free = [by_rank[rank] for rank in sorted(by_rank) if rank not in WISHLIST_RANKS][:ADD_REMOVE_LOOPS]
     add_script = (f"cookie = {lua_string(cookie)}\ncsrf = {lua_string(urllib.parse.quote(csrf))}\n"
@@ -475,6 +498,41 @@ def run_app_scenarios(app, port, rows, results, url_threads):
     app.lifetime_peak_mb_value = app.lifetime_peak_mb()
 
 
+def seed_history(database):
+    """Gives three lists two years of weekly editions before their current one (the sample's
+    fifteen books in a rotating order), with one book on all of them, as `wishlist sync --history
+    104` would leave a real database. Written with the server stopped, in one transaction."""
+    db = sqlite3.connect(database)
+    try:
+        with db:
+            books = [row[0] for row in db.execute(
+                "SELECT book_id FROM list_entry WHERE list_name_encoded = ? ORDER BY rank", (LIST,))]
+            book = books[0]
+            for list_name in HISTORY_LISTS:
+                (current,) = db.execute("SELECT published_date FROM catalog_list WHERE name_encoded = ?", (list_name,)).fetchone()
+                newest = datetime.date.fromisoformat(current)
+                for week in range(1, HISTORY_WEEKS + 1):
+                    date = (newest - datetime.timedelta(weeks=week)).isoformat()
+                    previous = (newest - datetime.timedelta(weeks=week + 1)).isoformat()
+                    db.execute("INSERT OR IGNORE INTO edition (list_name_encoded, published_date, previous_published_date, fetched_at) "
+                               "VALUES (?, ?, ?, CURRENT_TIMESTAMP)", (list_name, date, previous))
+                    db.execute("DELETE FROM edition_entry WHERE list_name_encoded = ? AND published_date = ?", (list_name, date))
+                    order = books[week % len(books):] + books[:week % len(books)]
+                    if book not in order[:12]:
+                        order = [book] + [b for b in order if b != book]
+                    for rank, book_id in enumerate(order, start=1):
+                        db.execute("INSERT INTO edition_entry (list_name_encoded, published_date, rank, book_id, rank_last_week, weeks_on_list) "
+                                   "VALUES (?, ?, ?, ?, 0, 1)", (list_name, date, rank, book_id))
+        (editions,) = db.execute("SELECT COUNT(*) FROM edition").fetchone()
+        oldest = (datetime.date.fromisoformat(db.execute(
+            "SELECT published_date FROM catalog_list WHERE name_encoded = ?", (LIST,)).fetchone()[0])
+            - datetime.timedelta(weeks=HISTORY_WEEKS)).isoformat()
+    finally:
+        db.close()
+    log(f"history: {editions} editions stored; book {book} on {len(HISTORY_LISTS)} lists for {HISTORY_WEEKS} weeks")
+    return {"book": book, "oldest": oldest, "editions": editions}
+
+
 # MARK: - Report
 
 def render_report(results):
@@ -488,6 +546,8 @@ def render_report(results):
         ("storm_list", f"list page during the sign-in storm ({CONNECTIONS} conn.)"),
         ("storm_signin", f"… the storm itself: POST /login, right password ({STORM_CLIENTS} conn.)"),
         ("stalled_list", f"list page beside {STALLED_CLIENTS} stalled half-requests ({CONNECTIONS} conn.)"),
+        ("book_history", f"book page, {HISTORY_WEEKS} weeks on {len(HISTORY_LISTS)} lists: 3 rank charts ({CONNECTIONS} conn.)"),
+        ("old_edition", f"list page of an edition {HISTORY_WEEKS} weeks old ({CONNECTIONS} conn.)"),
         ("soak", f"list page, {results['soak_seconds']} s soak ({CONNECTIONS} conn.)"),
     ]
 
@@ -540,6 +600,10 @@ def render_report(results):
         f"- Beside {STALLED_CLIENTS} stalled half-requests, list-page p99 under {BUDGET_STALLED_P99_MS} ms and no errors: "
         f"{verdict(rows['stalled_list']['p99_us'] < BUDGET_STALLED_P99_MS * 1000 and rows['stalled_list']['errors'] == 0)} "
         f"({rows['stalled_list']['p99_us'] / 1000:.1f} ms, {rows['stalled_list']['errors']} errors).",
+        f"- History pages at the list page's budget, p99 under {BUDGET_LIST_P99_MS} ms: book page with "
+        f"{HISTORY_WEEKS} weeks on {len(HISTORY_LISTS)} lists {verdict(rows['book_history']['p99_us'] < BUDGET_LIST_P99_MS * 1000)} "
+        f"({rows['book_history']['p99_us'] / 1000:.1f} ms, {results['book_page_bytes']:,} bytes); edition {HISTORY_WEEKS} weeks old "
+        f"{verdict(rows['old_edition']['p99_us'] < BUDGET_LIST_P99_MS * 1000)} ({rows['old_edition']['p99_us'] / 1000:.1f} ms).",
         f"- Peak memory under {BUDGET_MEMORY_MB} MB after a minute of load: {verdict(results['peak_mb'] < BUDGET_MEMORY_MB)} "
         f"(server's VmHWM over the whole run {results['peak_mb']:.1f} MB, RSS after the {results['soak_seconds']} s soak "
         f"{results['rss_after_soak_mb']:.1f} MB).",

@@ -55,7 +55,8 @@ extension CatalogStore {
                     JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
                     LEFT JOIN edition_entry AS mine ON mine.book_id = ?1
                         AND mine.list_name_encoded = edition.list_name_encoded AND mine.published_date = edition.published_date
-                    WHERE edition.published_date >= (
+                    WHERE edition.list_name_encoded IN (SELECT DISTINCT list_name_encoded FROM edition_entry WHERE book_id = ?1)
+                        AND edition.published_date >= (
                         SELECT MIN(first.published_date) FROM edition_entry AS first
                         WHERE first.book_id = ?1 AND first.list_name_encoded = edition.list_name_encoded
                     )

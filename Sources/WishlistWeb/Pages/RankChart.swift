@@ -36,6 +36,14 @@ struct RankChart {
         return runs.filter { !$0.isEmpty }
     }
 
+    /// A dot for every edition on a short history; on a long one the dots would merge into the
+    /// line, so only a lone edition (a run of one, which has no line) gets its dot.
+    var markedPoints: [(index: Int, rank: Int)] {
+        history.editions.count <= Self.dottedEditions ? Array(runs.joined()) : runs.filter { $0.count == 1 }.flatMap { $0 }
+    }
+
+    static let dottedEditions = 26
+
     /// "Peak #1 for 3 weeks; 14 weeks on Hardcover Fiction since March 5, 2026, most recently November 22, 2026."
     var summary: String {
         guard let peak = history.peak, let first = history.firstSeen, let last = history.lastSeen else {
@@ -60,7 +68,7 @@ struct RankChart {
             "lines": .array(runs.filter { $0.count > 1 }.map { run in
                 ["points": .string(run.map { "\(Self.number(x($0.index))),\(Self.number(y($0.rank)))" }.joined(separator: " "))]
             }),
-            "points": .array(runs.joined().map { ["x": .string(Self.number(x($0.index))), "y": .string(Self.number(y($0.rank)))] }),
+            "points": .array(markedPoints.map { ["x": .string(Self.number(x($0.index))), "y": .string(Self.number(y($0.rank)))] }),
             "axis": [
                 "y": .string(Self.number(Self.height - 10)),
                 "first_x": .string(Self.number(Self.plot.left)), "last_x": .string(Self.number(Self.width - Self.plot.right)),
