@@ -1,8 +1,9 @@
 """Accessibility as a checked property of every page (issue 16, items 1 and 4).
 
 Each page of the app, in the state that shows the most of it (a wishlist with items, a shared list
-with reserved and open books, a gift notice, forms refused by the server), is checked in one
-Chromium that switches between the people of one household by swapping their cookies:
+with reserved and open books, a gift notice, forms refused by the server, a book's rank chart with
+its table of figures open, the new books of a favourite list, one-time links just made), is checked
+in one Chromium that switches between the people of one household by swapping their cookies:
 
 - axe-core 4.9 (bundled by `selenium-axe-python`, nothing fetched) with the WCAG 2.0, 2.1 and 2.2
   A and AA rules, at 390 and 1280 CSS px, in the light and the dark colour scheme: no violations.
@@ -13,7 +14,8 @@ Chromium that switches between the people of one household by swapping their coo
 - Text spacing (WCAG 1.4.12): with line height 1.5, letter spacing 0.12em, word spacing 0.16em
   and paragraph spacing 2em forced on, at 320 and 1280 px, still nothing overflows or is clipped.
 - Forced colours (`forced-colors: active`): every button and field keeps a visible border, every
-  focusable element shows a focus outline, and the current sort option or page stays distinct.
+  focusable element shows a focus outline, the current sort option or page stays distinct, and a
+  rank chart's line and labels are painted in a colour other than the page's.
 
 The report of the run (pages x widths x schemes, rules run, violations with their nodes) goes to
 `.build/accessibility/report.json` and `report.md`. One page only:
@@ -43,6 +45,7 @@ from support import (
 )
 
 LIST = "hardcover-fiction"
+HISTORY_BOOK = "9798940831327"  # on LIST in seven of the eight stored editions: its chart has a gap
 WIDTHS = (390, 1280)
 SCHEMES = ("light", "dark")
 REFLOW_WIDTH = 320
@@ -263,6 +266,40 @@ def _new_share_link(site: Site) -> None:
     site.household.share_path = url[len(b.base_url):]  # the old link no longer works
 
 
+def _new_feed_link(site: Site) -> None:
+    b = site.browser
+    b.visit("/settings", "settings")
+    follow(b, b.driver.find_element(By.ID, "feed-link-create"))
+    assert b.driver.find_element(By.ID, "feed-link-url").get_attribute("value"), "no feed link was shown"
+
+
+def _book_rank_history(site: Site) -> None:
+    """The book page with its rank history, every table of figures opened (they start closed)."""
+    b = site.browser
+    b.visit(f"/books/{HISTORY_BOOK}", "book")
+    assert b.driver.find_elements(By.CSS_SELECTOR, f"#rank-history #history-{LIST} svg.rank-chart-svg"), "the book has no rank chart"
+    figures = b.driver.find_elements(By.CSS_SELECTOR, "#rank-history details.rank-chart-figures")
+    assert figures, "the rank history has no table of figures"
+    for details in figures:
+        click(b, details.find_element(By.TAG_NAME, "summary"))
+    WebDriverWait(b.driver, 5).until(
+        lambda d: all(f.get_attribute("open") is not None and f.find_element(By.TAG_NAME, "table").is_displayed() for f in figures),
+        "the tables of figures did not open",
+    )
+
+
+def _lists_new_this_week(site: Site) -> None:
+    """The catalog with "New this week" on it: the owner stars LIST (once; the star stays)."""
+    b = site.browser
+    b.visit("/lists", "lists")
+    card = b.driver.find_element(By.CSS_SELECTOR, f'li.list-card[data-list="{LIST}"]')
+    if "card-favorite" not in card.get_attribute("class").split():
+        follow(b, card.find_element(By.CSS_SELECTOR, "form.favorite-form button.favorite-toggle"))
+        assert b.path == "/lists", b.driver.current_url
+    assert b.driver.find_elements(By.CSS_SELECTOR, f'#favorites li.list-card[data-list="{LIST}"]'), f"{LIST} is not a favourite"
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#new-this-week h3 + ul li a"), "no New this week section with books"
+
+
 def _admin_with_a_new_link(site: Site) -> None:
     """The admin page, right after making a reset link (so the one-time link is on it): the owner
     is made an admin on the command line, as a person installing the app would."""
@@ -318,8 +355,10 @@ PAGES = [
     Page("shared", None, _get(lambda h: h.share_path, shot="shared")),
     # The owner.
     Page("lists", "owner", _get("/lists")),
+    Page("lists-new-this-week", "owner", _lists_new_this_week),  # LIST starred from here on
     Page("list", "owner", _get(f"/lists/{LIST}")),
     Page("book", "owner", _get(lambda h: h.book_path)),
+    Page("book-rank-history", "owner", _book_rank_history),
     Page("search", "owner", _get("/search?q=the")),
     Page("search-nothing", "owner", _get("/search?q=zzzqqq")),
     Page("wishlist", "owner", _get("/wishlist")),
@@ -329,6 +368,7 @@ PAGES = [
     Page("import-refused", "owner", _import_refused),
     Page("settings", "owner", _get("/settings")),
     Page("settings-new-share-link", "owner", _new_share_link),
+    Page("settings-new-feed-link", "owner", _new_feed_link),
     Page("password-failed", "owner", _password_failed),
     Page("list-earlier-edition", "owner", _get(f"/lists/{LIST}?date=2026-10-04")),
     Page("admin", "owner", _admin_with_a_new_link),
@@ -492,11 +532,36 @@ for (const current of document.querySelectorAll('li > a[aria-current]')) {
   if (other && shown(current) && look(current) === look(other))
     problems.push('the current one looks like the others: ' + describe(current));
 }
+
+// A rank chart keeps its line and its labels: the line's stroke and the labels' fill are painted
+// (not none, not transparent) in a colour other than the one the chart is drawn on.
+const canvas = () => { const probe = document.createElement('span');
+  probe.style.forcedColorAdjust = 'none'; probe.style.color = 'Canvas'; document.body.append(probe);
+  const c = getComputedStyle(probe).color; probe.remove(); return c; };
+const rgb = c => { const m = /^rgba?\(([^)]*)\)$/.exec(c); return m ? m[1].split(/[\s,\/]+/).slice(0, 3).map(Number).join(',') : null; };
+const painted = (paint, on) => rgb(paint) !== null && alpha(paint) > 0 && rgb(paint) !== rgb(on);
+for (const svg of document.querySelectorAll('svg.rank-chart-svg')) {
+  if (!shown(svg)) continue;
+  const on = fill(svg) === 'canvas' ? canvas() : fill(svg);
+  const chart = svg.closest('figure') || svg;
+  const lines = svg.querySelectorAll('.rank-chart-line');
+  lines.forEach((line, i) => {
+    const stroke = getComputedStyle(line).stroke;
+    if (!painted(stroke, on))
+      problems.push('chart line ' + (i + 1) + ' of ' + lines.length + ' is not visible (stroke ' + stroke + ' on ' + on + '): ' + describe(chart));
+  });
+  for (const text of svg.querySelectorAll('text')) {
+    const paint = getComputedStyle(text).fill;
+    if (shown(text) && !painted(paint, on))
+      problems.push('a chart label is not visible (fill ' + paint + ' on ' + on + '): ' + describe(chart) + ' label "' + text.textContent.trim() + '"');
+  }
+}
 return problems;
 """
 
 # Focus every focusable element in turn (after one real Tab, so script focus counts as keyboard
-# focus) and read its outline while it has focus.
+# focus) and read its outline while it has focus. What a closed <details> folds away keeps its
+# boxes but is not rendered, so it cannot take focus: it is checked on pages that open it.
 _FOCUS_CHECK = r"""
 const problems = [];
 const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
@@ -504,8 +569,8 @@ const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
   ' "' + el.textContent.trim().replace(/\s+/g, ' ').slice(0, 40) + '"';
 const alpha = c => { const m = /rgba\([^)]*,\s*([\d.]+)\)/.exec(c); return m ? parseFloat(m[1]) : (c === 'transparent' ? 0 : 1); };
 const focusable = Array.from(document.querySelectorAll(
-  'a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex="-1"])'))
-  .filter(el => !el.disabled && el.getClientRects().length > 0);
+  'a[href], button, input:not([type=hidden]), select, textarea, details > summary:first-of-type, [tabindex]:not([tabindex="-1"])'))
+  .filter(el => !el.disabled && el.getClientRects().length > 0 && el.checkVisibility());
 let checked = 0;
 for (const el of focusable) {
   el.focus({preventScroll: true});
