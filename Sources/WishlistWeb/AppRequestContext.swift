@@ -12,6 +12,8 @@ public struct AppRequestContext: RequestContext {
     public var form = FormBody()
     /// The file of a multipart upload (the wishlist import), read by `CSRFMiddleware`.
     public var upload: MultipartForm.Part?
+    /// The JSON body of a passkey request (`/passkeys/…`), read by `CSRFMiddleware`.
+    public var json: ByteBuffer?
     /// The peer's IP address, the unit of per-client throttling. Proxies' forwarding headers are
     /// not trusted: a client could write anything there.
     public let clientAddress: String

@@ -84,8 +84,14 @@ public struct WishlistServer: Sendable {
         ).addRoutes(to: router)
 
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
+        let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
+        PasskeyController(
+            relyingParty: relyingParty, accounts: accounts, cookies: cookies,
+            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, metrics: metrics
+        ).addRoutes(public: router, signedIn: signedIn)
         SettingsController(
-            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks, pages: pages, cookies: cookies, clock: clock
+            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
+            passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
         CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)

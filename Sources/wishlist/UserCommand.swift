@@ -11,8 +11,8 @@ import Glibc
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Create users, reset passwords, delete users, make and unmake admins.",
-        subcommands: [Create.self, ResetPassword.self, Delete.self, Promote.self, Demote.self]
+        abstract: "Create users, reset passwords, delete users, make and unmake admins, list and remove passkeys.",
+        subcommands: [Create.self, ResetPassword.self, Delete.self, Promote.self, Demote.self, Passkeys.self]
     )
 
     struct Create: ExecutableCommand {
@@ -49,6 +49,33 @@ struct UserCommand: ParsableCommand {
             let (_, database) = try options.openDatabase()
             try await setAdmin(false, name, database)
             print("\(name) is no longer an admin")
+        }
+    }
+
+    /// Lost-device recovery: see a user's passkeys and remove one. Resetting a password leaves
+    /// passkeys alone, so this is how a lost phone's passkey stops working.
+    struct Passkeys: ExecutableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a user's passkeys, or remove one with --remove ID.")
+        @OptionGroup var options: ConfigOptions
+        @Argument(help: "The username.") var name: String
+        @Option(help: "Remove the passkey with this number (from the list).") var remove: Int64?
+
+        func execute() async throws {
+            let (_, database) = try options.openDatabase()
+            let store = PasskeyStore(database: database)
+            guard let (userID, passkeys) = try await store.passkeys(username: name) else { throw AccountService.AdminError.noSuchUser(name) }
+            if let remove {
+                guard try await store.remove(passkeyID: remove, userID: userID) else {
+                    throw AccountService.AdminError.invalid("\(name) has no passkey number \(remove); run `wishlist user passkeys \(name)` for the list")
+                }
+                print("removed passkey \(remove) of \(name)")
+                return
+            }
+            guard !passkeys.isEmpty else { return print("\(name) has no passkeys") }
+            let day = { (date: Date) in String(ISO8601DateFormatter().string(from: date).prefix(10)) }
+            for passkey in passkeys {
+                print("\(passkey.id)\t\(passkey.name)\tadded \(day(passkey.createdAt))\tlast used \(passkey.lastUsedAt.map(day) ?? "never")")
+            }
         }
     }
 

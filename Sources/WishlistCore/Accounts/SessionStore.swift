@@ -30,7 +30,7 @@ public struct SessionStore: Sendable {
     }
 
     static func fingerprint(_ token: String) -> Data {
-        Data(SHA256.hash(Array(token.utf8)))
+        Data(Digests.sha256(Array(token.utf8)))
     }
 
     /// Starts a session for `userID` and returns the token for the cookie.

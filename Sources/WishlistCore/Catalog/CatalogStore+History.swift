@@ -164,7 +164,7 @@ extension NewEntry {
 
     /// The same kind of name for any stable text, such as a feed's.
     public static func uniformName(of text: String) -> String {
-        var bytes = Array(SHA256.hash(Array(text.utf8)).prefix(16))
+        var bytes = Array(Digests.sha256(Array(text.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()

@@ -22,6 +22,14 @@ public struct AppConfig: Sendable, Equatable {
         /// Connections beyond this many wait to be accepted until others close, so stalled
         /// clients cannot use up the process's file descriptors.
         public var maxConnections = 512
+        /// The origin browsers use, whose host is the passkeys' relying-party id; empty means
+        /// `http://localhost:{port}`.
+        public var publicURL = ""
+
+        /// `publicURL`, or its default for this port.
+        public var effectivePublicURL: URL {
+            URL(string: publicURL.isEmpty ? "http://localhost:\(port)" : publicURL) ?? URL(string: "http://localhost")!
+        }
     }
 
     public struct Database: Sendable, Equatable {

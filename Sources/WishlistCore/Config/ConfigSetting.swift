@@ -24,6 +24,7 @@ struct ConfigSetting {
         choice("server.logLevel", env: "WISHLIST_LOG_LEVEL", Logger.Level.allCases, \.server.logLevel),
         int("server.idleTimeoutSeconds", env: "WISHLIST_IDLE_TIMEOUT", 1...3600, \.server.idleTimeoutSeconds),
         int("server.maxConnections", env: "WISHLIST_MAX_CONNECTIONS", 8...100_000, \.server.maxConnections),
+        url("server.publicURL", env: "WISHLIST_PUBLIC_URL", \.server.publicURL),
         string("database.path", env: "WISHLIST_DATABASE", \.database.path),
         string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
         url("nyt.baseURL", env: "NYT_BASE_URL", \.nyt.baseURL),

@@ -26,7 +26,7 @@ public struct CSRFProtection: Sendable {
     }
 
     public func token(forSession sessionToken: String) -> String {
-        Base64URL.encode(HMAC.sha256(key: key, message: Array("csrf:\(sessionToken)".utf8)))
+        Base64URL.encode(Digests.hmacSHA256(key: key, message: Array("csrf:\(sessionToken)".utf8)))
     }
 
     public func isValid(_ submitted: String, forSession sessionToken: String) -> Bool {

@@ -156,6 +156,7 @@ struct AccountsController {
             values: [
                 "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors),
                 "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
+                "passkey_script": true,
             ]
         )
     }

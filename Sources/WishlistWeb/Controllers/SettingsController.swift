@@ -10,6 +10,7 @@ struct SettingsController {
     let household: HouseholdStore
     let shareLinks: SecretLinkStore
     let feedLinks: SecretLinkStore
+    let passkeys: PasskeyStore
     let pages: PageRenderer
     let cookies: SessionCookies
     let clock: WallClock
@@ -36,6 +37,8 @@ struct SettingsController {
         "sharing-private": "Your wishlist is private now. Only you can see it.",
         "share-link-revoked": "The share link no longer works. Nobody can open your list through it.",
         "feed-link-revoked": "The feed link no longer works. Feed readers that had it will get nothing new.",
+        "passkey-added": "Your passkey was added. Next time, sign in with it instead of your password.",
+        "passkey-removed": "The passkey was removed. It can no longer sign you in here.",
     ]
 
     struct PasswordForm {
@@ -184,6 +187,13 @@ struct SettingsController {
                 "new_share_link": newShareLink.map(TemplateValue.string) ?? .null,
                 "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
                 "new_feed_link": newFeedLink.map(TemplateValue.string) ?? .null,
+                "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
+                    [
+                        "id": .int(Int(passkey.id)), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
+                        "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
+                    ]
+                }),
+                "passkey_script": true,
                 "sessions": .array(sessions),
                 "other_sessions": .bool(sessions.count > 1),
                 "errors": TemplateValue(errors),

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import WishlistCore
 import WishlistTemplates
@@ -5,6 +6,8 @@ import WishlistTemplates
 /// Reads the body of every POST once and refuses it unless it carries this visitor's CSRF token
 /// and, when the browser says where the form came from (`Origin`), that is this site.
 struct CSRFMiddleware: RouterMiddleware {
+    static let tokenHeader = HTTPField.Name("X-CSRF-Token")!
+
     let csrf: CSRFProtection
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
@@ -31,6 +34,10 @@ struct CSRFMiddleware: RouterMiddleware {
             }
             context.upload = multipart.file("file")
             token = multipart.text("csrf_token") ?? ""
+        } else if contentType.lowercased().hasPrefix("application/json"), request.uri.path.hasPrefix("/passkeys/") {
+            // The passkey script posts JSON; it sends the page's token in a header instead.
+            context.json = body
+            token = request.headers[Self.tokenHeader] ?? ""
         } else {
             throw PageError(
                 .unsupportedMediaType, title: "That request couldn't be read",

@@ -258,7 +258,7 @@ struct AccountsHTTPTests {
             return try #require(browser.sessionCookie)
         }
         let stored = try await server.database.pool.read { try Data.fetchOne($0, sql: "SELECT token_hash FROM session") }
-        #expect(stored == Data(SHA256.hash(Array(token.utf8))))
+        #expect(stored == Data(Digests.sha256(Array(token.utf8))))
         #expect(stored?.count == 32)
     }
 
@@ -385,7 +385,8 @@ struct AccountsHTTPTests {
 
     /// Gives a signed-up user a row of every kind: a session, failed sign-ins (throttle events
     /// under their name), wishlist items, a favourite list, a start list, a shared list, a share
-    /// link and a feed link. Reservations need two users: see `reserveEachOthersFirstBook`.
+    /// link, a feed link, a passkey and a passkey challenge not yet answered. Reservations need
+    /// two users: see `reserveEachOthersFirstBook`.
     static func giveEveryKindOfRow(_ browser: inout TestBrowser, _ username: String, books: [String]) async throws {
         try await browser.signUp(username)
         var stranger = TestBrowser(client: browser.client)
@@ -397,6 +398,9 @@ struct AccountsHTTPTests {
         try await browser.post("/settings/sharing", [("sharing", "household")])
         try await browser.post("/settings/share-link", [])
         try await browser.post("/settings/feed-link", [])
+        var authenticator = PasskeyHTTPTests.authenticator()
+        try await PasskeyHTTPTests.addPasskey(&browser, &authenticator)
+        try await PasskeyHTTPTests.postJSON(&browser, "/passkeys/registration/options", "{}")
     }
 
     /// Each reserves the other's oldest book as a gift.

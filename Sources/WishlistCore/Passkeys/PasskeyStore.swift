@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+
+/// A passkey as Settings lists it.
+public struct Passkey: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+    public let createdAt: Date
+    public let lastUsedAt: Date?
+    /// Base64url of the credential id, as the command line shows it.
+    public let credentialID: String
+}
+
+/// A stored credential, as a sign-in checks it.
+struct StoredCredential: Sendable {
+    let id: Int64
+    let userID: Int64
+    let publicKey: COSEKey
+    let signCount: UInt32
+    let userHandle: [UInt8]
+}
+
+/// Passkeys, the per-user handle authenticators keep, and the single-use challenges of the
+/// ceremonies, in SQLite.
+public struct PasskeyStore: Sendable {
+    public enum Purpose: String, Sendable {
+        case registration, signIn = "sign-in"
+    }
+
+    /// More live challenges than this means someone is asking for them in a loop: refuse more.
+    static let liveChallengeLimit = 10_000
+
+    enum Conflict: Error {
+        case credentialRegistered
+        case tooManyChallenges
+    }
+
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    // MARK: Challenges
+
+    /// Stores a new challenge (deleting expired ones on the way) and returns it.
+    func issueChallenge(_ purpose: Purpose, userID: Int64?, expiresAt: Date, now: Date) async throws -> [UInt8] {
+        let challenge = SecureRandom.bytes(32)
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM passkey_challenge WHERE expires_at <= ?", arguments: [now])
+            let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passkey_challenge") ?? 0
+            guard live < Self.liveChallengeLimit else { throw Conflict.tooManyChallenges }
+            try db.execute(
+                sql: "INSERT INTO passkey_challenge (challenge, purpose, user_id, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [Data(challenge), purpose.rawValue, userID, expiresAt]
+            )
+        }
+        return challenge
+    }
+
+    /// Deletes the challenge and says whether it was live, for this purpose and user: it can be
+    /// used once, whatever the outcome of the ceremony that spends it.
+    func spendChallenge(_ challenge: [UInt8], _ purpose: Purpose, userID: Int64?, now: Date) async throws -> Bool {
+        try await database.pool.write { db in
+            let row = try Row.fetchOne(
+                db, sql: "DELETE FROM passkey_challenge WHERE challenge = ? RETURNING purpose, user_id, expires_at", arguments: [Data(challenge)]
+            )
+            guard let row else { return false }
+            let expiresAt: Date = row["expires_at"]
+            return row["purpose"] == purpose.rawValue && row["user_id"] == userID && expiresAt > now
+        }
+    }
+
+    // MARK: Credentials
+
+    /// The user's handle (random, made on first use): what a passkey stores to name its account.
+    func userHandle(userID: Int64) async throws -> [UInt8] {
+        try await database.pool.write { db in
+            if let handle = try Data.fetchOne(db, sql: "SELECT handle FROM passkey_user WHERE user_id = ?", arguments: [userID]) {
+                return Array(handle)
+            }
+            let handle = SecureRandom.bytes(32)
+            try db.execute(sql: "INSERT INTO passkey_user (user_id, handle) VALUES (?, ?)", arguments: [userID, Data(handle)])
+            return handle
+        }
+    }
+
+    func add(userID: Int64, name: String, credentialID: [UInt8], publicKey: COSEKey, signCount: UInt32, at now: Date) async throws {
+        try await database.pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM passkey WHERE credential_id = ?", arguments: [Data(credentialID)]) == nil else {
+                throw Conflict.credentialRegistered
+            }
+            try db.execute(
+                sql: "INSERT INTO passkey (user_id, credential_id, public_key, sign_count, name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [userID, Data(credentialID), Data(publicKey.coseBytes), Int64(signCount), name, now]
+            )
+        }
+    }
+
+    func credential(id credentialID: [UInt8]) async throws -> StoredCredential? {
+        try await database.pool.read { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT passkey.id, passkey.user_id, passkey.public_key, passkey.sign_count, passkey_user.handle
+                    FROM passkey JOIN passkey_user ON passkey_user.user_id = passkey.user_id WHERE passkey.credential_id = ?
+                    """,
+                arguments: [Data(credentialID)]
+            ) else { return nil }
+            let key: Data = row["public_key"], handle: Data = row["handle"], count: Int64 = row["sign_count"]
+            return StoredCredential(
+                id: row["id"], userID: row["user_id"], publicKey: try COSEKey(cbor: Array(key)),
+                signCount: UInt32(clamping: count), userHandle: Array(handle)
+            )
+        }
+    }
+
+    /// Records a use: the new sign count, if it still moves forward (two sign-ins racing with the
+    /// same counter cannot both pass), and the time. Returns false when another use got there first.
+    func recordUse(passkeyID: Int64, previousCount: UInt32, newCount: UInt32, at now: Date) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "UPDATE passkey SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
+                arguments: [Int64(newCount), now, passkeyID, Int64(previousCount)]
+            )
+            return db.changesCount == 1
+        }
+    }
+
+    public func passkeys(userID: Int64) async throws -> [Passkey] {
+        try await database.pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, name, created_at, last_used_at, credential_id FROM passkey WHERE user_id = ? ORDER BY created_at, id",
+                arguments: [userID]
+            ).map { row in
+                let credential: Data = row["credential_id"]
+                return Passkey(
+                    id: row["id"], name: row["name"], createdAt: row["created_at"], lastUsedAt: row["last_used_at"],
+                    credentialID: Base64URL.encode(Array(credential))
+                )
+            }
+        }
+    }
+
+    /// The credential ids a new registration must not repeat (the browser skips those authenticators).
+    func credentialIDs(userID: Int64) async throws -> [[UInt8]] {
+        try await database.pool.read { db in
+            try Data.fetchAll(db, sql: "SELECT credential_id FROM passkey WHERE user_id = ?", arguments: [userID]).map { Array($0) }
+        }
+    }
+
+    /// The passkeys of the user named `username`, or nil when there is no such user: for the
+    /// command line, which helps someone who lost the device that holds one.
+    public func passkeys(username: String) async throws -> (userID: Int64, passkeys: [Passkey])? {
+        let userID = try await database.pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)])
+        }
+        guard let userID else { return nil }
+        return (userID, try await passkeys(userID: userID))
+    }
+
+    /// Removes one of the user's passkeys; false when the user has no such passkey.
+    public func remove(passkeyID: Int64, userID: Int64) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM passkey WHERE id = ? AND user_id = ?", arguments: [passkeyID, userID])
+            return db.changesCount == 1
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WishlistCore
+
+/// Passkeys (WebAuthn): the JSON endpoints `Public/passkeys.js` calls to register a passkey and to
+/// sign in with one, and the Settings form that removes one. The JSON endpoints answer JSON, with
+/// an `error` sentence the script shows beside its button; CSRF comes in the `X-CSRF-Token` header.
+struct PasskeyController {
+    let relyingParty: RelyingParty
+    let accounts: AccountService
+    let cookies: SessionCookies
+    let sessionMaxAge: Int
+    let metrics: MetricsRegistry
+
+    func addRoutes(public router: Router<AppRequestContext>, signedIn group: RouterGroup<AppRequestContext>) {
+        router.post("passkeys/sign-in/options", use: signInOptions)
+        router.post("passkeys/sign-in", use: signIn)
+        group.post("passkeys/registration/options", use: registrationOptions)
+        group.post("passkeys/registration", use: register)
+        group.post("settings/passkeys/:id/remove", use: remove)
+    }
+
+    // MARK: Registration (signed in)
+
+    @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        return try await Self.answering {
+            let options = try await relyingParty.registrationOptions(userID: user.userID, username: user.username)
+            return try Self.json(CreationOptions(options))
+        }
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        return try await Self.answering {
+            let body = try Self.decode(Registration.self, from: context)
+            try await relyingParty.register(
+                userID: user.userID, name: body.name,
+                clientDataJSON: try Self.bytes(body.clientDataJSON), attestationObject: try Self.bytes(body.attestationObject)
+            )
+            return try Self.json(["redirect": SitePath.settings(done: "passkey-added")])
+        }
+    }
+
+    // MARK: Sign-in (signed out)
+
+    @Sendable func signInOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await Self.answering {
+            try Self.json(RequestOptions(challenge: Base64URL.encode(try await relyingParty.signInChallenge()), rpId: relyingParty.id))
+        }
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await Self.answering {
+            let body = try Self.decode(Assertion.self, from: context)
+            let (id, clientData, authenticatorData, signature) = (
+                try Self.bytes(body.id), try Self.bytes(body.clientDataJSON), try Self.bytes(body.authenticatorData), try Self.bytes(body.signature)
+            )
+            let handle = try body.userHandle.flatMap { $0.isEmpty ? nil : try Self.bytes($0) }
+            let outcome = try await accounts.signIn(address: context.clientAddress) {
+                try await relyingParty.signIn(
+                    credentialID: id, clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature, userHandle: handle
+                )
+            }
+            switch outcome {
+            case .signedIn(let user):
+                metrics.increment(.signIns, [("outcome", "success")])
+                let token = try await accounts.sessions.create(userID: user.id, userAgent: request.headers[.userAgent] ?? "")
+                var response = try Self.json(["redirect": LocalPath.validated(body.next ?? "", fallback: "/")])
+                response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))
+                return response
+            case .refused(let refusal):
+                metrics.increment(.signIns, [("outcome", "rejected")])
+                throw refusal
+            case .throttled(let seconds):
+                metrics.increment(.signIns, [("outcome", "throttled")])
+                let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
+                var response = try Self.json(["error": refusal.message], status: .tooManyRequests)
+                response.headers.append(contentsOf: refusal.headers)
+                return response
+            }
+        }
+    }
+
+    // MARK: Removal (a form in Settings)
+
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let text = context.parameters.get("id"), text.count <= 18, let id = Int64(text),
+              try await relyingParty.store.remove(passkeyID: id, userID: user.userID) else {
+            throw PageError(.notFound, title: "Passkey not found", message: "You have no such passkey. It may have been removed already; Settings lists the ones you have.")
+        }
+        return redirect(to: SitePath.settings(done: "passkey-removed"))
+    }
+
+    // MARK: JSON
+
+    struct Registration: Decodable {
+        let name: String
+        let clientDataJSON: String
+        let attestationObject: String
+    }
+
+    struct Assertion: Decodable {
+        let id: String
+        let clientDataJSON: String
+        let authenticatorData: String
+        let signature: String
+        let userHandle: String?
+        /// Where to go once signed in, as the sign-in form's `next`.
+        let next: String?
+    }
+
+    /// `PublicKeyCredentialCreationOptions`, with byte strings in base64url for the script to decode.
+    struct CreationOptions: Encodable {
+        struct Party: Encodable { let id: String; let name: String }
+        struct Account: Encodable { let id: String; let name: String; let displayName: String }
+        struct Parameter: Encodable { var type = "public-key"; let alg: Int }
+        struct Selection: Encodable { var residentKey = "required"; var requireResidentKey = true; var userVerification = "required" }
+        struct Descriptor: Encodable { var type = "public-key"; let id: String }
+
+        let challenge: String
+        let rp: Party
+        let user: Account
+        var pubKeyCredParams = [Parameter(alg: -7), Parameter(alg: -257)]
+        var timeout = Int(RelyingParty.challengeLifetime * 1000)
+        var attestation = "none"
+        var authenticatorSelection = Selection()
+        let excludeCredentials: [Descriptor]
+
+        init(_ options: RegistrationOptions) {
+            challenge = Base64URL.encode(options.challenge)
+            rp = Party(id: options.relyingPartyID, name: "Bestseller Wishlist")
+            user = Account(id: Base64URL.encode(options.userHandle), name: options.username, displayName: options.username)
+            excludeCredentials = options.excludedCredentials.map { Descriptor(id: Base64URL.encode($0)) }
+        }
+    }
+
+    /// `PublicKeyCredentialRequestOptions` for a discoverable passkey: no credentials listed.
+    struct RequestOptions: Encodable {
+        let challenge: String
+        let rpId: String
+        var timeout = Int(RelyingParty.challengeLifetime * 1000)
+        var userVerification = "required"
+    }
+
+    /// A refusal as JSON: 400 for what cannot be read, 403 for what was read and refused.
+    static func answering(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let refusal as PasskeyRefusal {
+            let status: HTTPResponse.Status = switch refusal {
+            case .malformed, .invalidName: .badRequest
+            case .busy: .serviceUnavailable
+            default: .forbidden
+            }
+            return try json(["error": refusal.message], status: status)
+        } catch let error as PageError where error.status == .badRequest {
+            return try json(["error": error.message], status: .badRequest)
+        }
+    }
+
+    static func decode<Body: Decodable>(_ type: Body.Type, from context: AppRequestContext) throws -> Body {
+        guard let body = context.json, let decoded = try? JSONDecoder().decode(Body.self, from: Data(buffer: body)) else {
+            throw PageError.badRequest("The passkey request could not be read. Reload the page and try again.")
+        }
+        return decoded
+    }
+
+    static func bytes(_ text: String) throws -> [UInt8] {
+        guard text.utf8.count <= 16_384, let bytes = Base64URL.decode(text) else {
+            throw PageError.badRequest("The passkey's answer could not be read. Reload the page and try again.")
+        }
+        return bytes
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value)))
+        )
+    }
+}
