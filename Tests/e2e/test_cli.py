@@ -202,3 +202,37 @@ def test_sync_with_history_plans_then_back_fills_and_refuses_a_bad_count(tmp_pat
     assert editions == 8, "the sample's whole history"
     assert run("sync", "--history", "0", "--database", database).returncode == 2
     assert run("sync", "--history", "many", "--database", database).returncode == 2
+
+
+def test_user_passkeys_lists_and_removes_and_a_password_reset_leaves_them(tmp_path: Path) -> None:
+    """Lost-device recovery from the command line. Registering needs a browser (test_passkeys.py),
+    so the two passkeys are written into the database as a registration stores them."""
+    database = str(tmp_path / "passkeys.sqlite")
+    name = unique_username("pk")
+    assert run("user", "create", name, "--password-stdin", "--database", database, stdin="first password\n").returncode == 0
+    with sqlite3.connect(database) as db:
+        (user_id,) = db.execute("SELECT id FROM user WHERE username = ?", (name,)).fetchone()
+        db.execute("INSERT INTO passkey_user (user_id, handle) VALUES (?, ?)", (user_id, os.urandom(32)))
+        for label, used in [("Phone", "2026-11-20 10:00:00.000"), ("Laptop", None)]:
+            db.execute(
+                "INSERT INTO passkey (user_id, credential_id, public_key, sign_count, name, created_at, last_used_at) "
+                "VALUES (?, ?, x'a0', 0, ?, '2026-11-01 09:00:00.000', ?)", (user_id, os.urandom(16), label, used))
+        ids = [row[0] for row in db.execute("SELECT id FROM passkey ORDER BY id")]
+
+    listed = run("user", "passkeys", name, "--database", database)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines == [f"{ids[0]}\tPhone\tadded 2026-11-01\tlast used 2026-11-20", f"{ids[1]}\tLaptop\tadded 2026-11-01\tlast used never"]
+
+    reset = run("user", "reset-password", name, "--password-stdin", "--database", database, stdin="second password\n")
+    assert reset.returncode == 0, reset.stderr
+    assert run("user", "passkeys", name, "--database", database).stdout.splitlines() == lines, "a password reset keeps passkeys"
+
+    removed = run("user", "passkeys", name, "--remove", str(ids[0]), "--database", database)
+    assert removed.returncode == 0 and f"removed passkey {ids[0]} of {name}" in removed.stdout
+    assert run("user", "passkeys", name, "--database", database).stdout.splitlines() == lines[1:]
+    again = run("user", "passkeys", name, "--remove", str(ids[0]), "--database", database)
+    assert again.returncode == 1 and f"has no passkey number {ids[0]}" in again.stderr
+    assert run("user", "passkeys", "nobody-here", "--database", database).returncode == 1
+    run("user", "passkeys", name, "--remove", str(ids[1]), "--database", database)
+    assert run("user", "passkeys", name, "--database", database).stdout.strip() == f"{name} has no passkeys"
