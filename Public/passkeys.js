@@ -31,7 +31,10 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken },
       body: JSON.stringify(body),
     });
-    const answer = await response.json().catch(() => ({}));
+    // Anything but JSON (a redirect followed to a page, the expired-form page) means this page is stale.
+    const isJSON = (response.headers.get("Content-Type") || "").startsWith("application/json");
+    const answer = isJSON && !response.redirected ? await response.json().catch(() => null) : null;
+    if (!answer) throw new Error("This page has expired. Reload it and try again.");
     if (!response.ok) throw new Error(answer.error || "The server could not answer. Try again in a moment.");
     return answer;
   };

@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -19,6 +20,12 @@ from support import (
 
 STARTUP_DEADLINE_S = 30.0
 SHUTDOWN_DEADLINE_S = 5.0
+
+
+def _public_url(port: int) -> str:
+    """The origin the server is told browsers use (`server.publicURL`): passkeys are bound to its
+    host, and browsers refuse an IP address there, so it is localhost rather than 127.0.0.1."""
+    return f"http://localhost:{port}"
 
 
 def _free_port() -> int:
@@ -72,6 +79,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Starts `wishlist serve` on a free loopback port with a fresh database; yields its base URL.
 
     The NYT key is removed from the environment, so the app serves its bundled sample catalog.
+    The base URL is http://127.0.0.1:{port}; the server's public URL (`public_url`, for passkeys)
+    is the same server at http://localhost:{port}.
     Teardown sends SIGTERM and requires a clean exit (code 0) within five seconds.
     """
     binary = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
@@ -85,8 +94,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = dict(os.environ)
     env.pop("NYT_API_KEY", None)
     # Every test signs up from 127.0.0.1; the default 10 sign-ups per address would run out.
+    # Passkeys are bound to the public URL's host, which browsers require to be a name.
     config = workdir / "config.json"
-    config.write_text(json.dumps({"accounts": {"signupsPerAddress": 500}}), encoding="utf-8")
+    config.write_text(json.dumps({
+        "accounts": {"signupsPerAddress": 500},
+        "server": {"publicURL": _public_url(port)},
+    }), encoding="utf-8")
     command = [
         str(binary), "serve",
         "--config", str(config),
@@ -128,6 +141,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             pytrace=False,
         )
     assert code == 0, f"the server exited with code {code} after SIGTERM.\n--- server output ---\n{_output(log_path)}"
+
+
+@pytest.fixture(scope="session")
+def public_url(server: str) -> str:
+    """The running server at its public URL, http://localhost:{port}: where passkeys work.
+
+    Cookies are host-only, so a test that starts on one of the two hosts stays on it.
+    """
+    port = urlsplit(server).port
+    assert port is not None, server
+    return _public_url(port)
 
 
 @pytest.fixture

@@ -13,18 +13,22 @@ struct PasskeyController {
     let sessionMaxAge: Int
     let metrics: MetricsRegistry
 
+    /// The JSON routes are outside `RequireSignInMiddleware`: a script needs a sentence it can
+    /// show, not the sign-in page a redirect would give it.
     func addRoutes(public router: Router<AppRequestContext>, signedIn group: RouterGroup<AppRequestContext>) {
         router.post("passkeys/sign-in/options", use: signInOptions)
         router.post("passkeys/sign-in", use: signIn)
-        group.post("passkeys/registration/options", use: registrationOptions)
-        group.post("passkeys/registration", use: register)
+        router.post("passkeys/registration/options", use: registrationOptions)
+        router.post("passkeys/registration", use: register)
         group.post("settings/passkeys/:id/remove", use: remove)
     }
+
+    static let signedOut = "You are no longer signed in here. Sign in again, then add the passkey."
 
     // MARK: Registration (signed in)
 
     @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
+        guard let user = context.visitor.signedIn else { return try Self.json(["error": Self.signedOut], status: .unauthorized) }
         return try await Self.answering {
             let options = try await relyingParty.registrationOptions(userID: user.userID, username: user.username)
             return try Self.json(CreationOptions(options))
@@ -32,7 +36,7 @@ struct PasskeyController {
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
+        guard let user = context.visitor.signedIn else { return try Self.json(["error": Self.signedOut], status: .unauthorized) }
         return try await Self.answering {
             let body = try Self.decode(Registration.self, from: context)
             try await relyingParty.register(

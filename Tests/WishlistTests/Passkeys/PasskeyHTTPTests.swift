@@ -123,7 +123,9 @@ struct PasskeyHTTPTests {
                 #expect(answer.headers[.contentType] == "application/json")
                 #expect(((try? Self.object(answer))?["error"] as? String)?.count ?? 0 >= 20, "\(body.prefix(60)) gives a sentence")
             }
-            #expect(try await Self.postJSON(&browser, "/passkeys/registration/options", "{}").status == .seeOther, "signed out: to the sign-in page")
+            let signedOut = try await Self.postJSON(&browser, "/passkeys/registration/options", "{}")
+            #expect(signedOut.status == .unauthorized, "signed out: a sentence for the script, not a redirect")
+            #expect(try Self.object(signedOut)["error"] as? String == PasskeyController.signedOut)
         }
     }
 
