@@ -74,16 +74,21 @@ struct RankChart {
                 "first_x": .string(Self.number(Self.plot.left)), "last_x": .string(Self.number(Self.width - Self.plot.right)),
                 "first_date": .string(history.editions.first?.date ?? ""), "last_date": .string(history.editions.last?.date ?? ""),
             ],
+            // Labels and links made here, not by template filters: a two-year history has hundreds.
             "editions": .array(history.editions.reversed().map { edition in
-                ["date": .string(edition.date), "rank": edition.rank.map(TemplateValue.int) ?? .null]
+                [
+                    "label": .string(Self.shortDate(edition.date)), "rank": edition.rank.map(TemplateValue.int) ?? .null,
+                    "path": .string(SitePath.list(history.listNameEncoded) + "?date=" + edition.date),
+                ]
             }),
         ]
     }
 
     /// Coordinates to a tenth of a unit: exact enough for any screen, and stable text for snapshots.
     static func number(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths) / 10) : String(format: "%.1f", tenths / 10)
+        let tenths = Int((value * 10).rounded())
+        let (whole, tenth) = tenths.quotientAndRemainder(dividingBy: 10)
+        return tenth == 0 ? String(whole) : "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(abs(tenth))"
     }
 
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -93,5 +98,12 @@ struct RankChart {
         let parts = date.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3, (1...12).contains(parts[1]) else { return date }
         return "\(months[parts[1] - 1]) \(parts[2]), \(parts[0])"
+    }
+
+    /// `2026-03-05` as "Mar 5, 2026", as the template's `date: "MMM d, yyyy"` writes it.
+    static func shortDate(_ date: String) -> String {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]) else { return date }
+        return "\(months[parts[1] - 1].prefix(3)) \(parts[2]), \(parts[0])"
     }
 }
