@@ -3,8 +3,8 @@ import GRDB
 
 /// One book's ranks on one list, edition by edition, from the edition it first appeared in to the
 /// list's newest stored edition. `rank` is nil in the editions it was off the list.
-public struct RankHistory: Sendable, Equatable {
-    public struct Edition: Sendable, Equatable {
+public struct RankHistory: Sendable, Hashable {
+    public struct Edition: Sendable, Hashable {
         /// `yyyy-MM-dd`
         public let date: String
         public let rank: Int?

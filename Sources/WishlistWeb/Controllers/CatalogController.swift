@@ -11,6 +11,7 @@ struct CatalogController {
     let wishlist: WishlistStore
     /// Behind HTTPS (`server.secureCookies`): the sort cookie gets `Secure` like every other cookie.
     var secureCookies = false
+    var charts = RankChartCache()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("lists", use: index)
@@ -132,7 +133,10 @@ struct CatalogController {
                 "book": detail,
                 "details": detail,
                 "lists": .array(placements.map(BookPresenter.placementValue)),
-                "histories": .array(histories.map { RankChart(history: $0).templateValue }),
+                "histories": .array(try histories.map { history in
+                    let html = try charts.html(for: history) { try pages.fragment("partials/rank-chart.html", ["chart": $0]) }
+                    return ["display_name": .string(history.displayName), "html": .html(html)]
+                }),
                 // The book's first list leads back from it in the breadcrumbs.
                 "breadcrumb_list": placements.first.map(BookPresenter.placementValue) ?? .null,
                 "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),

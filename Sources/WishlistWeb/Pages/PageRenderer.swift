@@ -40,6 +40,11 @@ public struct PageRenderer: Sendable {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
     }
 
+    /// A part of a page (a partial), rendered on its own for a cache to keep.
+    func fragment(_ template: String, _ values: [String: TemplateValue]) throws -> TrustedHTML {
+        TrustedHTML(trusted: String(buffer: try templates.render(template, .dictionary(values))))
+    }
+
     /// The error page for `error`, keeping its headers (such as `Retry-After`).
     public func render(_ error: PageError, for visitor: Visitor) throws -> Response {
         try render(

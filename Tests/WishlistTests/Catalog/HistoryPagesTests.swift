@@ -3,8 +3,10 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 @testable import WishlistCore
+@testable import WishlistTemplates
 @testable import WishlistWeb
 
 /// The history as readers see it: rank charts, "Returning", new this week, and the Atom feed.
@@ -78,6 +80,22 @@ struct HistoryPagesTests {
         #expect(chart.y(1) == RankChart.plot.top)
         #expect(chart.y(15) == RankChart.height - RankChart.plot.bottom)
         #expect(chart.x(0) == RankChart.plot.left && chart.x(1) == RankChart.width - RankChart.plot.right)
+    }
+
+    @Test func aChartIsRenderedOncePerHistoryAndAgainWhenAnEditionArrives() throws {
+        let cache = RankChartCache(capacity: 2)
+        let renders = Mutex(0)
+        let render = { (_: TemplateValue) -> TrustedHTML in renders.withLock { $0 += 1 }; return TrustedHTML(trusted: "<figure></figure>") }
+        var history = RankHistory(listNameEncoded: "x", displayName: "X", frequency: .weekly, editions: [.init(date: "2026-01-04", rank: 3)])
+        _ = cache.html(for: history, render)
+        _ = cache.html(for: history, render)
+        #expect(renders.withLock { $0 } == 1)
+        history = RankHistory(listNameEncoded: "x", displayName: "X", frequency: .weekly,
+                              editions: history.editions + [.init(date: "2026-01-11", rank: 2)])
+        _ = cache.html(for: history, render)
+        #expect(renders.withLock { $0 } == 2, "a new edition is a new history")
+        _ = cache.html(for: RankHistory(listNameEncoded: "y", displayName: "Y", frequency: .weekly, editions: []), render)
+        #expect(cache.count == 1, "full: started again")
     }
 
     @Test func theHistoryQueryReadsTheBooksIndex() async throws {

@@ -1,0 +1,30 @@
+import Synchronization
+import WishlistCore
+import WishlistTemplates
+
+/// Rendered rank charts, kept until their history changes. A history changes only when its list
+/// gets an edition, so a book page rebuilds its charts about once a week, not on every request;
+/// the history itself (one indexed query) is the key, so a new edition can never show a stale chart.
+final class RankChartCache: Sendable {
+    /// Charts kept at most; when full the cache starts again empty, which is simpler than an LRU
+    /// and costs one render per chart when it happens.
+    let capacity: Int
+    private let charts = Mutex<[RankHistory: TrustedHTML]>([:])
+
+    init(capacity: Int = 2_000) {
+        self.capacity = capacity
+    }
+
+    /// The chart's markup (`partials/rank-chart.html`), rendered once per history.
+    func html(for history: RankHistory, _ render: (TemplateValue) throws -> TrustedHTML) rethrows -> TrustedHTML {
+        if let cached = charts.withLock({ $0[history] }) { return cached }
+        let html = try render(RankChart(history: history).templateValue)
+        charts.withLock { charts in
+            if charts.count >= capacity { charts.removeAll(keepingCapacity: true) }
+            charts[history] = html
+        }
+        return html
+    }
+
+    var count: Int { charts.withLock { $0.count } }
+}
