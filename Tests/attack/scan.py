@@ -6,11 +6,17 @@
    household around that user: a second user who shares a wishlist (a high priority and a note on
    one book, a share link), a third who reserved one of its books, and the scanning user as a giver
    with one reservation of its own, one whose book the owner then removed (a notice to dismiss),
-   and a share link of its own (so Settings shows "Revoke the link"). The server runs with
-   scan-config.json: the default configuration with the password and sign-up throttles raised, so
-   that the scans of the sign-in, sign-up and Settings password forms get real answers rather
-   than 429s.
-2. wapiti (modules xss, permanentxss, sql, blindsql, csrf, http_headers, cookieflags, csp,
+   a share link of its own (so Settings shows "Revoke the link"), and a passkey (so Settings lists
+   it with its removal form), registered by passkey_probe.py's software authenticator. The server
+   runs with scan-config.json: the default configuration with the password and sign-up throttles
+   raised, so that the scans of the sign-in, sign-up and Settings password forms get real answers
+   rather than 429s.
+2. passkey_probe.py sends the four passkey JSON endpoints hostile bodies, one case at a time (wrong
+   content type, no or a wrong CSRF header, bodies over the limit, not JSON or the wrong JSON,
+   nesting, NUL bytes, SQL and script payloads in every field, foreign `next` values on a real
+   sign-in) as its own user; every answer must be the 4xx (or JSON) the case expects, never a
+   5xx or a hang, and /healthz must answer afterwards.
+3. wapiti (modules xss, permanentxss, sql, blindsql, csrf, http_headers, cookieflags, csp,
    redirect), signed in through the sign-in form (`--auth-type post`), crawls and attacks every
    page and form under `/` except sign-out (the session must live through the scan) and item
    removal (the crawl would remove the items whose note forms it attacks). Signed in as a giver,
@@ -18,16 +24,17 @@
    giving with its dismiss form, Settings' sharing and share-link forms, and the list behind the
    other user's share link. A second, small run attacks one item's removal form on its own; two
    signed-out runs attack the sign-in and sign-up forms.
-3. sqlmap `--forms` over the signed-in pages, with the session cookie and the CSRF field, then over
-   the sign-in and sign-up pages signed out.
-4. The admin's pages, on a second server with its own database and `accounts.signup: "invite"` (an
+4. sqlmap `--forms` over the signed-in pages, with the session cookie and the CSRF field, then over
+   the sign-in and sign-up pages signed out; then over the JSON bodies of `POST /passkeys/sign-in`
+   (an anonymous visitor's cookie and X-CSRF-Token) and `POST /passkeys/registration` (signed in).
+5. The admin's pages, on a second server with its own database and `accounts.signup: "invite"` (an
    invite's sign-up page exists only then): an admin made by `wishlist user create --admin`, throwaway
    accounts (one disabled), two password-reset links and three invites made through /admin. wapiti
    signed out over a reset link's page and an invite's sign-up page, sqlmap signed out over another
    valid reset link and invite; then, last (its crawl submits every Disable, Reset and Delete form,
    which voids those links), wapiti signed in as the admin over /admin and all its forms, and sqlmap
    over /admin's `done` parameter.
-5. Every finding of either tool, every 5xx the server logged, every lost session, and every route
+6. Every finding of any tool, every 5xx the server logged, every lost session, and every route
    a scan failed to reach (or reached only as CSRF refusals) is a failure, except the findings in
    allowed-findings.json: plain HTTP on loopback has no HSTS and no Secure cookies. For those, a
    server of its own with `WISHLIST_SECURE_COOKIES=true` must show that behind HTTPS every cookie is Secure.
@@ -57,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import harness as h
+import passkey_probe as pk
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_REPORTS = h.REPO_ROOT / ".build" / "attack" / "scan"
@@ -75,11 +83,15 @@ SHARER = "sharer"
 SHARER_PASSWORD = "sharer-password-0123456789"
 OTHER_GIVER = "other-giver"
 OTHER_GIVER_PASSWORD = "other-giver-password-0123456789"
+# The passkey probe's own user (see passkey_probe.py), so its passkeys and sessions touch no one else's.
+PROBER = "passkey-prober"
+PROBER_PASSWORD = "passkey-prober-password-0123456789"
 WAPITI_MODULES = "xss,permanentxss,sql,blindsql,csrf,http_headers,cookieflags,csp,redirect"
 # Each tool's user agent, so its session can be found in the `session` table afterwards.
 WAPITI_AGENT = "wishlist-scan-wapiti"
 WAPITI_DELETE_AGENT = "wishlist-scan-wapiti-removal"
 SQLMAP_AGENT = "wishlist-scan-sqlmap"
+SQLMAP_PASSKEY_AGENT = "wishlist-scan-sqlmap-passkeys"
 WAPITI_ADMIN_AGENT = "wishlist-scan-wapiti-admin"
 
 # The admin pages are scanned on a server of their own (its own database, sign-up by invitation):
@@ -98,6 +110,7 @@ VICTIM_PASSWORD = "victim-password-0123456789"
 WAPITI_DEADLINE_S = 600
 WAPITI_DELETE_DEADLINE_S = 120
 SQLMAP_DEADLINE_S = 360
+SQLMAP_PASSKEY_DEADLINE_S = 120
 WAPITI_SIGNED_OUT_DEADLINE_S = 180
 WAPITI_ADMIN_DEADLINE_S = 240
 
@@ -114,6 +127,8 @@ WAPITI_ROUTES = [
     "GET /people", f"GET /people/{SHARER}", "GET /reservations", r"GET /shared/\S+",
     "POST /reservations", r"POST /reservations/\d+/delete", r"POST /reservations/notices/\d+/dismiss",
     "POST /settings/sharing", "POST /settings/share-link", "POST /settings/share-link/delete",
+    # The scanner's passkey (seeded), listed in Settings with its removal form.
+    r"POST /settings/passkeys/\d+/remove",
 ]
 WAPITI_DELETE_ROUTES = [r"GET /wishlist/\d+/remove", r"POST /wishlist/\d+/delete"]
 SQLMAP_ROUTES = [
@@ -131,6 +146,14 @@ WAPITI_ADMIN_ROUTES = [
 ]
 RESET_ROUTES = [r"GET /reset/\S+", r"POST /reset/\S+"]
 INVITE_ROUTES = ["GET /signup", "POST /signup"]
+# The passkey JSON endpoints sqlmap attacks (each with a JSON body: see run_sqlmap), and the fields
+# it must have tested in each. A 400 is the handler's answer to a field it cannot read: proof that
+# the CSRF header and the JSON content type got the requests past CSRFMiddleware (whose refusal is a
+# 403, like the handler's refusal of a well-formed but invalid assertion).
+SQLMAP_PASSKEY_FIELDS = {
+    "sqlmap-passkey-sign-in": ("id", "clientDataJSON", "authenticatorData", "signature", "userHandle", "next"),
+    "sqlmap-passkey-registration": ("name", "clientDataJSON", "attestationObject"),
+}
 
 _LOG_LINE = re.compile(r"\] (GET|POST|HEAD|PUT|DELETE|PATCH|OPTIONS|TRACE|CONNECT) (\S+) (\d{3}) ")
 
@@ -186,6 +209,12 @@ def seed(server: h.Server) -> dict[str, object]:
     status, _, _ = client.post(f"/wishlist/{first}", [("note", "Seeded note: for the holidays.")])
     if status != 303:
         raise h.Failure(f"seeding: saving a note answered {status}")
+    # A passkey (made by passkey_probe's software authenticator), so that Settings lists it with its
+    # removal form for wapiti to reach.
+    pk.register_passkey(server, USERNAME, PASSWORD, "Scanner's laptop")
+    status, _, page = client.get("/settings")
+    if status != 200 or not re.search(r'action="/settings/passkeys/\d+/remove"', page):
+        raise h.Failure("seeding: Settings does not list the scanner's passkey with its removal form")
     count = query(server.database, "SELECT COUNT(*) FROM wishlist_item WHERE user_id = (SELECT id FROM user WHERE username = ?)", USERNAME)[0][0]
     return {"books": books, "first_item": first, "removal_item": items[books[3]], "items": count}
 
@@ -412,30 +441,46 @@ def wapiti_findings(name: str, report: dict) -> list[Finding]:
 # sqlmap
 
 
-def sqlmap_session(server: h.Server, username: str = USERNAME, password: str = PASSWORD) -> str:
+def sqlmap_session(server: h.Server, username: str = USERNAME, password: str = PASSWORD, agent: str = SQLMAP_AGENT) -> str:
     """A session of its own for sqlmap, signed in through the form, marked by its user agent."""
     client = h.Client(server.port)
-    client.request("GET", "/login", headers={"User-Agent": SQLMAP_AGENT})
+    client.request("GET", "/login", headers={"User-Agent": agent})
     status, _, _ = client.request(
         "POST", "/login",
         body=urllib.parse.urlencode(
             {"username": username, "password": password, "next": "", "csrf_token": client.csrf}).encode(),
-        headers={"Content-Type": "application/x-www-form-urlencoded", "User-Agent": SQLMAP_AGENT},
+        headers={"Content-Type": "application/x-www-form-urlencoded", "User-Agent": agent},
     )
     if status != 303 or not client.session:
         raise h.Failure(f"sqlmap: signing in answered {status}")
     return client.session
 
 
-# What sqlmap leaves alone by default: sign-out (the session must live) and an item's removal (its only
-# field is the CSRF token, which sqlmap does not inject into; the items must stay for the note forms).
-SQLMAP_EXCLUDE = r"logout\b|wishlist/\d+/delete\b"
+def csrf_token(server: h.Server, session: str | None, page: str = "/settings") -> tuple[str, str]:
+    """The session cookie (an anonymous one when `session` is None) and the CSRF token its pages
+    carry: what passkeys.js sends in X-CSRF-Token."""
+    client = h.Client(server.port)
+    if session:
+        client.cookies[h.COOKIE] = session
+    status, _, _ = client.get(page)
+    if status != 200 or not client.session or not client.csrf:
+        raise h.Failure(f"sqlmap: {page} answered {status} without a session cookie or CSRF token")
+    return client.session, client.csrf
+
+
+# What sqlmap leaves alone by default: sign-out (the session must live), and an item's and a passkey's
+# removal (their only field is the CSRF token, which sqlmap does not inject into; the items must stay
+# for the note forms).
+SQLMAP_EXCLUDE = r"logout\b|wishlist/\d+/delete\b|settings/passkeys/\d+/remove\b"
 
 
 def run_sqlmap(
     name: str, server: h.Server, targets: list[str], reports: Path, outcome: Outcome, session: str | None,
-    exclude: str = SQLMAP_EXCLUDE, csrf_page: str | None = None,
+    exclude: str = SQLMAP_EXCLUDE, csrf_page: str | None = None, json_body: dict[str, str] | None = None,
+    csrf_header: str = "", deadline: int = SQLMAP_DEADLINE_S,
 ) -> str:
+    """sqlmap over the forms of `targets`; or, with `json_body`, over that JSON body POSTed to each
+    target as passkeys.js posts it (`csrf_header` in X-CSRF-Token, `session` the cookie it belongs to)."""
     directory = reports / name
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
@@ -444,7 +489,13 @@ def run_sqlmap(
     results = reports / f"{name}-results.csv"
     results.unlink(missing_ok=True)
     port = server.port
-    if session:
+    if json_body is not None:
+        # sqlmap finds the JSON in --data and injects into each of its string values in turn.
+        signed_in = [
+            "--data", json.dumps(json_body, separators=(",", ":")), "--headers", f"X-CSRF-Token: {csrf_header}",
+            "--cookie", f"{h.COOKIE}={session}",
+        ]
+    elif session:
         signed_in = [
             "--cookie", f"{h.COOKIE}={session}",
             # The token is bound to the session, so any signed-in page carries the right one.
@@ -455,7 +506,7 @@ def run_sqlmap(
         # or of `csrf_page` when the form's target shows no form when fetched (an invite's sign-up).
         signed_in = ["--csrf-token", "csrf_token", *(["--csrf-url", server.base_url + csrf_page] if csrf_page else [])]
     command = [
-        SQLMAP, "-m", str(bulk), "--forms", "--batch", "--user-agent", SQLMAP_AGENT, *signed_in,
+        SQLMAP, "-m", str(bulk), *(["--forms"] if json_body is None else []), "--batch", "--user-agent", SQLMAP_AGENT, *signed_in,
         # Forms of every page, except those `exclude` names (by default SQLMAP_EXCLUDE).
         "--scope", rf"^http://127\.0\.0\.1:{port}/(?!{exclude})",
         "--dbms", "SQLite", "--level", "2", "--risk", "1",
@@ -469,9 +520,9 @@ def run_sqlmap(
     with open(log_path, "w") as log:
         try:
             subprocess.run(command, cwd=directory, env=h.server_env(), stdin=subprocess.DEVNULL,
-                           stdout=log, stderr=subprocess.STDOUT, timeout=SQLMAP_DEADLINE_S, check=False)
+                           stdout=log, stderr=subprocess.STDOUT, timeout=deadline, check=False)
         except subprocess.TimeoutExpired:
-            raise h.Failure(f"{name} ran longer than {SQLMAP_DEADLINE_S} s; its log is {log_path}")
+            raise h.Failure(f"{name} ran longer than {deadline} s; its log is {log_path}")
     output = log_path.read_text(errors="replace")
     print(f"  {name}: {time.monotonic() - started:.0f} s, log {log_path}")
 
@@ -489,12 +540,42 @@ def run_sqlmap(
             outcome.findings.append(Finding(name, "SQL injection", line.strip()))
         if re.search(r"\[CRITICAL\]", line):
             outcome.notes.append(f"{name}: " + line.strip())
-    tested = len(re.findall(r"(?i)testing if (?:GET|POST|Cookie|User-Agent|Referer|URI)? ?parameter '", output))
+    tested = len(re.findall(r"(?i)testing if (?:\(custom\) )?(?:GET|POST|Cookie|User-Agent|Referer|URI)? ?parameter '", output))
     heuristics = len(re.findall(r"heuristic \(basic\) test shows that", output))
     outcome.notes.append(f"{name}: {tested} parameter tests started, {heuristics} heuristic checks")
     if tested == 0:
         outcome.problems.append(f"{name} tested no parameter at all; its log is {log_path}")
+    for key in json_body or {}:
+        if not re.search(rf"testing if \(custom\) POST parameter 'JSON {re.escape(key)}'", output):
+            outcome.problems.append(f"{name} never tested the JSON field {key}; its log is {log_path}")
     return output
+
+
+def run_sqlmap_passkeys(server: h.Server, database: Path, reports: Path, outcome: Outcome) -> None:
+    """sqlmap over the two passkey endpoints that read fields: sign-in as an anonymous visitor (its
+    cookie and the token of its sign-in page), and registration signed in as the scanner. Each body is
+    well-formed base64url and JSON but never valid (its challenge was never issued), so each answer
+    is the same refusal unless an injected value changes it."""
+    origin = f"http://localhost:{server.port}"  # server.publicURL's default: the only origin accepted
+    anonymous, token = csrf_token(server, None, "/login")
+    signed_in = sqlmap_session(server, agent=SQLMAP_PASSKEY_AGENT)
+    _, signed_in_token = csrf_token(server, signed_in)
+    runs = [
+        ("sqlmap-passkey-sign-in", pk.SIGN_IN, anonymous, token, pk.fake_assertion("localhost", origin)),
+        ("sqlmap-passkey-registration", pk.REGISTRATION, signed_in, signed_in_token, pk.fake_registration("localhost", origin)),
+    ]
+    for name, path, session, header, body in runs:
+        if set(body) != set(SQLMAP_PASSKEY_FIELDS[name]):
+            raise h.Failure(f"{name}: the body has {sorted(body)}, SQLMAP_PASSKEY_FIELDS names {sorted(SQLMAP_PASSKEY_FIELDS[name])}")
+        mark = len(server.log())
+        run_sqlmap(name, server, [path], reports, outcome, session=session, json_body=body, csrf_header=header,
+                   deadline=SQLMAP_PASSKEY_DEADLINE_S)
+        text = server.log()[mark:]
+        count = check_log(name, text, [f"POST {path}"], outcome)
+        expect_answer(name, text, f"POST {path}", {400}, "its requests never got past the CSRF check to the handler", outcome)
+        outcome.notes.append(f"{name}: the server logged {count} requests")
+    if not session_alive(database, SQLMAP_PASSKEY_AGENT):
+        outcome.problems.append("sqlmap-passkey-registration's session did not survive its scan")
 
 
 # -------------------------------------------------------------------------------------------------
@@ -685,6 +766,7 @@ def main() -> int:
             h.create_user(database, "alice", "another-password-" + os.urandom(8).hex())
             h.create_user(database, SHARER, SHARER_PASSWORD)
             h.create_user(database, OTHER_GIVER, OTHER_GIVER_PASSWORD)
+            h.create_user(database, PROBER, PROBER_PASSWORD)
             server = h.Server(database, h.free_port(), server_log, config=SCAN_CONFIG)
             server.start()
             try:
@@ -693,6 +775,20 @@ def main() -> int:
                 print(f"scan: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items, "
                       f"giving to {SHARER}")
                 item, removal = seeded["first_item"], seeded["removal_item"]
+
+                # The passkey endpoints under hostile bodies (passkey_probe.py): quick, and first, so
+                # that a server it brings down fails the scan here, not somewhere in wapiti's log.
+                started_probe = time.monotonic()
+                probed = pk.probe(server, PROBER, PROBER_PASSWORD)
+                (reports / "passkey-probe.log").write_text("\n".join(probed.log) + "\n")
+                outcome.findings += [Finding(pk.TOOL, category, info, where) for category, info, where in probed.findings]
+                outcome.problems += probed.problems
+                outcome.notes += probed.notes
+                print(f"  {pk.TOOL}: {time.monotonic() - started_probe:.0f} s, {len(probed.findings)} findings")
+                if not server.alive():
+                    first = "; ".join(f"{category}: {info}" for category, info, _ in probed.findings[:3])
+                    raise h.Failure(f"the server died during {pk.TOOL} (exit code {server.proc.returncode}; "
+                                    f"see server.log); its first findings: {first}")
 
                 if not args.skip_wapiti:
                     mark = len(server.log())
@@ -753,6 +849,8 @@ def main() -> int:
                     run_sqlmap("sqlmap-signed-out", server, ["/login", "/signup"], reports, outcome, session=None)
                     count = check_log("sqlmap-signed-out", server.log()[mark:], ["POST /login", "POST /signup"], outcome)
                     outcome.notes.append(f"sqlmap-signed-out: the server logged {count} requests")
+
+                    run_sqlmap_passkeys(server, database, reports, outcome)
             finally:
                 if not server.alive():
                     outcome.problems.append(f"the server died during the scan (exit code {server.proc.returncode}); see server.log")

@@ -89,3 +89,17 @@ def test_connections_past_the_limit_wait_and_the_log_says_so(tmp_path: Path) -> 
             for connection in stalled:
                 connection.close()
         assert "connection limit reached: 16 connections are open" in log.read_text()
+
+
+def test_a_chunked_body_past_the_limit_is_refused_with_413_not_500(server: str) -> None:
+    """A body sent in chunks declares no length, so only reading it can stop it: the 413 a
+    declared length gets, on a form route and on a passkey (JSON) route alike."""
+    host, port = server.removeprefix("http://").split(":")
+    for path, content_type in [("/login", "application/x-www-form-urlencoded"), ("/passkeys/sign-in/options", "application/json")]:
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            head = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: {content_type}\r\n"
+                    "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+            chunk = b"a" * (70 * 1024)
+            connection.sendall(head.encode() + f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n0\r\n\r\n")
+            status_line = connection.makefile("rb").readline().decode()
+        assert status_line.split()[1] == "413", f"{path}: {status_line!r}"

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import WishlistCore
 import WishlistTemplates
 
@@ -14,7 +15,14 @@ struct CSRFMiddleware: RouterMiddleware {
         guard request.method == .post else { return try await next(request, context) }
         var request = request
         var context = context
-        let body = try await request.collectBody(upTo: FormBody.limit(for: request.uri.path))
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: FormBody.limit(for: request.uri.path))
+        } catch is NIOTooManyBytesError {
+            // A body without a declared length (chunked) that runs past the limit: the 413 that
+            // `BodyLimitMiddleware` gives a declared one.
+            throw PageError.payloadTooLarge
+        }
         let contentType = request.headers[.contentType] ?? ""
         let token: String
         if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
