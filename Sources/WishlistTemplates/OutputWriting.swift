@@ -36,7 +36,7 @@ extension ByteBuffer {
         case .int(let number): writeString(String(number))
         // Numbers, booleans and yyyy-MM-dd dates contain no character that needs escaping.
         case .double, .bool, .date: writeString(value.text ?? "")
-        case .null, .array, .dictionary: break
+        case .null, .array, .dictionary, .slot: break
         }
     }
 

@@ -42,10 +42,13 @@ final class CompiledTemplate: Sendable {
         lastRenderedSize.load(ordering: .relaxed)
     }
 
-    func render(_ context: TemplateValue, into buffer: inout ByteBuffer) {
+    /// Returns where the context's slot values stood.
+    @discardableResult
+    func render(_ context: TemplateValue, into buffer: inout ByteBuffer) -> [SlottedHTML.Hole] {
         let start = buffer.writerIndex
         var renderer = Renderer(context: context)
         renderer.render(nodes, into: &buffer)
         lastRenderedSize.store(buffer.writerIndex - start, ordering: .relaxed)
+        return renderer.holes
     }
 }

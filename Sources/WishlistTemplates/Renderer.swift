@@ -5,6 +5,8 @@ struct Renderer {
     private let context: TemplateValue
     /// The loops being iterated, outermost first; compiled names index into it by depth.
     private var loops: [LoopFrame] = []
+    /// Where slot values stood, in output order.
+    private(set) var holes: [SlottedHTML.Hole] = []
 
     init(context: TemplateValue) {
         self.context = context
@@ -17,7 +19,11 @@ struct Renderer {
             case .text(let bytes):
                 buffer.writeBytes(bytes)
             case .output(let expression, let escaping):
-                buffer.writeOutput(evaluate(expression), escaping: escaping)
+                if case .slot(let name) = resolve(expression.source) {
+                    holes.append(SlottedHTML.Hole(offset: buffer.writerIndex, name: name, escaping: escaping))
+                } else {
+                    buffer.writeOutput(evaluate(expression), escaping: escaping)
+                }
             case .conditional(let conditional):
                 let branch = conditional.branches.first { isTrue($0.condition) }
                 render(branch?.body ?? conditional.otherwise, into: &buffer)

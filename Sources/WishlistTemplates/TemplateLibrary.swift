@@ -46,6 +46,16 @@ public final class TemplateLibrary: Sendable {
         try template(named: name).render(context, into: &buffer)
     }
 
+    /// Renders the template `name` once for many requests: each ``TemplateValue/slot(_:)`` in
+    /// `context` becomes a hole that ``SlottedHTML/write(into:fill:)`` fills per request.
+    /// - Throws: ``TemplateError`` for an unknown name or, when reloading, a compile error.
+    public func renderSlotted(_ name: String, _ context: TemplateValue) throws(TemplateError) -> SlottedHTML {
+        let template = try template(named: name)
+        var buffer = ByteBufferAllocator().buffer(capacity: template.expectedSize)
+        let holes = template.render(context, into: &buffer)
+        return SlottedHTML(rendered: buffer, holes: holes)
+    }
+
     private var current: CompiledTemplates {
         switch templates {
         case .fixed(let compiled): compiled

@@ -15,6 +15,10 @@ public enum TemplateValue: Sendable, Equatable {
     case html(TrustedHTML)
     case array([TemplateValue])
     case dictionary([String: TemplateValue])
+    /// A hole for a value that differs per request, named for ``SlottedHTML/write(into:fill:)``
+    /// to fill. Only ``TemplateLibrary/renderSlotted(_:_:)`` keeps it; an ordinary render writes
+    /// nothing. Output it plainly (`{{ name }}`): filters are not applied to a slot.
+    case slot(String)
 }
 
 package extension TemplateValue {
@@ -30,6 +34,7 @@ package extension TemplateValue {
         case .html(let value): !value.html.isEmpty
         case .array(let value): !value.isEmpty
         case .dictionary(let value): !value.isEmpty
+        case .slot: true
         }
     }
 
@@ -46,7 +51,7 @@ package extension TemplateValue {
     /// The text a scalar renders as, or nil for null, arrays and dictionaries (which render nothing).
     var text: String? {
         switch self {
-        case .null, .array, .dictionary: nil
+        case .null, .array, .dictionary, .slot: nil
         case .bool(let value): value ? "true" : "false"
         case .int(let value): String(value)
         case .double(let value): String(value)

@@ -62,7 +62,7 @@ public struct WishlistServer: Sendable {
         let shareLinks = SecretLinkStore(database: database, kind: .share)
         let feedLinks = SecretLinkStore(database: database, kind: .feed)
         router.add(middleware: SessionMiddleware(
-            sessions: accounts.sessions, cookies: cookies, csrf: csrf, wishlistCount: { try await wishlist.count(userID: $0) }
+            sessions: accounts.sessions, cookies: cookies, csrf: csrf
         ))
         router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
@@ -93,7 +93,7 @@ public struct WishlistServer: Sendable {
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
-        CatalogController(catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
+        CatalogController(database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)
         WishlistController(wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
             .addRoutes(to: signedIn)

@@ -48,18 +48,27 @@ public struct SessionStore: Sendable {
 
     /// The live session for a cookie token, or nil. An expired session is deleted on sight.
     public func find(token: String) async throws -> ActiveSession? {
+        try await find(token: token) { _, _ in () }?.session
+    }
+
+    /// The live session for a cookie token and what `alsoRead` reads for its user in the same
+    /// read transaction (what every page shows of the user, such as the wishlist's count), or nil.
+    public func find<Extra: Sendable>(
+        token: String, alsoReading alsoRead: @escaping @Sendable (PageRead, _ userID: Int64) throws -> Extra
+    ) async throws -> (session: ActiveSession, extra: Extra)? {
         let fingerprint = Self.fingerprint(token)
         let now = clock.now()
-        let found = try await database.pool.read { db in
-            try Row.fetchOne(
+        let found = try await database.pool.read { db -> (ActiveSession, Extra)? in
+            guard let session = try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
                     WHERE session.token_hash = ? AND user.disabled_at IS NULL
                     """),
                 arguments: [fingerprint]
-            ).map(Self.session(from:))
+            ).map(Self.session(from:)) else { return nil }
+            return (session, try alsoRead(PageRead(db: db), session.userID))
         }
-        guard let session = found else { return nil }
+        guard let (session, extra) = found else { return nil }
         let (createdAfter, seenAfter) = liveSince(now)
         if session.createdAt < createdAfter || session.lastSeenAt < seenAfter {
             try await delete(id: session.id)
@@ -70,7 +79,7 @@ public struct SessionStore: Sendable {
                 try db.execute(sql: "UPDATE session SET last_seen_at = ? WHERE id = ?", arguments: [now, session.id])
             }
         }
-        return session
+        return (session, extra)
     }
 
     /// The user's sessions that have not expired, most recently used first.

@@ -83,20 +83,7 @@ extension CatalogStore {
     /// For the given books of a list's edition of `date`: the last edition before it that each was
     /// on, with its rank there. Books never on the list before are absent.
     public func earlierAppearances(list: String, before date: String, books: [String]) async throws -> [String: EarlierAppearance] {
-        guard !books.isEmpty else { return [:] }
-        return try await database.pool.read { db in
-            // SQLite takes `rank` from the row holding the MAX: the rank of that latest appearance.
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT book_id, MAX(published_date) AS published_date, rank FROM edition_entry
-                    WHERE book_id IN (\(databaseQuestionMarks(count: books.count))) AND list_name_encoded = ? AND published_date < ?
-                    GROUP BY book_id
-                    """,
-                arguments: StatementArguments(books) + [list, date]
-            )
-            return Dictionary(uniqueKeysWithValues: rows.map { ($0["book_id"], EarlierAppearance(date: $0["published_date"], rank: $0["rank"])) })
-        }
+        try await database.pool.read { try Reader(db: $0).earlierAppearances(list: list, before: date, books: books) }
     }
 
     /// The books that entered the user's favourite lists in their newest editions.
@@ -112,46 +99,55 @@ extension CatalogStore {
     }
 
     private func newEntries(userID: Int64, newestOnly: Bool, weeks: Int, limit: Int) async throws -> [NewEntry] {
-        try await database.pool.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    WITH followed AS (
-                        SELECT edition.list_name_encoded, edition.published_date, catalog_list.display_name, catalog_list.frequency,
-                            (SELECT MAX(before.published_date) FROM edition AS before
-                             WHERE before.list_name_encoded = edition.list_name_encoded AND before.published_date < edition.published_date) AS previous_date
-                        FROM favorite_list
-                        JOIN catalog_list ON catalog_list.name_encoded = favorite_list.list_name_encoded AND catalog_list.is_current
-                        JOIN edition ON edition.list_name_encoded = catalog_list.name_encoded
-                        WHERE favorite_list.user_id = ?1 AND edition.published_date >= date(catalog_list.published_date, ?2)
-                            AND (NOT ?3 OR edition.published_date = catalog_list.published_date)
-                    )
-                    SELECT followed.*, entry.rank, book.*,
-                        entry.weeks_on_list > 1 OR EXISTS (
-                            SELECT 1 FROM edition_entry AS earlier
-                            WHERE earlier.book_id = entry.book_id AND earlier.list_name_encoded = entry.list_name_encoded
-                                AND earlier.published_date < followed.published_date
-                        ) AS is_returning
-                    FROM followed
-                    JOIN edition_entry AS entry
-                        ON entry.list_name_encoded = followed.list_name_encoded AND entry.published_date = followed.published_date
-                    JOIN book ON book.id = entry.book_id
-                    WHERE CASE WHEN followed.previous_date IS NULL THEN entry.rank_last_week = 0
-                        ELSE NOT EXISTS (
-                            SELECT 1 FROM edition_entry AS before
-                            WHERE before.book_id = entry.book_id AND before.list_name_encoded = entry.list_name_encoded
-                                AND before.published_date = followed.previous_date
-                        ) END
-                    ORDER BY followed.published_date DESC, followed.display_name, entry.rank
-                    LIMIT ?4
-                    """),
-                arguments: [userID, "-\(weeks * 7) days", newestOnly, limit]
-            ).map { row in
-                NewEntry(
-                    listNameEncoded: row["list_name_encoded"], displayName: row["display_name"],
-                    frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, publishedDate: row["published_date"],
-                    rank: row["rank"], isReturning: row["is_returning"], book: Self.bookSummary(row)
+        try await database.pool.read { try Reader(db: $0).newEntries(userID: userID, newestOnly: newestOnly, weeks: weeks, limit: limit) }
+    }
+}
+
+extension CatalogStore.Reader {
+    /// The books that entered the user's favourite lists in their newest editions.
+    public func newOnFavoriteLists(userID: Int64) throws -> [NewEntry] {
+        try newEntries(userID: userID, newestOnly: true, weeks: 0, limit: 200)
+    }
+
+    func newEntries(userID: Int64, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewEntry] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                WITH followed AS (
+                    SELECT edition.list_name_encoded, edition.published_date, catalog_list.display_name, catalog_list.frequency,
+                        (SELECT MAX(before.published_date) FROM edition AS before
+                         WHERE before.list_name_encoded = edition.list_name_encoded AND before.published_date < edition.published_date) AS previous_date
+                    FROM favorite_list
+                    JOIN catalog_list ON catalog_list.name_encoded = favorite_list.list_name_encoded AND catalog_list.is_current
+                    JOIN edition ON edition.list_name_encoded = catalog_list.name_encoded
+                    WHERE favorite_list.user_id = ?1 AND edition.published_date >= date(catalog_list.published_date, ?2)
+                        AND (NOT ?3 OR edition.published_date = catalog_list.published_date)
                 )
-            }
+                SELECT followed.*, entry.rank, book.*,
+                    entry.weeks_on_list > 1 OR EXISTS (
+                        SELECT 1 FROM edition_entry AS earlier
+                        WHERE earlier.book_id = entry.book_id AND earlier.list_name_encoded = entry.list_name_encoded
+                            AND earlier.published_date < followed.published_date
+                    ) AS is_returning
+                FROM followed
+                JOIN edition_entry AS entry
+                    ON entry.list_name_encoded = followed.list_name_encoded AND entry.published_date = followed.published_date
+                JOIN book ON book.id = entry.book_id
+                WHERE CASE WHEN followed.previous_date IS NULL THEN entry.rank_last_week = 0
+                    ELSE NOT EXISTS (
+                        SELECT 1 FROM edition_entry AS before
+                        WHERE before.book_id = entry.book_id AND before.list_name_encoded = entry.list_name_encoded
+                            AND before.published_date = followed.previous_date
+                    ) END
+                ORDER BY followed.published_date DESC, followed.display_name, entry.rank
+                LIMIT ?4
+                """),
+            arguments: [userID, "-\(weeks * 7) days", newestOnly, limit]
+        ).map { row in
+            NewEntry(
+                listNameEncoded: row["list_name_encoded"], displayName: row["display_name"],
+                frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, publishedDate: row["published_date"],
+                rank: row["rank"], isReturning: row["is_returning"], book: CatalogStore.bookSummary(row)
+            )
         }
     }
 }

@@ -227,7 +227,7 @@ public struct CatalogStore: Sendable {
 
     // MARK: Reading (pages)
 
-    private static let listColumns = """
+    static let listColumns = """
         catalog_list.name_encoded, catalog_list.display_name, catalog_list.frequency, catalog_list.published_date,
         catalog_list.fetched_at, (SELECT COUNT(*) FROM list_entry WHERE list_entry.list_name_encoded = catalog_list.name_encoded) AS book_count
         """
@@ -244,63 +244,17 @@ public struct CatalogStore: Sendable {
 
     /// A current list and its books in rank order, or nil when there is no such list.
     public func list(named nameEncoded: String) async throws -> (ListSummary, [ListedBook])? {
-        try await database.pool.read { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(Self.listColumns) FROM catalog_list WHERE name_encoded = ? AND is_current AND published_date IS NOT NULL"),
-                arguments: [nameEncoded]
-            ) else { return nil }
-            let books = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT list_entry.rank, list_entry.rank_last_week, list_entry.weeks_on_list, book.*
-                    FROM list_entry JOIN book ON book.id = list_entry.book_id
-                    WHERE list_entry.list_name_encoded = ? ORDER BY list_entry.rank
-                    """),
-                arguments: [nameEncoded]
-            ).map { ListedBook(rank: $0["rank"], rankLastWeek: $0["rank_last_week"], weeksOnList: $0["weeks_on_list"], book: Self.bookSummary($0)) }
-            return (Self.listSummary(row), books)
-        }
+        try await database.pool.read { try Reader(db: $0).list(named: nameEncoded) }
     }
 
     /// A current list's edition of `date` from the history, or nil when none is stored.
     public func edition(list nameEncoded: String, date: String) async throws -> StoredEdition? {
-        try await database.pool.read { db in
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT catalog_list.name_encoded, catalog_list.display_name, catalog_list.frequency,
-                        edition.published_date, edition.fetched_at,
-                        (SELECT COUNT(*) FROM edition_entry AS e WHERE e.list_name_encoded = edition.list_name_encoded AND e.published_date = edition.published_date) AS book_count,
-                        (SELECT MAX(published_date) FROM edition AS e WHERE e.list_name_encoded = edition.list_name_encoded AND e.published_date < edition.published_date) AS previous_date,
-                        (SELECT MIN(published_date) FROM edition AS e WHERE e.list_name_encoded = edition.list_name_encoded AND e.published_date > edition.published_date) AS next_date
-                    FROM edition JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
-                    WHERE edition.list_name_encoded = ? AND edition.published_date = ? AND catalog_list.is_current
-                    """,
-                arguments: [nameEncoded, date]
-            ) else { return nil }
-            let books = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT edition_entry.rank, edition_entry.rank_last_week, edition_entry.weeks_on_list, book.*
-                    FROM edition_entry JOIN book ON book.id = edition_entry.book_id
-                    WHERE edition_entry.list_name_encoded = ? AND edition_entry.published_date = ? ORDER BY edition_entry.rank
-                    """,
-                arguments: [nameEncoded, date]
-            ).map { ListedBook(rank: $0["rank"], rankLastWeek: $0["rank_last_week"], weeksOnList: $0["weeks_on_list"], book: Self.bookSummary($0)) }
-            return StoredEdition(list: Self.listSummary(row), books: books, previousDate: row["previous_date"], nextDate: row["next_date"])
-        }
+        try await database.pool.read { try Reader(db: $0).edition(list: nameEncoded, date: date) }
     }
 
     /// The date of the edition stored before the current one of a list, if any.
     public func previousEditionDate(list nameEncoded: String) async throws -> String? {
-        try await database.pool.read { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT MAX(edition.published_date) FROM edition JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
-                    WHERE edition.list_name_encoded = ? AND edition.published_date < catalog_list.published_date
-                    """),
-                arguments: [nameEncoded]
-            )
-        }
+        try await database.pool.read { try Reader(db: $0).previousEditionDate(list: nameEncoded) }
     }
 
     /// A book with all its links, or nil.
@@ -383,9 +337,7 @@ public struct CatalogStore: Sendable {
     // MARK: Per-user preferences
 
     public func favoriteLists(userID: Int64) async throws -> Set<String> {
-        try await database.pool.read { db in
-            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT list_name_encoded FROM favorite_list WHERE user_id = ?"), arguments: [userID]))
-        }
+        try await database.pool.read { try Reader(db: $0).favoriteLists(userID: userID) }
     }
 
     /// Stars or unstars a list; returns whether it is a favourite now.
@@ -400,16 +352,7 @@ public struct CatalogStore: Sendable {
 
     /// The list `GET /` opens for the user, when it is still a current list.
     public func defaultList(userID: Int64) async throws -> String? {
-        try await database.pool.read { db in
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT user.default_list FROM user JOIN catalog_list ON catalog_list.name_encoded = user.default_list
-                    WHERE user.id = ? AND catalog_list.is_current
-                    """,
-                arguments: [userID]
-            )
-        }
+        try await database.pool.read { try Reader(db: $0).defaultList(userID: userID) }
     }
 
     /// Sets (or with nil clears) the user's start list; false when `list` is not a current list.
@@ -425,7 +368,11 @@ public struct CatalogStore: Sendable {
 
     // MARK: Rows
 
-    private static func listSummary(_ row: Row) -> ListSummary {
+    static func listedBook(_ row: Row) -> ListedBook {
+        ListedBook(rank: row["rank"], rankLastWeek: row["rank_last_week"], weeksOnList: row["weeks_on_list"], book: bookSummary(row))
+    }
+
+    static func listSummary(_ row: Row) -> ListSummary {
         ListSummary(
             nameEncoded: row["name_encoded"], displayName: row["display_name"],
             frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, publishedDate: row["published_date"],

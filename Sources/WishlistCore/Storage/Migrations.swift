@@ -15,6 +15,7 @@ package extension AppDatabase {
         migrator.registerMigration("8-editions", migrate: createEditions)
         migrator.registerMigration("9-feed-links", migrate: createFeedLinks)
         migrator.registerMigration("10-passkeys", migrate: createPasskeys)
+        migrator.registerMigration("11-catalog-generation", migrate: createCatalogGeneration)
         return migrator
     }
 
@@ -310,6 +311,24 @@ package extension AppDatabase {
             table.column("purpose", .text).notNull()
             table.column("user_id", .integer).references("user", onDelete: .cascade)
             table.column("expires_at", .datetime).notNull().indexed()
+        }
+    }
+
+    /// The catalog tables whose rows a list page shows.
+    static let catalogTables = ["catalog_list", "list_entry", "book", "edition", "edition_entry"]
+
+    /// A number that grows with every change to the catalog, whichever process makes it (the
+    /// server's refresh or `wishlist sync` beside it): rendered catalog pages are cached under it.
+    private static func createCatalogGeneration(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE catalog_generation (value INTEGER NOT NULL)")
+        try db.execute(sql: "INSERT INTO catalog_generation (value) VALUES (0)")
+        for table in catalogTables {
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                try db.execute(sql: """
+                    CREATE TRIGGER \(table)_\(event.lowercased())_generation AFTER \(event) ON \(table)
+                    BEGIN UPDATE catalog_generation SET value = value + 1; END
+                    """)
+            }
         }
     }
 }

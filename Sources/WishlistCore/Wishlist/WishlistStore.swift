@@ -100,15 +100,34 @@ public struct WishlistStore: Sendable {
     }
 
     public func count(userID: Int64) async throws -> Int {
-        try await database.pool.read { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
-        }
+        try await database.pool.read { try Reader(db: $0).count(userID: userID) }
     }
 
     /// Catalog book id → wishlist item id, to mark books already on the wishlist.
     public func itemIDsByBook(userID: Int64) async throws -> [String: Int64] {
         try await database.pool.read { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IS NOT NULL"), arguments: [userID])
+            return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The wishlist's queries on a connection a ``PageRead`` holds.
+    public struct Reader {
+        let db: Database
+
+        public func count(userID: Int64) throws -> Int {
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
+        }
+
+        /// Of these catalog books, those on the user's wishlist, with their item ids: one index
+        /// lookup per book, however long the wishlist.
+        public func itemIDs(userID: Int64, books: [String]) throws -> [String: Int64] {
+            guard !books.isEmpty else { return [:] }
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IN (\(databaseQuestionMarks(count: books.count)))",
+                arguments: [userID] + StatementArguments(books)
+            )
             return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
         }
     }

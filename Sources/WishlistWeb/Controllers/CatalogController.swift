@@ -5,6 +5,7 @@ import WishlistTemplates
 
 /// The catalog: all current lists, one list, one book, and search.
 struct CatalogController {
+    let database: AppDatabase
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
@@ -12,6 +13,7 @@ struct CatalogController {
     /// Behind HTTPS (`server.secureCookies`): the sort cookie gets `Secure` like every other cookie.
     var secureCookies = false
     var charts = RankChartCache()
+    var listPages = ListPageCache()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("lists", use: index)
@@ -47,64 +49,173 @@ struct CatalogController {
     }
 
     /// A list's current edition, or with `?date=YYYY-MM-DD` an earlier one from the history.
+    ///
+    /// One read transaction serves the page: the visitor's favourites and wishlist marks, and the
+    /// catalog only when the rendered page is not cached (``ListPageCache``).
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let name = try Self.listName(context)
-        guard let (current, currentBooks) = try await catalog.list(named: name) else { throw Self.unknownList }
         let date = try request.queryText("date")
-        var list = current, books = currentBooks
-        var previous = try await catalog.previousEditionDate(list: name), next: String?
-        if !date.isEmpty, date != current.publishedDate {
-            guard date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else {
-                throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
-            }
-            guard let stored = try await catalog.edition(list: name, date: date) else {
-                throw PageError(
-                    .notFound, title: "No edition of that date",
-                    message: "There is no stored edition of \(current.displayName) published on \(date). The links beside a list lead to the editions there are."
-                )
-            }
-            (list, books, previous, next) = (stored.list, stored.books, stored.previousDate, stored.nextDate)
+        guard date.isEmpty || date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else {
+            throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
         }
-        let isCurrent = list.publishedDate == current.publishedDate
         let requested = try request.queryText("sort")
         guard ["", "rank", "weeks"].contains(requested) else {
             throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
         }
         var remembered = ListSortCookie(request.cookies[ListSortCookie.name]?.value)
-        let sort = requested.isEmpty ? (remembered.sortsByWeeks(name) ? "weeks" : "rank") : requested
-        let ordered = sort == "weeks" ? books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : books
-        let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
-        let favorites = try await catalog.favoriteLists(userID: user.userID)
-        let unranked = books.filter { $0.rankLastWeek == 0 }.map(\.book.id)
-        let earlier = try await catalog.earlierAppearances(list: name, before: list.publishedDate, books: unranked)
-        let movement = { (listed: ListedBook) in Movement(listed, earlier: earlier[listed.book.id], previousEdition: previous) }
-        // The start list is the user's start page, which shows what is new on their favourites.
-        let isStartPage = isCurrent && !favorites.isEmpty ? try await catalog.defaultList(userID: user.userID) == name : false
-        let newThisWeek = isStartPage ? try await catalog.newOnFavoriteLists(userID: user.userID) : []
-        let editionPath = { (date: String) in SitePath.list(name) + (date == current.publishedDate ? "" : "?date=" + date) }
-        var response = try pages.render(
-            "lists/show.html", title: isCurrent ? list.displayName : "\(list.displayName), \(list.publishedDate)", nav: "lists",
-            for: context.visitor,
-            values: [
-                "list": BookPresenter.listValue(list, isFavorite: favorites.contains(name)),
-                "sort": .string(sort),
-                "books": .array(ordered.map { BookPresenter.bookRow($0.book, listed: $0, movement: movement($0), wishlistItem: onWishlist[$0.book.id]) }),
-                "new_this_week": BookPresenter.newEntries(newThisWeek),
-                "return_to": .string(Self.returnPath(request)),
-                "edition": [
-                    "is_current": .bool(isCurrent),
-                    "query": .string(isCurrent ? "" : "&date=" + list.publishedDate),
-                    "previous": previous.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
-                    "next": next.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
-                    "current_path": .string(SitePath.list(name)),
-                ],
-            ]
-        )
+        let byWeeks = requested.isEmpty ? remembered.sortsByWeeks(name) : requested == "weeks"
+        let statusLine = pages.notices.statusLine()
+        let cache = listPages
+        let read = try await database.pageRead { read -> ListPageLookup in
+            let favorites = try read.catalog.favoriteLists(userID: user.userID)
+            let key = ListPageCache.Key(
+                list: name, date: date, sortsByWeeks: byWeeks, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
+                statusLine: statusLine, generation: try read.catalog.generation()
+            )
+            let cached = cache.entry(key)
+            var edition: ListEdition?
+            if cached == nil {
+                switch try Self.edition(of: name, date: date, read) {
+                case .found(let found): edition = found
+                case .noList: return .noList
+                case .noEdition(let displayName): return .noEdition(displayName)
+                }
+            }
+            let isCurrent = cached?.isCurrent ?? edition?.isCurrent ?? false
+            let bookIDs = cached?.bookIDs ?? edition?.books.map(\.book.id) ?? []
+            let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
+            return .found(ListPageRead(
+                key: key, cached: cached, edition: edition, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
+                newThisWeek: isStartPage ? try read.catalog.newOnFavoriteLists(userID: user.userID) : []
+            ))
+        }
+        let page: ListPageRead
+        switch read {
+        case .found(let found): page = found
+        case .noList: throw Self.unknownList
+        case .noEdition(let displayName):
+            throw PageError(
+                .notFound, title: "No edition of that date",
+                message: "There is no stored edition of \(displayName) published on \(date). The links beside a list lead to the editions there are."
+            )
+        }
+        let entry = try page.cached ?? sharedListPage(page.edition!, key: page.key)
+        let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
+            : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
+        let returnTo = Self.returnPath(request)
+        var response = try pages.respond(entry.page, for: context.visitor) { slot in
+            if slot == "return_to" { return .value(.string(returnTo)) }
+            if slot == "new_this_week" { return .value(newThisWeek) }
+            if slot.hasPrefix("mark:"), let marks = entry.marks[String(slot.dropFirst(5))] {
+                return .fragment(page.marks[String(slot.dropFirst(5))] == nil ? marks.add : marks.on)
+            }
+            if slot.hasPrefix("item:"), let item = page.marks[String(slot.dropFirst(5))] { return .value(.int(Int(item))) }
+            return .value(.null)
+        }
         if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {
             response.setCookie(remembered.cookie(secure: secureCookies))
         }
         return response
+    }
+
+    /// What the read of a list page found.
+    private enum ListPageLookup: Sendable {
+        case found(ListPageRead)
+        case noList
+        /// The list, named for people, has no stored edition of the date asked for.
+        case noEdition(String)
+    }
+
+    private enum EditionLookup {
+        case found(ListEdition)
+        case noList
+        case noEdition(String)
+    }
+
+    private struct ListPageRead: Sendable {
+        let key: ListPageCache.Key
+        let cached: ListPageCache.Entry?
+        let edition: ListEdition?
+        let marks: [String: Int64]
+        let newThisWeek: [NewEntry]
+    }
+
+    /// An edition of a list with what its page shows around the books.
+    struct ListEdition: Sendable {
+        let list: ListSummary
+        let currentDate: String
+        let books: [ListedBook]
+        let previous: String?
+        let next: String?
+        let earlier: [String: EarlierAppearance]
+
+        var isCurrent: Bool { list.publishedDate == currentDate }
+    }
+
+    /// The current edition, or the stored one of `date`.
+    private static func edition(of name: String, date: String, _ read: PageRead) throws -> EditionLookup {
+        guard let (current, currentBooks) = try read.catalog.list(named: name) else { return .noList }
+        var list = current, books = currentBooks, next: String?
+        var previous = try read.catalog.previousEditionDate(list: name)
+        if !date.isEmpty, date != current.publishedDate {
+            guard let stored = try read.catalog.edition(list: name, date: date) else { return .noEdition(current.displayName) }
+            (list, books, previous, next) = (stored.list, stored.books, stored.previousDate, stored.nextDate)
+        }
+        let unranked = books.filter { $0.rankLastWeek == 0 }.map(\.book.id)
+        let earlier = try read.catalog.earlierAppearances(list: name, before: list.publishedDate, books: unranked)
+        return .found(ListEdition(list: list, currentDate: current.publishedDate, books: books, previous: previous, next: next, earlier: earlier))
+    }
+
+    /// Renders an edition's page for every visitor with the same key, and keeps it.
+    private func sharedListPage(_ edition: ListEdition, key: ListPageCache.Key) throws -> ListPageCache.Entry {
+        let list = edition.list, name = list.nameEncoded
+        let ordered = key.sortsByWeeks ? edition.books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : edition.books
+        let editionPath = { (date: String) in SitePath.list(name) + (date == edition.currentDate ? "" : "?date=" + date) }
+        var marks: [String: (add: SlottedHTML, on: SlottedHTML)] = [:]
+        let rows = try ordered.map { listed -> TemplateValue in
+            let movement = Movement(listed, earlier: edition.earlier[listed.book.id], previousEdition: edition.previous)
+            guard case .dictionary(var row) = BookPresenter.bookRow(listed.book, listed: listed, movement: movement, wishlistItem: nil) else { return .null }
+            marks[listed.book.id] = try wishlistMarks(row)
+            row["actions"] = .slot("mark:" + listed.book.id)
+            return .dictionary(row)
+        }
+        let page = try pages.renderShared(
+            "lists/show.html", title: edition.isCurrent ? list.displayName : "\(list.displayName), \(list.publishedDate)", nav: "lists",
+            isAdmin: key.isAdmin, statusLine: key.statusLine,
+            values: [
+                "list": BookPresenter.listValue(list, isFavorite: key.isFavorite),
+                "sort": .string(key.sortsByWeeks ? "weeks" : "rank"),
+                "books": .array(rows),
+                "new_this_week_html": .slot("new_this_week"),
+                "return_to": .slot("return_to"),
+                "edition": [
+                    "is_current": .bool(edition.isCurrent),
+                    "query": .string(edition.isCurrent ? "" : "&date=" + list.publishedDate),
+                    "previous": edition.previous.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
+                    "next": edition.next.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
+                    "current_path": .string(SitePath.list(name)),
+                ],
+            ]
+        )
+        let byteCount = page.byteCount + marks.values.reduce(0) { $0 + $1.add.byteCount + $1.on.byteCount }
+        let entry = ListPageCache.Entry(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
+        listPages.keep(entry, for: key)
+        return entry
+    }
+
+    /// A book's wishlist mark in both states, with slots for the visitor's token, the page's
+    /// address and the item's id.
+    private func wishlistMarks(_ row: [String: TemplateValue]) throws -> (add: SlottedHTML, on: SlottedHTML) {
+        let id = row["id"].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
+        var on = row
+        on["on_wishlist"] = .bool(true)
+        on["wishlist_item"] = .slot("item:" + id)
+        let shared: [String: TemplateValue] = ["csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to")]
+        return (
+            try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(row)]) { $1 })),
+            try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(on)]) { $1 }))
+        )
     }
 
     @Sendable func toggleFavorite(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -7,16 +7,18 @@ struct SessionMiddleware: RouterMiddleware {
     let sessions: SessionStore
     let cookies: SessionCookies
     let csrf: CSRFProtection
-    let wishlistCount: @Sendable (Int64) async throws -> Int
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         var context = context
         let presented = request.cookies[cookies.name]?.value
         let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()
         var signedIn: Visitor.SignedIn?
-        if token == presented, let session = try await sessions.find(token: token) {
+        // The layout of every signed-in page shows the wishlist's count: read with the session.
+        if token == presented, let (session, count) = try await sessions.find(token: token, alsoReading: { read, userID in
+            try read.wishlist.count(userID: userID)
+        }) {
             signedIn = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
-            signedIn?.wishlistCount = try await wishlistCount(session.userID)
+            signedIn?.wishlistCount = count
         }
         context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
 

@@ -19,26 +19,89 @@ public struct PageRenderer: Sendable {
         headers: HTTPFields = [:],
         values: [String: TemplateValue] = [:]
     ) throws -> Response {
+        var context = layoutValues(title: title, nav: nav, values: values)
+        context["csrf_token"] = .string(visitor.csrfToken)
+        if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
+        if let flash = context["flash"], flash != .null { context["flash_html"] = .html(try fragment("partials/flash.html", ["flash": flash])) }
+        if let user = visitor.signedIn {
+            context["user"] = [
+                "name": .string(user.username), "wishlist_count": .int(user.wishlistCount),
+                "wishlist_noun": .string(Self.wishlistNoun(user.wishlistCount)), "is_admin": .bool(user.isAdmin),
+            ]
+            context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
+        }
+        let body = try templates.render(template, .dictionary(context))
+        return Response(status: status, headers: Self.pageHeaders(headers), body: ResponseBody(byteBuffer: body))
+    }
+
+    /// A signed-in page rendered once for every visitor of the same kind (administrator or not):
+    /// what differs per visitor is left in slots, filled by ``respond(_:for:fill:)``. `values`
+    /// may hold slots of the page's own, which that call's `fill` fills.
+    func renderShared(
+        _ template: String, title: String, nav: String, isAdmin: Bool, statusLine: String?, values: [String: TemplateValue]
+    ) throws -> SlottedHTML {
+        var context = layoutValues(title: title, nav: nav, values: values)
+        context["csrf_token"] = .slot(Slot.csrfToken)
+        context["flash_html"] = .slot(Slot.flash)
+        context["user"] = [
+            "name": .slot(Slot.username), "wishlist_count": .slot(Slot.wishlistCount), "wishlist_noun": .slot(Slot.wishlistNoun),
+            "is_admin": .bool(isAdmin),
+        ]
+        context["status_line"] = statusLine.map(TemplateValue.string) ?? .null
+        return try templates.renderSlotted(template, .dictionary(context))
+    }
+
+    /// A page from ``renderShared(_:title:nav:isAdmin:statusLine:values:)`` for this visitor; the
+    /// page's own slots go to `fill`.
+    func respond(
+        _ page: SlottedHTML, for visitor: Visitor, fill: (String) -> SlottedHTML.Fill
+    ) throws -> Response {
+        let flash = try visitor.flash.map { TemplateValue.html(try fragment("partials/flash.html", ["flash": $0.templateValue])) } ?? .null
+        let count = visitor.signedIn?.wishlistCount ?? 0
+        var body = ByteBufferAllocator().buffer(capacity: page.byteCount + 1024)
+        page.write(into: &body) { name in
+            switch name {
+            case Slot.csrfToken: .value(.string(visitor.csrfToken))
+            case Slot.flash: .value(flash)
+            case Slot.username: .value(.string(visitor.signedIn?.username ?? ""))
+            case Slot.wishlistCount: .value(.int(count))
+            case Slot.wishlistNoun: .value(.string(Self.wishlistNoun(count)))
+            default: fill(name)
+            }
+        }
+        return Response(status: .ok, headers: Self.pageHeaders([:]), body: ResponseBody(byteBuffer: body))
+    }
+
+    /// The slots of every shared page.
+    enum Slot {
+        static let csrfToken = "csrf_token"
+        static let flash = "flash_html"
+        static let username = "user.name"
+        static let wishlistCount = "user.wishlist_count"
+        static let wishlistNoun = "user.wishlist_noun"
+    }
+
+    private func layoutValues(title: String, nav: String, values: [String: TemplateValue]) -> [String: TemplateValue] {
         var context = values
         let summary = ErrorSummary(values["errors"])
         // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
         context["title"] = .string(summary.isEmpty ? title : "Error: " + title)
         context["error_summary"] = summary.templateValue
         context["nav"] = .string(nav)
-        context["csrf_token"] = .string(visitor.csrfToken)
         context["signup_open"] = .bool(signupOpen)
         context["sample_data"] = .bool(notices.showsSampleData)
-        if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
-        if let user = visitor.signedIn {
-            context["user"] = ["name": .string(user.username), "wishlist_count": .int(user.wishlistCount), "is_admin": .bool(user.isAdmin)]
-            context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
-        }
+        return context
+    }
+
+    private static func pageHeaders(_ headers: HTTPFields) -> HTTPFields {
         var fields = headers
         fields[.contentType] = "text/html; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        let body = try templates.render(template, .dictionary(context))
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
+        return fields
     }
+
+    /// The screen-reader word after the wishlist badge's number.
+    static func wishlistNoun(_ count: Int) -> String { count == 1 ? "book" : "books" }
 
     /// A part of a page (a partial), rendered on its own for a cache to keep.
     func fragment(_ template: String, _ values: [String: TemplateValue]) throws -> TrustedHTML {

@@ -1,0 +1,21 @@
+import GRDB
+
+/// One read transaction for everything a page shows.
+///
+/// Each store lends a reader that runs its own queries on the transaction's connection; the page
+/// composes them, and no store knows about another. One transaction is one trip to the database's
+/// reader threads per page instead of one per query, and every part of the page comes from the
+/// same snapshot.
+public struct PageRead {
+    let db: Database
+
+    public var catalog: CatalogStore.Reader { CatalogStore.Reader(db: db) }
+    public var wishlist: WishlistStore.Reader { WishlistStore.Reader(db: db) }
+}
+
+extension AppDatabase {
+    /// Runs `body` in one read transaction. Keep it to queries: it holds a reader connection.
+    public func pageRead<Value: Sendable>(_ body: @Sendable (PageRead) throws -> Value) async throws -> Value {
+        try await pool.read { db in try body(PageRead(db: db)) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistTemplates
+@testable import WishlistWeb
+
+/// The list page is rendered once per edition and order and filled per visitor: these tests show
+/// that no visitor ever sees another's parts and that a change to the catalog is seen at once.
+@Suite("List pages from the shared page cache", .removesTemporaryDirectories)
+struct ListPageCacheTests {
+    static func tokens(in page: String) -> Set<String> {
+        Set(page.matches(of: /name="csrf_token" value="([^"]+)"/).map { String($0.1) })
+    }
+
+    @Test func eachVisitorSeesOwnMarksTokenNameAndCountOnTheSamePage() async throws {
+        let server = try await TestApp.build()
+        let books = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")).1.map(\.book)
+        try await TestApp.run(server) { ann in
+            try await ann.signUp("anna")
+            #expect(try await ann.post("/wishlist", [("book", books[1].id), ("return_to", "/wishlist")]).status == .seeOther)
+            var bo = TestBrowser(client: ann.client)
+            let signedUp = try await bo.signUp("boris")
+            #expect(signedUp.status == .seeOther, "\(signedUp.text)")
+            let annPage = try await ann.get("/lists/hardcover-fiction").text
+            let boResponse = try await bo.get("/lists/hardcover-fiction")
+            #expect(boResponse.status == .ok, "\(boResponse.headers)")
+            let boPage = boResponse.text
+            let annItem = try #require(try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM wishlist_item") })
+            #expect(annPage.contains(#"<a class="on-wishlist" href="/wishlist/\#(annItem)">"#))
+            #expect(annPage.components(separatedBy: #"class="on-wishlist""#).count == 2)
+            #expect(!boPage.contains(#"class="on-wishlist""#), "Ann's mark is not Bo's")
+            #expect(Self.tokens(in: annPage) == [ann.csrfToken])
+            #expect(Self.tokens(in: boPage) == [bo.csrfToken])
+            #expect(ann.csrfToken != bo.csrfToken)
+            #expect(annPage.contains(">anna</span>") && !annPage.contains(">boris</span>"))
+            #expect(boPage.contains(">boris</span>") && !boPage.contains(">anna</span>"))
+            #expect(annPage.contains(#"id="wishlist-count">1<span class="visually-hidden"> book</span>"#))
+            #expect(boPage.contains(#"id="wishlist-count">0<span class="visually-hidden"> books</span>"#))
+        }
+    }
+
+    @Test func aCachedPageIsTheFreshRenderAndTheAddressIsEscapedPerRequest() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            let first = try await browser.get("/lists/hardcover-fiction").text
+            let second = try await browser.get("/lists/hardcover-fiction").text
+            #expect(first == second)
+            let odd = try await browser.get("/lists/hardcover-fiction?sort=rank&x=%22%3E%3Cb%3E").text
+            #expect(odd.contains(#"name="return_to" value="/lists/hardcover-fiction?sort=rank&amp;x=%22%3E%3Cb%3E""#))
+            #expect(!odd.contains("\"><b>"))
+        }
+    }
+
+    @Test func aChangeToTheCatalogByAnyWriterIsSeenOnTheNextRequest() async throws {
+        let server = try await TestApp.build()
+        let book = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")).1[0].book
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            #expect(try await browser.get("/lists/hardcover-fiction").shows(book.title))
+            // As `wishlist sync` in another process would: straight into the database.
+            try await server.database.pool.write { db in
+                try db.execute(sql: "UPDATE book SET title = 'A Title Changed Elsewhere' WHERE id = ?", arguments: [book.id])
+            }
+            let page = try await browser.get("/lists/hardcover-fiction")
+            #expect(page.shows("A Title Changed Elsewhere"))
+            #expect(!page.shows(book.title))
+        }
+    }
+
+    @Test func theCacheKeepsNoMoreThanItsCapacityAndStartsAgainOnANewGeneration() throws {
+        let cache = ListPageCache(capacity: 2)
+        let library = try TemporaryViews(["p.html": "x"])
+        let page = try library.library().renderSlotted("p.html", [:])
+        let entry = ListPageCache.Entry(page: page, bookIDs: [], marks: [:], isCurrent: true, byteCount: 1)
+        func key(_ list: String, _ generation: Int64) -> ListPageCache.Key {
+            .init(list: list, date: "", sortsByWeeks: false, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
+        }
+        for list in ["a", "b", "c"] { cache.keep(entry, for: key(list, 1)) }
+        #expect(cache.entry(key("a", 1)) == nil, "the oldest went")
+        #expect(cache.entry(key("c", 1)) != nil)
+        cache.keep(entry, for: key("a", 2))
+        #expect(cache.entry(key("c", 1)) == nil)
+        #expect(cache.statistics.entries == 1)
+        cache.keep(entry, for: key("b", 1))
+        #expect(cache.statistics.entries == 1, "an older generation is not kept")
+    }
+}
