@@ -60,7 +60,7 @@ install: deps
 # Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
 # (BENCH_UPDATE_README=0 leaves the README alone).
 BENCH_PACKAGES := wrk python3
-.PHONY: bench bench-templates bench-import
+.PHONY: bench bench-templates bench-import bench-scale bench-peers
 
 ## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 3 minutes of load)
 bench: deps
@@ -74,6 +74,20 @@ bench-import: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	swift build -c release --scratch-path .build-bench --product wishlist
 	BENCH_COMMAND="make bench-import" python3 Benchmarks/server/import_bench.py
+
+## bench-scale: release build of the app, then the same pages on a near-empty database and on one with 10,000 users and 500,000 wishlist items (about 4 minutes)
+bench-scale: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	swift build -c release --scratch-path .build-bench --product wishlist
+	BENCH_COMMAND="make bench-scale" python3 Benchmarks/server/scale.py
+
+## bench-peers: the list page in our app, in Django (PyPI, a venv in Benchmarks/peers/django) and in Vapor 4 + Leaf, side by side
+## (the first run builds Vapor in release: about 20 minutes on 2 cores)
+bench-peers: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES) python3-venv
+	swift build -c release --scratch-path .build-bench --product wishlist
+	swift build -c release --package-path Benchmarks/peers/vapor/VaporPeer
+	BENCH_COMMAND="make bench-peers" python3 Benchmarks/server/peers.py
 
 ## bench-templates: the list page rendered by our engine, swift-mustache and Stencil (release build)
 bench-templates:

@@ -12,7 +12,7 @@ import WishlistTemplates
 //                       [--catalog Sources/WishlistCore/Catalog/SampleCatalog] [--rounds 25]
 //                       [--batch-ms 40] [--out .build/bench/templates.md] [--readme Benchmarks/README.md]
 //                       [--dump DIR] [--csrf TOKEN] [--user NAME] [--fetched-at 2026-11-21T09:30:00Z]
-//                       [--server-page .build/bench/list-page.html]
+//                       [--server-page .build/bench/pages/list.html]
 //        template-bench --profile ours|swift-mustache|stencil [--mode render|page] --iterations N
 //                       (one engine in a loop, for perf; no check, no timing)
 
@@ -155,7 +155,7 @@ print("outputs match (whitespace aside): \(bookCount) books; \(outputs.map { "\(
 
 // The data must be the app's: compare with the page the server sent in the last `make bench`
 // (same user, same sample catalog, same three books on the wishlist), given its CSRF token and time.
-let serverPagePath = option("server-page", ".build/bench/list-page.html")
+let serverPagePath = option("server-page", ".build/bench/pages/list.html")
 if let serverPage = try? String(contentsOfFile: serverPagePath, encoding: .utf8) {
     func attribute(_ pattern: String) -> String? {
         guard let range = serverPage.range(of: pattern, options: .regularExpression) else { return nil }

@@ -123,9 +123,9 @@ public struct WishlistStore: Sendable {
         /// lookup per book, however long the wishlist.
         public func itemIDs(userID: Int64, books: [String]) throws -> [String: Int64] {
             guard !books.isEmpty else { return [:] }
+            // A page asks for the same number of books each time: the statement is prepared once.
             let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IN (\(databaseQuestionMarks(count: books.count)))",
+                db.cachedStatement(sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IN (\(databaseQuestionMarks(count: books.count)))"),
                 arguments: [userID] + StatementArguments(books)
             )
             return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
