@@ -46,38 +46,7 @@ extension CatalogStore {
     /// The book's rank history on every list it has been on, lists by name. Reads one index range
     /// of `edition_entry_by_book` per list edition, so two years on three lists stay cheap.
     public func rankHistory(bookID: String) async throws -> [RankHistory] {
-        try await database.pool.read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT edition.list_name_encoded, catalog_list.display_name, catalog_list.frequency,
-                        edition.published_date, mine.rank
-                    FROM edition
-                    JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
-                    LEFT JOIN edition_entry AS mine ON mine.book_id = ?1
-                        AND mine.list_name_encoded = edition.list_name_encoded AND mine.published_date = edition.published_date
-                    WHERE edition.list_name_encoded IN (SELECT DISTINCT list_name_encoded FROM edition_entry WHERE book_id = ?1)
-                        AND edition.published_date >= (
-                        SELECT MIN(first.published_date) FROM edition_entry AS first
-                        WHERE first.book_id = ?1 AND first.list_name_encoded = edition.list_name_encoded
-                    )
-                    ORDER BY catalog_list.display_name, edition.list_name_encoded, edition.published_date
-                    """),
-                arguments: [bookID]
-            )
-            var histories: [RankHistory] = []
-            var editions: [RankHistory.Edition] = []
-            for (index, row) in rows.enumerated() {
-                editions.append(RankHistory.Edition(date: row["published_date"], rank: row["rank"]))
-                let list: String = row["list_name_encoded"]
-                guard index == rows.count - 1 || rows[index + 1]["list_name_encoded"] != list else { continue }
-                histories.append(RankHistory(
-                    listNameEncoded: list, displayName: row["display_name"],
-                    frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, editions: editions
-                ))
-                editions = []
-            }
-            return histories
-        }
+        try await database.pool.read { try Reader(db: $0).rankHistory(bookID: bookID) }
     }
 
     /// For the given books of a list's edition of `date`: the last edition before it that each was
@@ -104,6 +73,40 @@ extension CatalogStore {
 }
 
 extension CatalogStore.Reader {
+    /// The book's rank history on every list it has been on, lists by name.
+    public func rankHistory(bookID: String) throws -> [RankHistory] {
+        // Columns by position: the loop reads every row of two years of editions.
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT edition.list_name_encoded, catalog_list.display_name, catalog_list.frequency,
+                    edition.published_date, mine.rank
+                FROM edition
+                JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
+                LEFT JOIN edition_entry AS mine ON mine.book_id = ?1
+                    AND mine.list_name_encoded = edition.list_name_encoded AND mine.published_date = edition.published_date
+                WHERE edition.list_name_encoded IN (SELECT DISTINCT list_name_encoded FROM edition_entry WHERE book_id = ?1)
+                    AND edition.published_date >= (
+                    SELECT MIN(first.published_date) FROM edition_entry AS first
+                    WHERE first.book_id = ?1 AND first.list_name_encoded = edition.list_name_encoded
+                )
+                ORDER BY catalog_list.display_name, edition.list_name_encoded, edition.published_date
+                """),
+            arguments: [bookID]
+        )
+        var histories: [RankHistory] = []
+        var editions: [RankHistory.Edition] = []
+        for (index, row) in rows.enumerated() {
+            editions.append(RankHistory.Edition(date: row[3], rank: row[4]))
+            let list: String = row[0]
+            guard index == rows.count - 1 || rows[index + 1][0] != list else { continue }
+            histories.append(RankHistory(
+                listNameEncoded: list, displayName: row[1], frequency: ListFrequency(rawValue: row[2]) ?? .weekly, editions: editions
+            ))
+            editions = []
+        }
+        return histories
+    }
+
     /// The books that entered the user's favourite lists in their newest editions.
     public func newOnFavoriteLists(userID: Int64) throws -> [NewEntry] {
         try newEntries(userID: userID, newestOnly: true, weeks: 0, limit: 200)

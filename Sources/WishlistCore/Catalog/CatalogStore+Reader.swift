@@ -96,5 +96,42 @@ extension CatalogStore {
                 arguments: [userID]
             )
         }
+
+        /// A book with all its links, or nil.
+        public func book(id: String) throws -> CatalogBook? {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM book WHERE id = ?"), arguments: [id]) else { return nil }
+            let links = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT kind, name, url FROM book_link WHERE book_id = ? ORDER BY kind, position"), arguments: [id]
+            )
+            func linksOf(_ kind: String) -> [CatalogBook.Link] {
+                links.filter { $0["kind"] == kind }.map { CatalogBook.Link(name: $0["name"], url: $0["url"]) }
+            }
+            let otherISBNs: String = row["other_isbns"]
+            return CatalogBook(
+                id: row["id"], title: row["title"], author: row["author"], contributor: row["contributor"],
+                publisher: row["publisher"], description: row["description"], price: row["price"],
+                isbn10: row["isbn10"], isbn13: row["isbn13"], otherISBNs: otherISBNs.split(separator: " ").map(String.init),
+                imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
+                buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
+            )
+        }
+
+        /// The current lists each book is on, best rank first.
+        public func placements(of bookIDs: [String]) throws -> [String: [Placement]] {
+            guard !bookIDs.isEmpty else { return [:] }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT list_entry.book_id, list_entry.rank, catalog_list.name_encoded, catalog_list.display_name
+                    FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
+                    WHERE catalog_list.is_current AND list_entry.book_id IN (\(databaseQuestionMarks(count: bookIDs.count)))
+                    ORDER BY list_entry.rank, catalog_list.display_name
+                    """,
+                arguments: StatementArguments(bookIDs)
+            )
+            return Dictionary(grouping: rows, by: { $0["book_id"] as String }).mapValues { rows in
+                rows.map { Placement(listNameEncoded: $0["name_encoded"], displayName: $0["display_name"], rank: $0["rank"]) }
+            }
+        }
     }
 }

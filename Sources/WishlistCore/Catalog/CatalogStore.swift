@@ -259,23 +259,7 @@ public struct CatalogStore: Sendable {
 
     /// A book with all its links, or nil.
     public func book(id: String) async throws -> CatalogBook? {
-        try await database.pool.read { db in try Self.book(id: id, db) }
-    }
-
-    static func book(id: String, _ db: Database) throws -> CatalogBook? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM book WHERE id = ?", arguments: [id]) else { return nil }
-        let links = try Row.fetchAll(db, sql: "SELECT kind, name, url FROM book_link WHERE book_id = ? ORDER BY kind, position", arguments: [id])
-        func linksOf(_ kind: String) -> [CatalogBook.Link] {
-            links.filter { $0["kind"] == kind }.map { CatalogBook.Link(name: $0["name"], url: $0["url"]) }
-        }
-        let otherISBNs: String = row["other_isbns"]
-        return CatalogBook(
-            id: row["id"], title: row["title"], author: row["author"], contributor: row["contributor"],
-            publisher: row["publisher"], description: row["description"], price: row["price"],
-            isbn10: row["isbn10"], isbn13: row["isbn13"], otherISBNs: otherISBNs.split(separator: " ").map(String.init),
-            imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
-            buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
-        )
+        try await database.pool.read { try Reader(db: $0).book(id: id) }
     }
 
     /// Finds a book by any of its ISBNs with one search of `book_isbn`'s index, cheap enough for
@@ -290,21 +274,7 @@ public struct CatalogStore: Sendable {
     /// The current lists each book is on, best rank first.
     public func placements(of bookIDs: [String]) async throws -> [String: [Placement]] {
         guard !bookIDs.isEmpty else { return [:] }
-        return try await database.pool.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT list_entry.book_id, list_entry.rank, catalog_list.name_encoded, catalog_list.display_name
-                    FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
-                    WHERE catalog_list.is_current AND list_entry.book_id IN (\(databaseQuestionMarks(count: bookIDs.count)))
-                    ORDER BY list_entry.rank, catalog_list.display_name
-                    """,
-                arguments: StatementArguments(bookIDs)
-            )
-            return Dictionary(grouping: rows, by: { $0["book_id"] as String }).mapValues { rows in
-                rows.map { Placement(listNameEncoded: $0["name_encoded"], displayName: $0["display_name"], rank: $0["rank"]) }
-            }
-        }
+        return try await database.pool.read { try Reader(db: $0).placements(of: bookIDs) }
     }
 
     /// Books on current lists whose title or author has words starting with each word of

@@ -186,7 +186,7 @@ public struct WishlistStore: Sendable {
         return try books.map { imported in
             guard let id = try catalogBookID(matching: imported, db) else { return ownBook(imported) }
             if let book = catalogBooks[id] { return book }
-            let book = try CatalogStore.book(id: id, db) ?? ownBook(imported)
+            let book = try CatalogStore.Reader(db: db).book(id: id) ?? ownBook(imported)
             catalogBooks[id] = book
             return book
         }

@@ -10,10 +10,10 @@ struct CatalogController {
     let pages: PageRenderer
     let clock: WallClock
     let wishlist: WishlistStore
+    let pageCaches: CatalogPageCaches
     /// Behind HTTPS (`server.secureCookies`): the sort cookie gets `Secure` like every other cookie.
     var secureCookies = false
     var charts = RankChartCache()
-    var listPages = ListPageCache()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("lists", use: index)
@@ -66,10 +66,10 @@ struct CatalogController {
         var remembered = ListSortCookie(request.cookies[ListSortCookie.name]?.value)
         let byWeeks = requested.isEmpty ? remembered.sortsByWeeks(name) : requested == "weeks"
         let statusLine = pages.notices.statusLine()
-        let cache = listPages
+        let cache = pageCaches.lists
         let read = try await database.pageRead { read -> ListPageLookup in
             let favorites = try read.catalog.favoriteLists(userID: user.userID)
-            let key = ListPageCache.Key(
+            let key = ListPageKey(
                 list: name, date: date, sortsByWeeks: byWeeks, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
                 statusLine: statusLine, generation: try read.catalog.generation()
             )
@@ -108,7 +108,7 @@ struct CatalogController {
             if slot == "return_to" { return .value(.string(returnTo)) }
             if slot == "new_this_week" { return .value(newThisWeek) }
             if slot.hasPrefix("mark:"), let marks = entry.marks[String(slot.dropFirst(5))] {
-                return .fragment(page.marks[String(slot.dropFirst(5))] == nil ? marks.add : marks.on)
+                return .fragment(marks.mark(itemID: page.marks[String(slot.dropFirst(5))]))
             }
             if slot.hasPrefix("item:"), let item = page.marks[String(slot.dropFirst(5))] { return .value(.int(Int(item))) }
             return .value(.null)
@@ -134,8 +134,8 @@ struct CatalogController {
     }
 
     private struct ListPageRead: Sendable {
-        let key: ListPageCache.Key
-        let cached: ListPageCache.Entry?
+        let key: ListPageKey
+        let cached: ListPage?
         let edition: ListEdition?
         let marks: [String: Int64]
         let newThisWeek: [NewEntry]
@@ -168,11 +168,11 @@ struct CatalogController {
     }
 
     /// Renders an edition's page for every visitor with the same key, and keeps it.
-    private func sharedListPage(_ edition: ListEdition, key: ListPageCache.Key) throws -> ListPageCache.Entry {
+    private func sharedListPage(_ edition: ListEdition, key: ListPageKey) throws -> ListPage {
         let list = edition.list, name = list.nameEncoded
         let ordered = key.sortsByWeeks ? edition.books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : edition.books
         let editionPath = { (date: String) in SitePath.list(name) + (date == edition.currentDate ? "" : "?date=" + date) }
-        var marks: [String: (add: SlottedHTML, on: SlottedHTML)] = [:]
+        var marks: [String: WishlistMarks] = [:]
         let rows = try ordered.map { listed -> TemplateValue in
             let movement = Movement(listed, earlier: edition.earlier[listed.book.id], previousEdition: edition.previous)
             guard case .dictionary(var row) = BookPresenter.bookRow(listed.book, listed: listed, movement: movement, wishlistItem: nil) else { return .null }
@@ -198,23 +198,23 @@ struct CatalogController {
                 ],
             ]
         )
-        let byteCount = page.byteCount + marks.values.reduce(0) { $0 + $1.add.byteCount + $1.on.byteCount }
-        let entry = ListPageCache.Entry(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
-        listPages.keep(entry, for: key)
+        let byteCount = page.byteCount + marks.values.reduce(0) { $0 + $1.byteCount }
+        let entry = ListPage(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
+        pageCaches.lists.keep(entry, for: key)
         return entry
     }
 
     /// A book's wishlist mark in both states, with slots for the visitor's token, the page's
     /// address and the item's id.
-    private func wishlistMarks(_ row: [String: TemplateValue]) throws -> (add: SlottedHTML, on: SlottedHTML) {
+    private func wishlistMarks(_ row: [String: TemplateValue]) throws -> WishlistMarks {
         let id = row["id"].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
         var on = row
         on["on_wishlist"] = .bool(true)
         on["wishlist_item"] = .slot("item:" + id)
         let shared: [String: TemplateValue] = ["csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to")]
-        return (
-            try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(row)]) { $1 })),
-            try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(on)]) { $1 }))
+        return WishlistMarks(
+            add: try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(row)]) { $1 })),
+            on: try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(on)]) { $1 }))
         )
     }
 
@@ -228,33 +228,80 @@ struct CatalogController {
         return redirect(to: returnTo)
     }
 
+    /// A book's page: one read for the visitor's wishlist mark, and the catalog's part only when
+    /// the rendered page is not cached (``BookPageCache``).
     @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let id = context.parameters.get("id") ?? ""
-        guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else {
-            throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead.")
+        guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
+        let statusLine = pages.notices.statusLine()
+        let cache = pageCaches.books
+        let read = try await database.pageRead { read -> BookPageRead? in
+            let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: statusLine, generation: try read.catalog.generation())
+            let cached = cache.entry(key)
+            var content: BookPageContent?
+            if cached == nil {
+                guard let book = try read.catalog.book(id: id) else { return nil }
+                content = BookPageContent(
+                    book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
+                )
+            }
+            return BookPageRead(key: key, cached: cached, content: content, wishlistItem: try read.wishlist.itemIDs(userID: user.userID, books: [id])[id])
         }
-        let placements = try await catalog.placements(of: [id])[id] ?? []
-        let histories = try await catalog.rankHistory(bookID: id)
-        let wishlistItem = try await wishlist.itemIDsByBook(userID: user.userID)[id]
-        let detail = BookPresenter.bookDetail(book, wishlistItem: wishlistItem)
-        return try pages.render(
-            "books/show.html", title: book.title, nav: "lists", for: context.visitor,
+        guard let read else { throw Self.unknownBook }
+        let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
+        let returnTo = Self.returnPath(request)
+        return try pages.respond(entry.page, for: context.visitor) { slot in
+            switch slot {
+            case "return_to": .value(.string(returnTo))
+            case "wishlist_mark": .fragment(entry.marks.mark(itemID: read.wishlistItem))
+            case "item:" + id: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
+            default: .value(.null)
+            }
+        }
+    }
+
+    static let unknownBook = PageError(
+        .notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead."
+    )
+
+    private struct BookPageContent: Sendable {
+        let book: CatalogBook
+        let placements: [Placement]
+        let histories: [RankHistory]
+    }
+
+    private struct BookPageRead: Sendable {
+        let key: BookPageKey
+        let cached: BookPage?
+        let content: BookPageContent?
+        let wishlistItem: Int64?
+    }
+
+    /// Renders a book's page for every visitor with the same key, and keeps it.
+    private func sharedBookPage(_ content: BookPageContent, key: BookPageKey) throws -> BookPage {
+        let book = content.book
+        let detail = BookPresenter.bookDetail(book)
+        let page = try pages.renderShared(
+            "books/show.html", title: book.title, nav: "lists", isAdmin: key.isAdmin, statusLine: key.statusLine,
             values: [
-                "book": detail,
-                "details": detail,
-                "lists": .array(placements.map(BookPresenter.placementValue)),
-                "histories": .array(try histories.map { history in
+                "book": .dictionary(detail),
+                "details": .dictionary(detail),
+                "wishlist_mark": .slot("wishlist_mark"),
+                "lists": .array(content.placements.map(BookPresenter.placementValue)),
+                "histories": .array(try content.histories.map { history in
                     let html = try charts.html(for: history) { try pages.fragment("partials/rank-chart.html", ["chart": $0]) }
                     return ["display_name": .string(history.displayName), "html": .html(html)]
                 }),
                 // The book's first list leads back from it in the breadcrumbs.
-                "breadcrumb_list": placements.first.map(BookPresenter.placementValue) ?? .null,
+                "breadcrumb_list": content.placements.first.map(BookPresenter.placementValue) ?? .null,
                 "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),
                 "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
-                "return_to": .string(Self.returnPath(request)),
             ]
         )
+        let entry = BookPage(page: page, marks: try wishlistMarks(detail))
+        pageCaches.books.keep(entry, for: key)
+        return entry
     }
 
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {

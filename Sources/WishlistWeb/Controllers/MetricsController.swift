@@ -8,6 +8,7 @@ import WishlistCore
 struct MetricsController {
     let metrics: MetricsRegistry
     let gauges: ServerGauges
+    let pageCaches: CatalogPageCaches
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("metrics", use: show)
@@ -15,7 +16,7 @@ struct MetricsController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard Self.isLoopback(context.clientAddress) else { throw PageError.notFound }
-        let text = metrics.render(gauges: try await gauges.read())
+        let text = metrics.render(gauges: try await gauges.read() + [(.pageCacheBytes, Double(pageCaches.bytes))])
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

@@ -78,15 +78,14 @@ enum BookPresenter {
         })
     }
 
-    static func bookDetail(_ book: CatalogBook, wishlistItem: Int64?) -> TemplateValue {
+    /// A book's fields for its own page; its wishlist mark is the page's `wishlist_mark` slot.
+    static func bookDetail(_ book: CatalogBook) -> [String: TemplateValue] {
         [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
             "contributor": .string(book.contributor), "publisher": .string(book.publisher),
             "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
             "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
-            "on_wishlist": .bool(wishlistItem != nil),
-            "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
         ]
     }
 }

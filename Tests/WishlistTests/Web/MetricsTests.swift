@@ -64,6 +64,21 @@ struct MetricsTests {
         }
     }
 
+    @Test func countsSharedPageLookupsAndTheirBytes() async throws {
+        try await Self.live(enabled: true) { client in
+            var browser = TestBrowser(client: client)
+            try await browser.signUp("reader")
+            for path in ["/lists/hardcover-fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction"] {
+                #expect(try await browser.get(path).status == .ok)
+            }
+            let text = try await client.execute(uri: "/metrics", method: .get).text
+            #expect(text.contains(#"wishlist_page_cache_lookups_total{page="list",result="hit"} 2"#))
+            #expect(text.contains(#"wishlist_page_cache_lookups_total{page="list",result="miss"} 1"#))
+            let bytes = try #require(text.firstMatch(of: /wishlist_page_cache_bytes (\d+)\n/)?.1).flatMap { Int($0) }
+            #expect((bytes ?? 0) > 10_000, "one list page with its marks")
+        }
+    }
+
     @Test func isNotFoundWhenDisabledOrForAnotherMachine() async throws {
         try await Self.live(enabled: false) { client in
             let response = try await client.execute(uri: "/metrics", method: .get)

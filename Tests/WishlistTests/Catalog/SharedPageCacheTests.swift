@@ -7,10 +7,10 @@ import Testing
 @testable import WishlistTemplates
 @testable import WishlistWeb
 
-/// The list page is rendered once per edition and order and filled per visitor: these tests show
-/// that no visitor ever sees another's parts and that a change to the catalog is seen at once.
-@Suite("List pages from the shared page cache", .removesTemporaryDirectories)
-struct ListPageCacheTests {
+/// List and book pages are rendered once and filled per visitor: these tests show that no visitor
+/// ever sees another's parts and that a change to the catalog is seen at once.
+@Suite("List and book pages from the shared page caches", .removesTemporaryDirectories)
+struct SharedPageCacheTests {
     static func tokens(in page: String) -> Set<String> {
         Set(page.matches(of: /name="csrf_token" value="([^"]+)"/).map { String($0.1) })
     }
@@ -72,11 +72,11 @@ struct ListPageCacheTests {
     }
 
     @Test func theCacheKeepsNoMoreThanItsCapacityAndStartsAgainOnANewGeneration() throws {
-        let cache = ListPageCache(capacity: 2)
+        let cache = ListPageCache(page: "list", capacity: 2)
         let library = try TemporaryViews(["p.html": "x"])
         let page = try library.library().renderSlotted("p.html", [:])
-        let entry = ListPageCache.Entry(page: page, bookIDs: [], marks: [:], isCurrent: true, byteCount: 1)
-        func key(_ list: String, _ generation: Int64) -> ListPageCache.Key {
+        let entry = ListPage(page: page, bookIDs: [], marks: [:], isCurrent: true, byteCount: 1)
+        func key(_ list: String, _ generation: Int64) -> ListPageKey {
             .init(list: list, date: "", sortsByWeeks: false, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
         }
         for list in ["a", "b", "c"] { cache.keep(entry, for: key(list, 1)) }
@@ -87,5 +87,43 @@ struct ListPageCacheTests {
         #expect(cache.statistics.entries == 1)
         cache.keep(entry, for: key("b", 1))
         #expect(cache.statistics.entries == 1, "an older generation is not kept")
+    }
+
+    @Test func eachVisitorSeesOwnMarkOnTheSameBookPage() async throws {
+        let server = try await TestApp.build()
+        let book = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")).1[0].book
+        try await TestApp.run(server) { ann in
+            try await ann.signUp("anna")
+            #expect(try await ann.post("/wishlist", [("book", book.id), ("return_to", "/wishlist")]).status == .seeOther)
+            var bo = TestBrowser(client: ann.client)
+            #expect(try await bo.signUp("boris").status == .seeOther)
+            let boPage = try await bo.get("/books/\(book.id)").text
+            let annPage = try await ann.get("/books/\(book.id)").text
+            let annItem = try #require(try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM wishlist_item") })
+            #expect(annPage.contains(#"<a class="on-wishlist" href="/wishlist/\#(annItem)">"#))
+            #expect(!annPage.contains(#"<form class="add-to-wishlist""#))
+            #expect(boPage.contains(#"<form class="add-to-wishlist" method="post" action="/wishlist">"#))
+            #expect(boPage.contains(#"name="return_to" value="/books/\#(book.id)""#))
+            #expect(!boPage.contains(#"class="on-wishlist""#), "Ann's mark is not Bo's")
+            #expect(Self.tokens(in: boPage) == [bo.csrfToken])
+            #expect(annPage.contains(">anna</span>") && !annPage.contains(">boris</span>"))
+            #expect(boPage.contains(">boris</span>") && !boPage.contains(">anna</span>"))
+            #expect(annPage.contains(#"id="wishlist-count">1<span class="visually-hidden"> book</span>"#))
+            #expect(server.catalogPages.books.statistics.hits >= 1, "the second visitor's page came from the cache")
+        }
+    }
+
+    @Test func aBookPageShowsAChangeToTheCatalogByAnyWriter() async throws {
+        let server = try await TestApp.build()
+        let book = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")).1[0].book
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            let first = try await browser.get("/books/\(book.id)").text
+            #expect(try await browser.get("/books/\(book.id)").text == first)
+            try await server.database.pool.write { db in
+                try db.execute(sql: "UPDATE book SET description = 'Told again, elsewhere.' WHERE id = ?", arguments: [book.id])
+            }
+            #expect(try await browser.get("/books/\(book.id)").shows("Told again, elsewhere."))
+        }
     }
 }

@@ -1,0 +1,108 @@
+import Synchronization
+import WishlistCore
+import WishlistTemplates
+
+/// A page rendered once for every visitor who sees the same thing, with slots for what is each
+/// visitor's own (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:values:)``).
+protocol SharedPage: Sendable {
+    /// The bytes kept: the page and any fragments that fill its slots.
+    var byteCount: Int { get }
+}
+
+/// What makes two visitors' pages the same apart from their slots.
+protocol SharedPageKey: Hashable, Sendable {
+    /// The catalog's generation the page was read at (``CatalogStore/Reader/generation()``).
+    var generation: Int64 { get }
+}
+
+/// Shared pages under the catalog's generation, which grows with every change to the catalog
+/// tables by any process: a refresh or a back-fill is seen on the next request, and the pages of an
+/// older generation are dropped when a newer one is first seen. Bounded: when full, the oldest
+/// page goes.
+final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
+    /// The page's name in `wishlist_page_cache_lookups_total`: list, book.
+    let page: String
+    let capacity: Int
+    let metrics: MetricsRegistry?
+    private let state = Mutex(State())
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var order: [Key] = []
+        var generation: Int64 = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    init(page: String, capacity: Int, metrics: MetricsRegistry? = nil) {
+        self.page = page
+        self.capacity = capacity
+        self.metrics = metrics
+    }
+
+    func entry(_ key: Key) -> Entry? {
+        let entry = state.withLock { state in
+            let entry = state.entries[key]
+            if entry == nil { state.misses += 1 } else { state.hits += 1 }
+            return entry
+        }
+        metrics?.increment(.pageCacheLookups, [("page", page), ("result", entry == nil ? "miss" : "hit")])
+        return entry
+    }
+
+    func keep(_ entry: Entry, for key: Key) {
+        state.withLock { state in
+            if key.generation > state.generation {
+                state.entries.removeAll(keepingCapacity: true)
+                state.order.removeAll(keepingCapacity: true)
+                state.generation = key.generation
+            }
+            guard key.generation == state.generation, state.entries[key] == nil else { return }
+            if state.order.count >= capacity { state.entries[state.order.removeFirst()] = nil }
+            state.entries[key] = entry
+            state.order.append(key)
+        }
+    }
+
+    /// Hits, misses, and the bytes of the pages kept.
+    var statistics: SharedPageStatistics {
+        state.withLock { state in
+            SharedPageStatistics(
+                hits: state.hits, misses: state.misses, entries: state.entries.count,
+                bytes: state.entries.values.reduce(0) { $0 + $1.byteCount }
+            )
+        }
+    }
+}
+
+struct SharedPageStatistics: Sendable {
+    let hits: Int
+    let misses: Int
+    let entries: Int
+    let bytes: Int
+}
+
+/// A book's wishlist mark in both states, each with slots for the visitor's token, the page's
+/// address and the item's id: an add form, and a link to the item.
+struct WishlistMarks: Sendable {
+    let add: SlottedHTML
+    let on: SlottedHTML
+
+    var byteCount: Int { add.byteCount + on.byteCount }
+
+    func mark(itemID: Int64?) -> SlottedHTML { itemID == nil ? add : on }
+}
+
+/// The shared pages of the catalog, one cache per kind of page.
+final class CatalogPageCaches: Sendable {
+    let lists: ListPageCache
+    let books: BookPageCache
+
+    init(metrics: MetricsRegistry? = nil) {
+        lists = ListPageCache(metrics: metrics)
+        books = BookPageCache(metrics: metrics)
+    }
+
+    /// What `/metrics` reports as `wishlist_page_cache_bytes`.
+    var bytes: Int { lists.statistics.bytes + books.statistics.bytes }
+}
