@@ -12,8 +12,8 @@ public struct WishlistServer: Sendable {
     public let accounts: AccountService
     public let catalogSync: CatalogSync
     public let application: Application<RouterResponder<AppRequestContext>>
-    /// The list and book pages rendered once for every visitor.
-    let catalogPages: CatalogPageCaches
+    /// The pages rendered once and filled per request.
+    let pageCaches: PageCaches
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes.
@@ -48,7 +48,7 @@ public struct WishlistServer: Sendable {
         )
 
         let metrics = MetricsRegistry()
-        let catalogPages = CatalogPageCaches(metrics: config.metrics.enabled ? metrics : nil)
+        let pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessLogMiddleware())
         if config.metrics.enabled {
@@ -75,7 +75,7 @@ public struct WishlistServer: Sendable {
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
-            MetricsController(metrics: metrics, gauges: gauges, pageCaches: catalogPages).addRoutes(to: router)
+            MetricsController(metrics: metrics, gauges: gauges, pageCaches: pageCaches).addRoutes(to: router)
         }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
         FeedController(feedLinks: feedLinks, catalog: catalog, secureCookies: config.server.secureCookies).addRoutes(to: router)
@@ -97,13 +97,19 @@ public struct WishlistServer: Sendable {
             passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
         CatalogController(
-            database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: catalogPages,
+            database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: pageCaches,
             secureCookies: config.server.secureCookies
         )
             .addRoutes(to: signedIn)
-        WishlistController(wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
+        WishlistController(
+            database: database, wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
+            secureCookies: config.server.secureCookies
+        )
             .addRoutes(to: signedIn)
-        HouseholdController(household: household, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies)
+        HouseholdController(
+            database: database, household: household, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
+            secureCookies: config.server.secureCookies
+        )
             .addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
@@ -128,7 +134,7 @@ public struct WishlistServer: Sendable {
             logger: logger
         )
         return WishlistServer(
-            config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application, catalogPages: catalogPages
+            config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application, pageCaches: pageCaches
         )
     }
 }

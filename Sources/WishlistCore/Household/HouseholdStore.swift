@@ -79,28 +79,7 @@ public struct HouseholdStore: Sendable {
 
     /// A shared list's items as `viewerID` sees them, each with who (if anyone) reserved it.
     public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) async throws -> [SharedItem] {
-        try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name
-                    FROM wishlist_item
-                    LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
-                    LEFT JOIN user AS giver ON giver.id = reservation.giver_id
-                    WHERE wishlist_item.user_id = ? AND ? != wishlist_item.user_id
-                    ORDER BY \(sort.orderBy)
-                    """,
-                arguments: [ownerID, viewerID]
-            ).map { row in
-                let reservation: SharedItem.Reservation
-                switch row["giver_id"] as Int64? {
-                case nil: reservation = .open
-                case viewerID: reservation = .byViewer
-                default: reservation = .byOther(name: row["giver_name"])
-                }
-                return SharedItem(item: WishlistStore.item(row), reservation: reservation)
-            }
-        }
+        try await database.pool.read { try Reader(db: $0).items(ownerID: ownerID, viewerID: viewerID, sort: sort) }
     }
 
     // MARK: Reservations
@@ -204,5 +183,35 @@ public struct HouseholdStore: Sendable {
             id: row["reservation_id"], ownerName: row["owner_name"], title: row["reserved_title"], author: row["reserved_author"],
             reservedAt: row["reserved_at"], state: state
         )
+    }
+}
+
+extension HouseholdStore {
+    /// The household's queries on a connection a ``PageRead`` holds.
+    public struct Reader {
+        let db: Database
+
+        /// A member's items as `viewerID` sees them (never the owner's own: they see no reservations).
+        public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) throws -> [SharedItem] {
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name
+                    FROM wishlist_item
+                    LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
+                    LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+                    WHERE wishlist_item.user_id = ? AND ? != wishlist_item.user_id
+                    ORDER BY \(sort.orderBy)
+                    """),
+                arguments: [ownerID, viewerID]
+            ).map { row in
+                let reservation: SharedItem.Reservation
+                switch row["giver_id"] as Int64? {
+                case nil: reservation = .open
+                case viewerID: reservation = .byViewer
+                default: reservation = .byOther(name: row["giver_name"])
+                }
+                return SharedItem(item: WishlistStore.item(row), reservation: reservation)
+            }
+        }
     }
 }

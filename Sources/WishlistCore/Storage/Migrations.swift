@@ -16,6 +16,7 @@ package extension AppDatabase {
         migrator.registerMigration("9-feed-links", migrate: createFeedLinks)
         migrator.registerMigration("10-passkeys", migrate: createPasskeys)
         migrator.registerMigration("11-catalog-generation", migrate: createCatalogGeneration)
+        migrator.registerMigration("12-wishlist-generation", migrate: createWishlistGeneration)
         return migrator
     }
 
@@ -327,6 +328,26 @@ package extension AppDatabase {
                 try db.execute(sql: """
                     CREATE TRIGGER \(table)_\(event.lowercased())_generation AFTER \(event) ON \(table)
                     BEGIN UPDATE catalog_generation SET value = value + 1; END
+                    """)
+            }
+        }
+    }
+
+    /// What a wishlist page shows besides the catalog: the items, their reservations, and the
+    /// people (who shares, who gives).
+    static let wishlistTables = ["wishlist_item", "reservation", "user"]
+
+    /// One number that grows with every change to the wishlist tables, by any process: rendered
+    /// wishlist pages are cached under it and the catalog generation, as list pages are under the
+    /// latter alone.
+    private static func createWishlistGeneration(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE wishlist_generation (value INTEGER NOT NULL)")
+        try db.execute(sql: "INSERT INTO wishlist_generation (value) VALUES (0)")
+        for table in wishlistTables {
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                try db.execute(sql: """
+                    CREATE TRIGGER \(table)_\(event.lowercased())_wishlist_generation AFTER \(event) ON \(table)
+                    BEGIN UPDATE wishlist_generation SET value = value + 1; END
                     """)
             }
         }

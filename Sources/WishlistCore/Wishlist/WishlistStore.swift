@@ -69,10 +69,7 @@ public struct WishlistStore: Sendable {
     }
 
     public func items(userID: Int64, sort: WishlistSort) async throws -> [WishlistItem] {
-        try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)", arguments: [userID])
-                .map(Self.item)
-        }
+        try await database.pool.read { try Reader(db: $0).items(userID: userID, sort: sort) }
     }
 
     public func item(id: Int64, userID: Int64) async throws -> WishlistItem? {
@@ -114,6 +111,17 @@ public struct WishlistStore: Sendable {
     /// The wishlist's queries on a connection a ``PageRead`` holds.
     public struct Reader {
         let db: Database
+
+        /// Grows with every change to items, reservations and users (migration 12's triggers):
+        /// rendered wishlist pages are cached under it.
+        public func generation() throws -> Int64 {
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM wishlist_generation")) ?? 0
+        }
+
+        public func items(userID: Int64, sort: WishlistSort) throws -> [WishlistItem] {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID])
+                .map(WishlistStore.item)
+        }
 
         public func count(userID: Int64) throws -> Int {
             try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0

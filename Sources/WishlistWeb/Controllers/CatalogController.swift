@@ -10,7 +10,7 @@ struct CatalogController {
     let pages: PageRenderer
     let clock: WallClock
     let wishlist: WishlistStore
-    let pageCaches: CatalogPageCaches
+    let pageCaches: PageCaches
     /// Behind HTTPS (`server.secureCookies`): the sort cookie gets `Secure` like every other cookie.
     var secureCookies = false
     var charts = RankChartCache()

@@ -8,10 +8,12 @@ import WishlistTemplates
 /// Every page here is a giver's view of someone else's list. The owner's own pages live in
 /// `WishlistController` and never read a reservation.
 struct HouseholdController {
+    let database: AppDatabase
     let household: HouseholdStore
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
+    let pageCaches: PageCaches
     let secureCookies: Bool
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -68,18 +70,41 @@ struct HouseholdController {
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        let items = try await household.items(ownerID: member.id, viewerID: user.userID, sort: sort)
-        let placements = try await catalog.placements(of: items.compactMap(\.item.bookID))
-        let path = SitePath.person(member.username)
-        return try pages.render(
-            "people/show.html", title: "\(member.username)’s wishlist", nav: "people", for: context.visitor,
-            values: [
-                "member": ["name": .string(member.username), "path": .string(path), "count": .int(member.itemCount)],
-                "sort": .string(sort.rawValue),
-                "items": .array(items.map { Self.sharedItemValue($0, placements: placements[$0.item.bookID ?? ""] ?? []) }),
-                "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
-            ]
-        )
+        let entry = try await sharedMemberPage(member, viewer: user, sort: sort)
+        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+    }
+
+    /// A member's wishlist as this viewer sees it: from the cache, or read and rendered in one
+    /// transaction and kept (``WishlistPageCache``).
+    private func sharedMemberPage(_ member: Member, viewer: Visitor.SignedIn, sort: WishlistSort) async throws -> WishlistPage {
+        let statusLine = pages.notices.statusLine()
+        let cache = pageCaches.wishlists
+        let read = try await database.pageRead { read -> WishlistPageRead<SharedItem> in
+            let key = WishlistPageKey(
+                page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: statusLine,
+                generation: try read.catalog.generation() + read.wishlist.generation()
+            )
+            if let cached = cache.entry(key) { return .cached(cached) }
+            let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
+            return .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID)))
+        }
+        switch read {
+        case .cached(let page):
+            return page
+        case .fresh(let key, let items, let placements):
+            let path = SitePath.person(member.username)
+            let page = WishlistPage(page: try pages.renderShared(
+                "people/show.html", title: "\(member.username)’s wishlist", nav: "people", isAdmin: viewer.isAdmin, statusLine: statusLine,
+                values: [
+                    "member": ["name": .string(member.username), "path": .string(path), "count": .int(items.count)],
+                    "sort": .string(sort.rawValue),
+                    "items": .array(items.map { Self.sharedItemValue($0, placements: placements[$0.item.bookID ?? ""] ?? []) }),
+                    "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
+                ]
+            ))
+            cache.keep(page, for: key)
+            return page
+        }
     }
 
     @Sendable func gifts(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -8,7 +8,7 @@ import WishlistCore
 struct MetricsController {
     let metrics: MetricsRegistry
     let gauges: ServerGauges
-    let pageCaches: CatalogPageCaches
+    let pageCaches: PageCaches
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("metrics", use: show)

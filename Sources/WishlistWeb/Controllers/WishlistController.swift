@@ -5,10 +5,12 @@ import WishlistTemplates
 
 /// The user's wishlist: add, list, open, annotate, remove, export and import.
 struct WishlistController {
+    let database: AppDatabase
     let wishlist: WishlistStore
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
+    let pageCaches: PageCaches
     let secureCookies: Bool
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -35,7 +37,36 @@ struct WishlistController {
         guard let sort = requested.isEmpty ? .added : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        return try await indexPage(context, userID: user.userID, sort: sort)
+        let entry = try await sharedIndexPage(user, sort: sort)
+        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+    }
+
+    /// The wishlist as its owner sees it: from the cache, or read and rendered in one transaction
+    /// and kept (``WishlistPageCache``).
+    private func sharedIndexPage(_ user: Visitor.SignedIn, sort: WishlistSort) async throws -> WishlistPage {
+        let statusLine = pages.notices.statusLine()
+        let cache = pageCaches.wishlists
+        let read = try await database.pageRead { read -> WishlistPageRead<WishlistItem> in
+            let key = WishlistPageKey(
+                page: .own, ownerID: user.userID, viewerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: statusLine,
+                generation: try read.catalog.generation() + read.wishlist.generation()
+            )
+            if let cached = cache.entry(key) { return .cached(cached) }
+            let items = try read.wishlist.items(userID: user.userID, sort: sort)
+            return .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID)))
+        }
+        switch read {
+        case .cached(let page):
+            return page
+        case .fresh(let key, let items, let placements):
+            let values = items.map { Self.itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }
+            let page = WishlistPage(page: try pages.renderShared(
+                "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: user.isAdmin, statusLine: statusLine,
+                values: ["sort": .string(sort.rawValue), "items": .array(values), "count": .int(items.count)]
+            ))
+            cache.keep(page, for: key)
+            return page
+        }
     }
 
     /// Adds a catalog book and goes back where the button was, which then confirms it.

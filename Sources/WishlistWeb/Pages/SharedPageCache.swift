@@ -93,16 +93,18 @@ struct WishlistMarks: Sendable {
     func mark(itemID: Int64?) -> SlottedHTML { itemID == nil ? add : on }
 }
 
-/// The shared pages of the catalog, one cache per kind of page.
-final class CatalogPageCaches: Sendable {
+/// The rendered pages kept, one cache per kind of page.
+final class PageCaches: Sendable {
     let lists: ListPageCache
     let books: BookPageCache
+    let wishlists: WishlistPageCache
 
     init(metrics: MetricsRegistry? = nil) {
         lists = ListPageCache(metrics: metrics)
         books = BookPageCache(metrics: metrics)
+        wishlists = WishlistPageCache(metrics: metrics)
     }
 
     /// What `/metrics` reports as `wishlist_page_cache_bytes`.
-    var bytes: Int { lists.statistics.bytes + books.statistics.bytes }
+    var bytes: Int { lists.statistics.bytes + books.statistics.bytes + wishlists.statistics.bytes }
 }

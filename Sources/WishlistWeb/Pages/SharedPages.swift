@@ -54,3 +54,40 @@ struct BookPage: SharedPage {
 
     var byteCount: Int { page.byteCount + marks.byteCount }
 }
+
+/// Rendered wishlist pages: a person's own (`/wishlist`) and a member's as another sees it
+/// (`/people/{username}`). Each is one viewer's, so the key names both people; what is the
+/// session's (the token, the flash) is still filled per request. Kept under the catalog and
+/// wishlist generations together, which any change to an item, a reservation, a user or the
+/// catalog grows.
+typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
+
+extension WishlistPageCache {
+    /// A 200-item wishlist is about 250 KB: 48 pages stay under 12 MB.
+    convenience init(metrics: MetricsRegistry? = nil) { self.init(page: "wishlist", capacity: 48, metrics: metrics) }
+}
+
+struct WishlistPageKey: SharedPageKey {
+    enum Page: Hashable, Sendable { case own, member }
+
+    let page: Page
+    let ownerID: Int64
+    let viewerID: Int64
+    let sort: WishlistSort
+    let isAdmin: Bool
+    let statusLine: String?
+    /// The catalog's generation plus the wishlists': both only grow, so the sum grows with either.
+    let generation: Int64
+}
+
+struct WishlistPage: SharedPage {
+    let page: SlottedHTML
+
+    var byteCount: Int { page.byteCount }
+}
+
+/// What a wishlist page's read found: the page, or what to render it from.
+enum WishlistPageRead<Item: Sendable>: Sendable {
+    case cached(WishlistPage)
+    case fresh(WishlistPageKey, [Item], [String: [Placement]])
+}

@@ -109,7 +109,7 @@ struct SharedPageCacheTests {
             #expect(annPage.contains(">anna</span>") && !annPage.contains(">boris</span>"))
             #expect(boPage.contains(">boris</span>") && !boPage.contains(">anna</span>"))
             #expect(annPage.contains(#"id="wishlist-count">1<span class="visually-hidden"> book</span>"#))
-            #expect(server.catalogPages.books.statistics.hits >= 1, "the second visitor's page came from the cache")
+            #expect(server.pageCaches.books.statistics.hits >= 1, "the second visitor's page came from the cache")
         }
     }
 
@@ -124,6 +124,41 @@ struct SharedPageCacheTests {
                 try db.execute(sql: "UPDATE book SET description = 'Told again, elsewhere.' WHERE id = ?", arguments: [book.id])
             }
             #expect(try await browser.get("/books/\(book.id)").shows("Told again, elsewhere."))
+        }
+    }
+
+    @Test func wishlistPagesAreEachViewersAndSeeAnyWriteToItemsReservationsOrUsers() async throws {
+        let home = try await Household.make()
+        let database = home.server.database
+        @Sendable func generation() async throws -> Int64 { try await database.pageRead { try $0.wishlist.generation() } }
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ana2 = try await TestBrowser.signedIn("ana", like: browser)
+            let first = try await ana.get("/people/maya").text
+            let second = try await ana2.get("/people/maya").text
+            #expect(Self.tokens(in: first) == [ana.csrfToken] && Self.tokens(in: second) == [ana2.csrfToken], "each session its own token")
+            #expect(home.server.pageCaches.wishlists.statistics.hits >= 1)
+
+            let before = try await generation()
+            try await home.server.database.pool.write { db in
+                try db.execute(sql: "UPDATE wishlist_item SET title = 'Retitled Elsewhere' WHERE id = ?", arguments: [home.itemIDs[0]])
+            }
+            #expect(try await generation() > before, "a write by any process grows the generation")
+            #expect(try await ana.get("/people/maya").shows("Retitled Elsewhere"))
+            #expect(try await maya.get("/wishlist").shows("Retitled Elsewhere"))
+
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            #expect(try await ben.get("/people/maya").text.components(separatedBy: "Reserve as a gift").count == 4)
+            #expect(try await ana.reserve(home.itemIDs[2]).status == .seeOther)
+            let seenByBen = try await ben.get("/people/maya")
+            #expect(seenByBen.shows("Reserved by ana"))
+            #expect(seenByBen.text.components(separatedBy: "Reserve as a gift").count == 3)
+            #expect(!(try await maya.get("/wishlist")).text.contains("Reserved"), "the owner never sees a reservation")
+
+            try await maya.share("private")
+            #expect(try await ben.get("/people/maya").status == .notFound, "access is checked before the cache")
         }
     }
 }
