@@ -217,8 +217,7 @@ public struct CatalogStore: Sendable {
                 )
             }
         }
-        try db.execute(sql: "DELETE FROM book_search WHERE book_id = ?", arguments: [book.id])
-        try db.execute(sql: "INSERT INTO book_search (book_id, title, author) VALUES (?, ?, ?)", arguments: [book.id, book.title, book.author])
+        // `book_search` follows `list_entry` and `book` by migration 13's triggers.
         try db.execute(sql: "DELETE FROM book_isbn WHERE book_id = ?", arguments: [book.id])
         for isbn in Set([book.isbn13, book.isbn10] + book.otherISBNs) where !isbn.isEmpty {
             try db.execute(sql: "INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)", arguments: [book.id, isbn])

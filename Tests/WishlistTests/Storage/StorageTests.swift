@@ -74,6 +74,58 @@ struct StorageTests {
         ])
     }
 
+    @Test func theSearchIndexHoldsTheBooksOfTheCurrentEditionsWhoeverWrites() async throws {
+        let server = try await TestApp.build()
+        let catalog = CatalogStore(database: server.database)
+        let (current, stored) = try await server.database.pool.read { db in
+            (Set(try String.fetchAll(db, sql: "SELECT book_id FROM list_entry")), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book") ?? 0)
+        }
+        #expect(stored > current.count, "the sample's earlier editions keep books that left the lists")
+        #expect(try await server.database.pool.read { Set(try String.fetchAll($0, sql: "SELECT book_id FROM book_search")) } == current)
+
+        let book = try #require(try await catalog.list(named: "hardcover-fiction")).1[0]
+        try await server.database.pool.write { db in
+            try db.execute(sql: "UPDATE book SET title = 'Quixotic Zebra' WHERE id = ?", arguments: [book.book.id])
+        }
+        #expect(try await catalog.search("quixotic").map(\.id) == [book.book.id], "a changed title is found")
+        try await server.database.pool.write { db in
+            try db.execute(sql: "DELETE FROM list_entry WHERE book_id = ?", arguments: [book.book.id])
+        }
+        #expect(try await catalog.search("quixotic").isEmpty)
+        #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM book_search WHERE book_id = ?", arguments: [book.book.id]) } == 0)
+        try await server.database.pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO list_entry (list_name_encoded, rank, book_id, rank_last_week, weeks_on_list) VALUES ('hardcover-fiction', 99, ?, 0, 1)",
+                arguments: [book.book.id]
+            )
+        }
+        #expect(try await catalog.search("quixotic").map(\.id) == [book.book.id], "back on a list, back in the index")
+    }
+
+    @Test func theUpgradeDropsBooksNoLongerOnAListFromTheSearchIndex() throws {
+        let path = try databasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabasePool(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: "12-wishlist-generation")
+        try old.write { db in
+            try db.execute(sql: "INSERT INTO catalog_list (name_encoded, display_name, frequency, newest_published_date, is_current) VALUES ('fiction', 'Fiction', 'WEEKLY', '2024-01-07', 1)")
+            for id in ["ON-LIST", "LEFT-LONG-AGO"] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO book (id, title, author, contributor, publisher, description, isbn10, isbn13, other_isbns, image_width, image_height)
+                        VALUES (?, 'Title', 'Author', '', '', '', '', '', '', 0, 0)
+                        """,
+                    arguments: [id]
+                )
+                try db.execute(sql: "INSERT INTO book_search (book_id, title, author) VALUES (?, 'Title', 'Author')", arguments: [id])
+            }
+            try db.execute(sql: "INSERT INTO list_entry (list_name_encoded, rank, book_id, rank_last_week, weeks_on_list) VALUES ('fiction', 1, 'ON-LIST', 0, 1)")
+        }
+        try old.close()
+        let upgraded = try AppDatabase.open(path: path)
+        #expect(try upgraded.pool.read { try String.fetchAll($0, sql: "SELECT book_id FROM book_search") } == ["ON-LIST"])
+    }
+
     @Test func runsInWALModeWithForeignKeys() throws {
         let database = try AppDatabase.open(path: try databasePath())
         let (journal, foreignKeys) = try database.pool.read { db in
