@@ -27,7 +27,11 @@
 4. sqlmap `--forms` over the signed-in pages, with the session cookie and the CSRF field, then over
    the sign-in and sign-up pages signed out; then over the JSON bodies of `POST /passkeys/sign-in`
    (an anonymous visitor's cookie and X-CSRF-Token) and `POST /passkeys/registration` (signed in).
-5. The admin's pages, on a second server with its own database and `accounts.signup: "invite"` (an
+   Steps 2-4 run on two servers seeded alike, in two lanes side by side: the passkey probe, the
+   signed-in wapiti crawl and the removal scan on one (server.log); the signed-out wapiti scans,
+   then sqlmap, then the servers of steps 6 and 5 on the other (server-sqlmap.log). Each server has one
+   scanner at a time, so each scan's log slice, session and data are its own, as before.
+5. The admin's pages, on a server with its own database and `accounts.signup: "invite"` (an
    invite's sign-up page exists only then): an admin made by `wishlist user create --admin`, throwaway
    accounts (one disabled), two password-reset links and three invites made through /admin. wapiti
    signed out over a reset link's page and an invite's sign-up page, sqlmap signed out over another
@@ -60,6 +64,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -737,6 +742,136 @@ def scan_admin(workdir: Path, reports: Path, args: argparse.Namespace, outcome: 
 # -------------------------------------------------------------------------------------------------
 
 
+def start_main_server(workdir: Path, name: str, log_path: Path) -> tuple[h.Server, Path, dict[str, object], dict[str, object]]:
+    """A server with its own database, the scan's users and the seeded wishlist and household;
+    returns (server, database, what seed() returned, what seed_household() returned)."""
+    database = workdir / f"{name}.sqlite"
+    log_path.unlink(missing_ok=True)
+    h.create_user(database, USERNAME, PASSWORD)
+    # wapiti fills forms with "alice" / "Letm3in_". Were that sign-up to succeed during the crawl,
+    # the new session would void the CSRF token every later request of that scan carries.
+    h.create_user(database, "alice", "another-password-" + os.urandom(8).hex())
+    h.create_user(database, SHARER, SHARER_PASSWORD)
+    h.create_user(database, OTHER_GIVER, OTHER_GIVER_PASSWORD)
+    h.create_user(database, PROBER, PROBER_PASSWORD)
+    server = h.Server(database, h.free_port(), log_path, config=SCAN_CONFIG)
+    server.start()
+    try:
+        seeded = seed(server)
+        household = seed_household(server, seeded["books"])
+    except BaseException:
+        server.stop()
+        raise
+    print(f"scan: {name}: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items, "
+          f"giving to {SHARER}")
+    return server, database, seeded, household
+
+
+def stop_server(server: h.Server, name: str, log_name: str, outcome: Outcome) -> None:
+    if not server.alive():
+        outcome.problems.append(f"the {name} server died during the scan (exit code {server.proc.returncode}); see {log_name}")
+    else:
+        code = server.stop()
+        if code != 0:
+            outcome.problems.append(f"the {name} server did not stop cleanly on SIGTERM (exit code {code})")
+
+
+def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict, reports: Path,
+                args: argparse.Namespace, outcome: Outcome) -> None:
+    """On the first server: the passkey probe, then wapiti signed in and on an item's removal form."""
+    try:
+        # The passkey endpoints under hostile bodies (passkey_probe.py): quick, and first, so
+        # that a server it brings down fails the scan here, not somewhere in wapiti's log.
+        started_probe = time.monotonic()
+        probed = pk.probe(server, PROBER, PROBER_PASSWORD)
+        (reports / "passkey-probe.log").write_text("\n".join(probed.log) + "\n")
+        outcome.findings += [Finding(pk.TOOL, category, info, where) for category, info, where in probed.findings]
+        outcome.problems += probed.problems
+        outcome.notes += probed.notes
+        print(f"  {pk.TOOL}: {time.monotonic() - started_probe:.0f} s, {len(probed.findings)} findings")
+        if not server.alive():
+            first = "; ".join(f"{category}: {info}" for category, info, _ in probed.findings[:3])
+            raise h.Failure(f"the server died during {pk.TOOL} (exit code {server.proc.returncode}; "
+                            f"see server.log); its first findings: {first}")
+        if args.skip_wapiti:
+            return
+        item, removal = seeded["first_item"], seeded["removal_item"]
+        mark = len(server.log())
+        report, _ = run_wapiti(
+            "wapiti", server, "/",
+            starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
+                    "/people", household["member"], "/reservations", household["shared"]],
+            excludes=["/logout", "/wishlist/*/delete"], agent=WAPITI_AGENT,
+            reports=reports, deadline=WAPITI_DEADLINE_S,
+        )
+        outcome.findings += wapiti_findings("wapiti", report)
+        count = check_log("wapiti", server.log()[mark:], WAPITI_ROUTES, outcome)
+        outcome.notes.append(f"wapiti: the server logged {count} requests")
+        if not session_alive(database, WAPITI_AGENT):
+            outcome.problems.append("wapiti's session did not survive its scan")
+
+        mark = len(server.log())
+        report, _ = run_wapiti(
+            "wapiti-removal", server, f"/wishlist/{removal}/", starts=[f"/wishlist/{removal}/remove"],
+            excludes=[], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
+        )
+        outcome.findings += wapiti_findings("wapiti-removal", report)
+        count = check_log("wapiti-removal", server.log()[mark:], WAPITI_DELETE_ROUTES, outcome)
+        outcome.notes.append(f"wapiti-removal: the server logged {count} requests")
+        if not session_alive(database, WAPITI_DELETE_AGENT):
+            outcome.problems.append("wapiti-removal's session did not survive its scan")
+    finally:
+        stop_server(server, "wapiti", "server.log", outcome)
+
+
+def sqlmap_lane(server: h.Server, database: Path, seeded: dict, household: dict, workdir: Path, reports: Path,
+                args: argparse.Namespace, outcome: Outcome) -> None:
+    """On the second server (seeded as the first): wapiti on the signed-out forms, then sqlmap; then
+    the secure-cookie check and the admin's server, each a server of its own."""
+    try:
+        if not args.skip_wapiti:
+            # Signed out: the two forms anyone can reach. Neither scan may succeed in signing in or
+            # up, since the new session would void the CSRF token all its later requests carry:
+            # "alice" exists with another password, and sign-up's username is not attacked (the
+            # random marker the xss module types in is a valid, free username). Its reflection is
+            # checked by BadInputTests, and sqlmap below does attack it.
+            for page, skip in (("/login", ()), ("/signup", ("username",))):
+                name = "wapiti-signed-out" + page.replace("/", "-")
+                mark = len(server.log())
+                report, _ = run_wapiti(
+                    name, server, page, starts=[], excludes=[], agent=name, reports=reports,
+                    deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page", skip=skip,
+                )
+                outcome.findings += wapiti_findings(name, report)
+                count = check_log(name, server.log()[mark:], [f"GET {page}", f"POST {page}"], outcome)
+                outcome.notes.append(f"{name}: the server logged {count} requests")
+
+        if not args.skip_sqlmap:
+            item = seeded["first_item"]
+            mark = len(server.log())
+            book = seeded["books"][0]
+            run_sqlmap("sqlmap", server, [
+                "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
+                f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
+                f"/wishlist/{item}/remove", "/settings", "/people", household["member"], "/reservations",
+            ], reports, outcome, session=sqlmap_session(server))
+            count = check_log("sqlmap", server.log()[mark:], SQLMAP_ROUTES, outcome)
+            outcome.notes.append(f"sqlmap: the server logged {count} requests")
+            if not session_alive(database, SQLMAP_AGENT):
+                outcome.problems.append("sqlmap's session did not survive its scan")
+
+            mark = len(server.log())
+            run_sqlmap("sqlmap-signed-out", server, ["/login", "/signup"], reports, outcome, session=None)
+            count = check_log("sqlmap-signed-out", server.log()[mark:], ["POST /login", "POST /signup"], outcome)
+            outcome.notes.append(f"sqlmap-signed-out: the server logged {count} requests")
+
+            run_sqlmap_passkeys(server, database, reports, outcome)
+    finally:
+        stop_server(server, "sqlmap", "server-sqlmap.log", outcome)
+    secure_cookies_check(workdir, reports / "server-secure-cookies.log", outcome)
+    scan_admin(workdir, reports, args, outcome)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reports", type=Path, default=DEFAULT_REPORTS, help="where reports go (default .build/attack/scan)")
@@ -756,110 +891,32 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="wishlist-scan-") as temporary:
         workdir = Path(temporary)
-        if not args.admin_only:
-            database = workdir / "scan.sqlite"
-            server_log = reports / "server.log"
-            server_log.unlink(missing_ok=True)
-            h.create_user(database, USERNAME, PASSWORD)
-            # wapiti fills forms with "alice" / "Letm3in_". Were that sign-up to succeed during the crawl,
-            # the new session would void the CSRF token every later request of that scan carries.
-            h.create_user(database, "alice", "another-password-" + os.urandom(8).hex())
-            h.create_user(database, SHARER, SHARER_PASSWORD)
-            h.create_user(database, OTHER_GIVER, OTHER_GIVER_PASSWORD)
-            h.create_user(database, PROBER, PROBER_PASSWORD)
-            server = h.Server(database, h.free_port(), server_log, config=SCAN_CONFIG)
-            server.start()
+        if args.admin_only:
+            scan_admin(workdir, reports, args, outcome)
+        else:
+            # Two servers seeded alike, so the two lanes run side by side (each scanner is mostly
+            # waiting on its server, one request at a time, so two cores serve two lanes): the big
+            # signed-in wapiti crawl on one, everything else one after another on the other. Each
+            # server still has one scanner at a time, so its log slices and sessions are that scan's.
+            first = start_main_server(workdir, "wapiti", reports / "server.log")
             try:
-                seeded = seed(server)
-                household = seed_household(server, seeded["books"])
-                print(f"scan: wishlist serve on {server.base_url}, user {USERNAME}, {seeded['items']} wishlist items, "
-                      f"giving to {SHARER}")
-                item, removal = seeded["first_item"], seeded["removal_item"]
-
-                # The passkey endpoints under hostile bodies (passkey_probe.py): quick, and first, so
-                # that a server it brings down fails the scan here, not somewhere in wapiti's log.
-                started_probe = time.monotonic()
-                probed = pk.probe(server, PROBER, PROBER_PASSWORD)
-                (reports / "passkey-probe.log").write_text("\n".join(probed.log) + "\n")
-                outcome.findings += [Finding(pk.TOOL, category, info, where) for category, info, where in probed.findings]
-                outcome.problems += probed.problems
-                outcome.notes += probed.notes
-                print(f"  {pk.TOOL}: {time.monotonic() - started_probe:.0f} s, {len(probed.findings)} findings")
-                if not server.alive():
-                    first = "; ".join(f"{category}: {info}" for category, info, _ in probed.findings[:3])
-                    raise h.Failure(f"the server died during {pk.TOOL} (exit code {server.proc.returncode}; "
-                                    f"see server.log); its first findings: {first}")
-
-                if not args.skip_wapiti:
-                    mark = len(server.log())
-                    report, _ = run_wapiti(
-                        "wapiti", server, "/",
-                        starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
-                                "/people", household["member"], "/reservations", household["shared"]],
-                        excludes=["/logout", "/wishlist/*/delete"], agent=WAPITI_AGENT,
-                        reports=reports, deadline=WAPITI_DEADLINE_S,
-                    )
-                    outcome.findings += wapiti_findings("wapiti", report)
-                    count = check_log("wapiti", server.log()[mark:], WAPITI_ROUTES, outcome)
-                    outcome.notes.append(f"wapiti: the server logged {count} requests")
-                    if not session_alive(database, WAPITI_AGENT):
-                        outcome.problems.append("wapiti's session did not survive its scan")
-
-                    mark = len(server.log())
-                    report, _ = run_wapiti(
-                        "wapiti-removal", server, f"/wishlist/{removal}/", starts=[f"/wishlist/{removal}/remove"],
-                        excludes=[], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
-                    )
-                    outcome.findings += wapiti_findings("wapiti-removal", report)
-                    count = check_log("wapiti-removal", server.log()[mark:], WAPITI_DELETE_ROUTES, outcome)
-                    outcome.notes.append(f"wapiti-removal: the server logged {count} requests")
-                    if not session_alive(database, WAPITI_DELETE_AGENT):
-                        outcome.problems.append("wapiti-removal's session did not survive its scan")
-
-                    # Signed out: the two forms anyone can reach. Neither scan may succeed in signing in or
-                    # up, since the new session would void the CSRF token all its later requests carry:
-                    # "alice" exists with another password, and sign-up's username is not attacked (the
-                    # random marker the xss module types in is a valid, free username). Its reflection is
-                    # checked by BadInputTests, and sqlmap below does attack it.
-                    for page, skip in (("/login", ()), ("/signup", ("username",))):
-                        name = "wapiti-signed-out" + page.replace("/", "-")
-                        mark = len(server.log())
-                        report, _ = run_wapiti(
-                            name, server, page, starts=[], excludes=[], agent=name, reports=reports,
-                            deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page", skip=skip,
-                        )
-                        outcome.findings += wapiti_findings(name, report)
-                        count = check_log(name, server.log()[mark:], [f"GET {page}", f"POST {page}"], outcome)
-                        outcome.notes.append(f"{name}: the server logged {count} requests")
-
-                if not args.skip_sqlmap:
-                    mark = len(server.log())
-                    book = seeded["books"][0]
-                    run_sqlmap("sqlmap", server, [
-                        "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
-                        f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
-                        f"/wishlist/{item}/remove", "/settings", "/people", household["member"], "/reservations",
-                    ], reports, outcome, session=sqlmap_session(server))
-                    count = check_log("sqlmap", server.log()[mark:], SQLMAP_ROUTES, outcome)
-                    outcome.notes.append(f"sqlmap: the server logged {count} requests")
-                    if not session_alive(database, SQLMAP_AGENT):
-                        outcome.problems.append("sqlmap's session did not survive its scan")
-
-                    mark = len(server.log())
-                    run_sqlmap("sqlmap-signed-out", server, ["/login", "/signup"], reports, outcome, session=None)
-                    count = check_log("sqlmap-signed-out", server.log()[mark:], ["POST /login", "POST /signup"], outcome)
-                    outcome.notes.append(f"sqlmap-signed-out: the server logged {count} requests")
-
-                    run_sqlmap_passkeys(server, database, reports, outcome)
-            finally:
-                if not server.alive():
-                    outcome.problems.append(f"the server died during the scan (exit code {server.proc.returncode}); see server.log")
-                else:
-                    code = server.stop()
-                    if code != 0:
-                        outcome.problems.append(f"the server did not stop cleanly on SIGTERM (exit code {code})")
-            secure_cookies_check(workdir, reports / "server-secure-cookies.log", outcome)
-        scan_admin(workdir, reports, args, outcome)
+                second = start_main_server(workdir, "sqlmap", reports / "server-sqlmap.log")
+            except BaseException:
+                first[0].stop()
+                raise
+            lanes = (Outcome(), Outcome())
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                running = [
+                    pool.submit(wapiti_lane, *first, reports, args, lanes[0]),
+                    pool.submit(sqlmap_lane, *second, workdir, reports, args, lanes[1]),
+                ]
+                wait(running)
+            for lane in lanes:
+                outcome.findings += lane.findings
+                outcome.problems += lane.problems
+                outcome.notes += lane.notes
+            for future in running:
+                future.result()  # a lane's Failure ends the scan as before
 
     apply_allowed(outcome, allowed)
     return summarize(outcome, reports, time.monotonic() - started)

@@ -22,6 +22,33 @@ STARTUP_DEADLINE_S = 30.0
 SHUTDOWN_DEADLINE_S = 5.0
 
 
+# Test files whose tests build on one another (one browser, one household, links that earlier pages
+# made, one report) and so must run on one worker, in file order, when pytest-xdist spreads the
+# tests over workers (`make e2e`: two). Every other test goes to whichever worker is free.
+ONE_WORKER_FILES = ("test_accessibility.py",)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; unused under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist load` (what `-n N` picks), except that each of ONE_WORKER_FILES is one unit of work.
+
+    Not `--dist loadgroup` with an `xdist_group` mark: pytest-xdist 3.8 marks the groups by
+    rewriting each test's node id, which pytest 9.2 no longer lets it do, so the groups are
+    silently split (pytest-xdist issue 1386). Not `--dist loadfile`: whole files as units leave
+    one worker idle for the last half minute or so.
+    """
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerFiles(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path.endswith(ONE_WORKER_FILES) else nodeid
+
+    return OneWorkerFiles(config, log)
+
+
 def _public_url(port: int) -> str:
     """The origin the server is told browsers use (`server.publicURL`): passkeys are bound to its
     host, and browsers refuse an IP address there, so it is localhost rather than 127.0.0.1."""
@@ -77,6 +104,9 @@ def _kill(proc: subprocess.Popen) -> None:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Starts `wishlist serve` on a free loopback port with a fresh database; yields its base URL.
+
+    Session-scoped, so under pytest-xdist each worker has a server, a temporary folder and a
+    database of its own (and its own `reader`), and tests on one worker never see the other's.
 
     The NYT key is removed from the environment, so the app serves its bundled sample catalog.
     The base URL is http://127.0.0.1:{port}; the server's public URL (`public_url`, for passkeys)

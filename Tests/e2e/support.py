@@ -177,7 +177,11 @@ class Browser:
             "captureBeyondViewport": True,
             "clip": {"x": 0, "y": 0, "width": width, "height": max(1, size["height"]), "scale": 1},
         })
-        target.write_bytes(base64.b64decode(shot["data"]))
+        # Written aside and renamed: the fixtures' accounts (`reader-account-*`) are made once per
+        # pytest-xdist worker under the same names, and a reader of the folder never sees half a file.
+        partial = target.with_name(f".{target.name}.{os.getpid()}")
+        partial.write_bytes(base64.b64decode(shot["data"]))
+        partial.replace(target)
         return target
 
     # Console

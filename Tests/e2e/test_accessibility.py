@@ -52,6 +52,8 @@ REFLOW_WIDTH = 320
 TEXT_SPACING_WIDTHS = (320, 1280)
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 REPORT_DIR = REPO_ROOT / ".build" / "accessibility"
+# The pages build on one another and share one report: under pytest-xdist (`make e2e`, two workers)
+# this file runs on one worker, in order (conftest.py, ONE_WORKER_FILES).
 
 # WCAG 1.4.12's own test values, as the Understanding document's bookmarklet applies them.
 TEXT_SPACING_CSS = """
