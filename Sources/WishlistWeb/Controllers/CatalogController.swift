@@ -56,14 +56,14 @@ struct CatalogController {
         let user = try context.signedInUser()
         let name = try Self.listName(context)
         let date = try request.queryText("date")
-        guard date.isEmpty || date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else {
+        guard date.isEmpty || Self.isEditionDate(date) else {
             throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
         }
         let requested = try request.queryText("sort")
         guard ["", "rank", "weeks"].contains(requested) else {
             throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
         }
-        var remembered = ListSortCookie(request.cookies[ListSortCookie.name]?.value)
+        var remembered = ListSortCookie(request.cookieValue(ListSortCookie.name))
         let byWeeks = requested.isEmpty ? remembered.sortsByWeeks(name) : requested == "weeks"
         let statusLine = pages.notices.statusLine()
         let cache = pageCaches.lists
@@ -333,6 +333,15 @@ struct CatalogController {
     )
 
     /// List names in URLs are the API's `list_name_encoded`: lower-case letters, digits, hyphens.
+    /// `YYYY-MM-DD` in ASCII digits: checked byte by byte, as it is on every old edition's request.
+    static func isEditionDate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10 else { return false }
+        return bytes.indices.allSatisfy { index in
+            index == 4 || index == 7 ? bytes[index] == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+        }
+    }
+
     static func listName(_ context: AppRequestContext) throws -> String {
         let name = context.parameters.get("list") ?? ""
         guard (1...100).contains(name.count), name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {

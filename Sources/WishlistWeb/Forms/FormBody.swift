@@ -97,6 +97,8 @@ extension Request {
     /// The query parameter `name`, trimmed; a value over 200 characters or one that is not text
     /// is a 400.
     func queryText(_ name: String) throws -> String {
-        try FormBody(query: uri.query).text(name, maxLength: 200).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Most page requests carry no query: nothing to parse.
+        guard let query = uri.query, !query.isEmpty else { return "" }
+        return try FormBody(query: query).text(name, maxLength: 200).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

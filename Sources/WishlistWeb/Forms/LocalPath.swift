@@ -8,7 +8,7 @@ enum LocalPath {
     /// `/\host` (browsers read both as another host), backslashes and control characters anywhere.
     static func validated(_ candidate: String, fallback: String = "/") -> String {
         guard candidate.hasPrefix("/"), !candidate.hasPrefix("//"),
-              !candidate.contains("\\"),
+              !candidate.utf8.contains(UInt8(ascii: "\\")),
               !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f || $0 == " " }),
               candidate.count <= 2000
         else { return fallback }

@@ -18,7 +18,7 @@ struct FlashMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
-        guard request.method == .get, let code = request.cookies[Self.cookieName]?.value, !code.isEmpty else {
+        guard request.method == .get, let code = request.cookieValue(Self.cookieName), !code.isEmpty else {
             return try await next(request, context)
         }
         var context = context

@@ -10,7 +10,7 @@ struct SessionMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         var context = context
-        let presented = request.cookies[cookies.name]?.value
+        let presented = request.cookieValue(cookies.name)
         let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()
         var signedIn: Visitor.SignedIn?
         // The layout of every signed-in page shows the wishlist's count: read with the session.

@@ -179,7 +179,7 @@ struct EditionHistoryTests {
 
             #expect(try await browser.get("/lists/hardcover-fiction?date=2026-10-05").status == .notFound)
             #expect(try await browser.get("/lists/hardcover-fiction?date=2019-01-01").status == .notFound)
-            for bad in ["yesterday", "2026-10-4", "2026-10-04x", "%00"] {
+            for bad in ["yesterday", "2026-10-4", "2026-10-04x", "%00", "2026/10/04", "2026-10-0%D9%A4"] {
                 #expect(try await browser.get("/lists/hardcover-fiction?date=\(bad)").status == .badRequest, "date \(bad)")
             }
         }
