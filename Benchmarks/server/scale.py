@@ -84,8 +84,20 @@ UNDO = {
         f"DROP TRIGGER {table}_{event}_generation"
         for table in ("catalog_list", "list_entry", "book", "edition", "edition_entry") for event in ("insert", "update", "delete")
     ] + ["DROP TABLE catalog_generation"],
+    # Back to a search index of every book stored, as before migration 13.
+    "13-search-current-books": [
+        "DROP TRIGGER list_entry_insert_search",
+        "DROP TRIGGER list_entry_delete_search",
+        "DROP TRIGGER book_update_search",
+        "DROP INDEX list_entry_by_book",
+        "DELETE FROM book_search",
+        "INSERT INTO book_search (book_id, title, author) SELECT id, title, author FROM book",
+    ],
 }
-CREATES = {"10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers"}
+CREATES = {
+    "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
+    "13-search-current-books": "an index and 3 triggers, and refills the search index with the current books only",
+}
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.
 EXTRA_LISTS = [
@@ -731,9 +743,13 @@ def query_plans(path, star):
          "FROM wishlist_item LEFT JOIN reservation ON reservation.item_id = wishlist_item.id "
          "LEFT JOIN user AS giver ON giver.id = reservation.giver_id WHERE wishlist_item.user_id = ? AND ? != wishlist_item.user_id "
          "ORDER BY added_at DESC, id DESC", (2, 1)),
-        ("admin page: users", "SELECT user.id, user.username, user.created_at, user.is_admin, user.disabled_at, "
+        # As Administration.accounts(containing:page:) reads the 50th page of 100, and a search.
+        ("admin page: users, page 50", "SELECT user.id, user.username, user.created_at, user.is_admin, user.disabled_at, "
          "(SELECT MAX(last_seen_at) FROM session WHERE session.user_id = user.id) AS last_seen_at, "
-         "(SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count FROM user ORDER BY username_key", ()),
+         "(SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count FROM user "
+         "WHERE ?1 = '' OR instr(username_key, ?1) > 0 ORDER BY username_key LIMIT ?2 OFFSET ?3", ("", 100, 4900)),
+        ("admin page: accounts counted", "SELECT COUNT(*) FROM user WHERE ?1 = '' OR instr(username_key, ?1) > 0", ("",)),
+        ("admin page: names containing a search", "SELECT COUNT(*) FROM user WHERE ?1 = '' OR instr(username_key, ?1) > 0", ("user12",)),
         ("expired sessions purge (periodic)", "SELECT COUNT(*) FROM session WHERE created_at < ? OR last_seen_at < ?",
          ("2026-10-01", "2026-10-15")),
         ("gifts page", "SELECT reservation.id FROM reservation LEFT JOIN user AS owner ON owner.id = reservation.owner_id "

@@ -118,6 +118,68 @@ struct AdminHTTPTests {
         }
     }
 
+    /// 248 accounts more than root and bob, `user001` to `user248`, written straight to the table
+    /// (hashing 248 passwords would only slow the test).
+    static func addAccounts(_ server: WishlistServer) async throws {
+        try await server.database.pool.write { db in
+            for number in 1...248 {
+                let name = "user" + String(1000 + number).dropFirst()
+                try db.execute(
+                    sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES (?, ?, 'not-a-hash', ?)",
+                    arguments: [name, name, Date()]
+                )
+            }
+        }
+    }
+
+    static func accountRows(_ page: TestResponse) -> Int { page.text.matches(of: /<tr data-user="/).count }
+
+    @Test func accountsComeAHundredAPageFoundByNameAndAnActionReturnsToItsPage() async throws {
+        try await Self.withAdmin { server, root, _ in
+            try await Self.addAccounts(server)
+            let first = try await root.get("/admin")
+            #expect(Self.accountRows(first) == 100)
+            #expect(first.shows("1–100 of 250 accounts."))
+            #expect(first.text.contains(#"<a rel="next" id="accounts-next" href="/admin?page=2#accounts">"#))
+            #expect(!first.text.contains(#"rel="prev""#))
+            #expect(!first.text.contains(#"name="page""#), "the first page's forms return to it without saying so")
+
+            let last = try await root.get("/admin?page=3")
+            #expect(Self.accountRows(last) == 50)
+            #expect(last.shows("201–250 of 250 accounts."))
+            #expect(last.shows("Page 3 of 3"))
+            #expect(last.text.contains(#"<a rel="prev" id="accounts-previous" href="/admin?page=2#accounts">"#))
+            #expect(!last.text.contains(#"rel="next""#))
+            #expect(last.text.contains(#"<tr data-user="user248">"#))
+            #expect(try await root.get("/admin?page=9").shows("201–250 of 250 accounts."), "past the end: the last page")
+            for bad in ["0", "-1", "two", "1x", "99999999", "1.5"] {
+                let refused = try await root.get("/admin?page=\(bad)")
+                #expect(refused.status == .badRequest, "page \(bad)")
+            }
+
+            let found = try await root.get("/admin?q=USER1")
+            #expect(Self.accountRows(found) == 100, "user100 to user199, whatever the case typed")
+            #expect(found.shows("1–100 of 100 accounts whose names contain “USER1”."))
+            #expect(found.text.contains(#"value="USER1""#))
+            #expect(!found.text.contains(#"<tr data-user="bob">"#))
+            let none = try await root.get("/admin?q=%3Cb%3Enobody")
+            #expect(none.status == .ok && Self.accountRows(none) == 0)
+            #expect(none.text.contains("No account names contain “&lt;b&gt;nobody”."))
+
+            let second = try await root.get("/admin?q=user&page=2")
+            #expect(second.shows("101–200 of 248 accounts whose names contain “user”."))
+            #expect(second.text.contains(#"<input type="hidden" name="q" value="user"><input type="hidden" name="page" value="2">"#))
+            let user150 = try await Self.userID("user150", server)
+            let disabled = try await root.post("/admin/users/\(user150)/disable", [("q", "user"), ("page", "2")])
+            #expect(disabled.location == "/admin?done=disabled&q=user&page=2")
+            let back = try await root.get(disabled.location ?? "")
+            #expect(back.shows("The account is disabled and signed out everywhere."))
+            #expect(back.shows("101–200 of 248 accounts"))
+            #expect(try await root.post("/admin/users/\(user150)/enable", [("page", "junk")]).location == "/admin?done=enabled",
+                    "the action is done; a page that does not parse returns to the first")
+        }
+    }
+
     /// The link from the admin page that made it, as a path.
     static func newLink(in page: TestResponse) throws -> String {
         let link = try #require(page.text.firstMatch(of: /id="new-link-url" type="text" readonly value="http:\/\/[^\/"]+(\/[^"]+)"/)?.1)
