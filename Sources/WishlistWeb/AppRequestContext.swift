@@ -14,6 +14,8 @@ public struct AppRequestContext: RequestContext {
     public var upload: MultipartForm.Part?
     /// The JSON body of a passkey request (`/passkeys/…`), read by `CSRFMiddleware`.
     public var json: ByteBuffer?
+    /// What the route's ``PageLoaders`` loader read with the session, for a signed-in GET.
+    var loadedPage: (any Sendable)?
     /// The peer's IP address, the unit of per-client throttling. Proxies' forwarding headers are
     /// not trusted: a client could write anything there.
     public let clientAddress: String

@@ -64,8 +64,14 @@ public struct WishlistServer: Sendable {
         let invites = Invites(database: database, clock: clock)
         let shareLinks = SecretLinkStore(database: database, kind: .share)
         let feedLinks = SecretLinkStore(database: database, kind: .feed)
+        let catalogPages = CatalogController(
+            database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: pageCaches,
+            secureCookies: config.server.secureCookies
+        )
+        var pageLoaders = PageLoaders()
+        catalogPages.addLoaders(to: &pageLoaders)
         router.add(middleware: SessionMiddleware(
-            sessions: accounts.sessions, cookies: cookies, csrf: csrf
+            sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders
         ))
         router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
@@ -96,11 +102,7 @@ public struct WishlistServer: Sendable {
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
-        CatalogController(
-            database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: pageCaches,
-            secureCookies: config.server.secureCookies
-        )
-            .addRoutes(to: signedIn)
+        catalogPages.addRoutes(to: signedIn)
         WishlistController(
             database: database, wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
             secureCookies: config.server.secureCookies

@@ -51,10 +51,11 @@ public struct SessionStore: Sendable {
         try await find(token: token) { _, _ in () }?.session
     }
 
-    /// The live session for a cookie token and what `alsoRead` reads for its user in the same
-    /// read transaction (what every page shows of the user, such as the wishlist's count), or nil.
+    /// The live session for a cookie token and what `alsoRead` reads for it in the same read
+    /// transaction (what every page shows of the user, such as the wishlist's count, and the
+    /// page's own reads), or nil.
     public func find<Extra: Sendable>(
-        token: String, alsoReading alsoRead: @escaping @Sendable (PageRead, _ userID: Int64) throws -> Extra
+        token: String, alsoReading alsoRead: @escaping @Sendable (PageRead, ActiveSession) throws -> Extra
     ) async throws -> (session: ActiveSession, extra: Extra)? {
         let fingerprint = Self.fingerprint(token)
         let now = clock.now()
@@ -66,7 +67,7 @@ public struct SessionStore: Sendable {
                     """),
                 arguments: [fingerprint]
             ).map(Self.session(from:)) else { return nil }
-            return (session, try alsoRead(PageRead(db: db), session.userID))
+            return (session, try alsoRead(PageRead(db: db), session))
         }
         guard let (session, extra) = found else { return nil }
         let (createdAfter, seenAfter) = liveSince(now)

@@ -48,48 +48,22 @@ struct CatalogController {
         )
     }
 
+    /// The reads of the list and book pages, which `SessionMiddleware` runs with the session.
+    func addLoaders(to loaders: inout PageLoaders) {
+        loaders.add("lists/:list") { request, context, user, read in try self.loadListPage(request, context, user, read) }
+        loaders.add("books/:id") { _, context, user, read in try self.loadBookPage(context, user, read) }
+    }
+
     /// A list's current edition, or with `?date=YYYY-MM-DD` an earlier one from the history.
     ///
-    /// One read transaction serves the page: the visitor's favourites and wishlist marks, and the
-    /// catalog only when the rendered page is not cached (``ListPageCache``).
+    /// One read transaction serves the page, the session's (``PageLoaders``): the visitor's
+    /// favourites and wishlist marks, and the catalog only when the rendered page is not cached
+    /// (``ListPageCache``).
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let name = try Self.listName(context)
-        let date = try request.queryText("date")
-        guard date.isEmpty || Self.isEditionDate(date) else {
-            throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
-        }
-        let requested = try request.queryText("sort")
-        guard ["", "rank", "weeks"].contains(requested) else {
-            throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
-        }
-        var remembered = ListSortCookie(request.cookieValue(ListSortCookie.name))
-        let byWeeks = requested.isEmpty ? remembered.sortsByWeeks(name) : requested == "weeks"
-        let statusLine = pages.notices.statusLine()
-        let cache = pageCaches.lists
-        let read = try await database.pageRead { read -> ListPageLookup in
-            let favorites = try read.catalog.favoriteLists(userID: user.userID)
-            let key = ListPageKey(
-                list: name, date: date, sortsByWeeks: byWeeks, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
-                statusLine: statusLine, generation: try read.catalog.generation()
-            )
-            let cached = cache.entry(key)
-            var edition: ListEdition?
-            if cached == nil {
-                switch try Self.edition(of: name, date: date, read) {
-                case .found(let found): edition = found
-                case .noList: return .noList
-                case .noEdition(let displayName): return .noEdition(displayName)
-                }
-            }
-            let isCurrent = cached?.isCurrent ?? edition?.isCurrent ?? false
-            let bookIDs = cached?.bookIDs ?? edition?.books.map(\.book.id) ?? []
-            let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
-            return .found(ListPageRead(
-                key: key, cached: cached, edition: edition, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
-                newThisWeek: isStartPage ? try read.catalog.newOnFavoriteLists(userID: user.userID) : []
-            ))
-        }
+        let loaded = try await context.loadedPage(from: database) { read in try self.loadListPage(request, context, user, read) }
+        let (name, date, requested, read) = (loaded.name, loaded.date, loaded.requested, loaded.lookup)
+        var remembered = loaded.remembered
         let page: ListPageRead
         switch read {
         case .found(let found): page = found
@@ -117,6 +91,59 @@ struct CatalogController {
             response.setCookie(remembered.cookie(secure: secureCookies))
         }
         return response
+    }
+
+    /// A list page's request, checked, and what the page reads for it.
+    private func loadListPage(_ request: Request, _ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedListPage {
+        let name = try Self.listName(context)
+        let date = try request.queryText("date")
+        guard date.isEmpty || Self.isEditionDate(date) else {
+            throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
+        }
+        let requested = try request.queryText("sort")
+        guard ["", "rank", "weeks"].contains(requested) else {
+            throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
+        }
+        let remembered = ListSortCookie(request.cookieValue(ListSortCookie.name))
+        let byWeeks = requested.isEmpty ? remembered.sortsByWeeks(name) : requested == "weeks"
+        let favorites = try read.catalog.favoriteLists(userID: user.userID)
+        let key = ListPageKey(
+            list: name, date: date, sortsByWeeks: byWeeks, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
+            statusLine: pages.notices.statusLine(), generation: try read.catalog.generation()
+        )
+        let lookup = try Self.listPageLookup(key, favorites: favorites, user: user, cache: pageCaches.lists, read)
+        return LoadedListPage(name: name, date: date, requested: requested, remembered: remembered, lookup: lookup)
+    }
+
+    private static func listPageLookup(
+        _ key: ListPageKey, favorites: Set<String>, user: Visitor.SignedIn, cache: ListPageCache, _ read: PageRead
+    ) throws -> ListPageLookup {
+        let name = key.list
+        let cached = cache.entry(key)
+        var edition: ListEdition?
+        if cached == nil {
+            switch try Self.edition(of: name, date: key.date, read) {
+            case .found(let found): edition = found
+            case .noList: return .noList
+            case .noEdition(let displayName): return .noEdition(displayName)
+            }
+        }
+        let isCurrent = cached?.isCurrent ?? edition?.isCurrent ?? false
+        let bookIDs = cached?.bookIDs ?? edition?.books.map(\.book.id) ?? []
+        let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
+        return .found(ListPageRead(
+            key: key, cached: cached, edition: edition, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
+            newThisWeek: isStartPage ? try read.catalog.newOnFavoriteLists(userID: user.userID) : []
+        ))
+    }
+
+    /// A list page's request and read, as ``PageLoaders`` hands them over.
+    private struct LoadedListPage: Sendable {
+        let name: String
+        let date: String
+        let requested: String
+        let remembered: ListSortCookie
+        let lookup: ListPageLookup
     }
 
     /// What the read of a list page found.
@@ -228,26 +255,12 @@ struct CatalogController {
         return redirect(to: returnTo)
     }
 
-    /// A book's page: one read for the visitor's wishlist mark, and the catalog's part only when
-    /// the rendered page is not cached (``BookPageCache``).
+    /// A book's page: one read (the session's, ``PageLoaders``) for the visitor's wishlist mark,
+    /// and the catalog's part only when the rendered page is not cached (``BookPageCache``).
     @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let id = context.parameters.get("id") ?? ""
-        guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
-        let statusLine = pages.notices.statusLine()
-        let cache = pageCaches.books
-        let read = try await database.pageRead { read -> BookPageRead? in
-            let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: statusLine, generation: try read.catalog.generation())
-            let cached = cache.entry(key)
-            var content: BookPageContent?
-            if cached == nil {
-                guard let book = try read.catalog.book(id: id) else { return nil }
-                content = BookPageContent(
-                    book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
-                )
-            }
-            return BookPageRead(key: key, cached: cached, content: content, wishlistItem: try read.wishlist.itemIDs(userID: user.userID, books: [id])[id])
-        }
+        let loaded = try await context.loadedPage(from: database) { read in try self.loadBookPage(context, user, read) }
+        let (id, read) = (loaded.id, loaded.read)
         guard let read else { throw Self.unknownBook }
         let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
         let returnTo = Self.returnPath(request)
@@ -259,6 +272,28 @@ struct CatalogController {
             default: .value(.null)
             }
         }
+    }
+
+    /// A book page's id, checked, and what the page reads for it (nil: no such book).
+    private func loadBookPage(_ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedBookPage {
+        let id = context.parameters.get("id") ?? ""
+        guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
+        let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), generation: try read.catalog.generation())
+        let cached = pageCaches.books.entry(key)
+        var content: BookPageContent?
+        if cached == nil {
+            guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(id: id, read: nil) }
+            content = BookPageContent(
+                book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
+            )
+        }
+        let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
+        return LoadedBookPage(id: id, read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
+    }
+
+    private struct LoadedBookPage: Sendable {
+        let id: String
+        let read: BookPageRead?
     }
 
     static let unknownBook = PageError(

@@ -7,18 +7,26 @@ struct SessionMiddleware: RouterMiddleware {
     let sessions: SessionStore
     let cookies: SessionCookies
     let csrf: CSRFProtection
+    let pageLoaders: PageLoaders
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         var context = context
         let presented = request.cookieValue(cookies.name)
         let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()
         var signedIn: Visitor.SignedIn?
-        // The layout of every signed-in page shows the wishlist's count: read with the session.
-        if token == presented, let (session, count) = try await sessions.find(token: token, alsoReading: { read, userID in
-            try read.wishlist.count(userID: userID)
-        }) {
-            signedIn = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
-            signedIn?.wishlistCount = count
+        if token == presented {
+            let load = request.method == .get ? pageLoaders.loader(for: context.endpointPath) : nil
+            let routeContext = context
+            // The layout of every signed-in page shows the wishlist's count, and a page with a
+            // loader reads what it shows: all in the session's read.
+            if let (_, (user, loaded)) = try await sessions.find(token: token, alsoReading: { read, session in
+                var user = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
+                user.wishlistCount = try read.wishlist.count(userID: session.userID)
+                return (user, load.flatMap { load in try? load(request, routeContext, user, read) })
+            }) {
+                signedIn = user
+                context.loadedPage = loaded
+            }
         }
         context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
 

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// `SessionMiddleware` runs a route's page loader inside the session's read, for signed-in GETs
+/// only, and a loader that fails leaves the route to read (and fail) for itself.
+@Suite("Page loaders: a page's reads with the session's", .removesTemporaryDirectories)
+struct PageLoadersTests {
+    /// What the probe loader saw.
+    struct Probe: Sendable, Equatable {
+        let name: String
+        let userID: Int64
+        let wishlistCount: Int
+        let inTransaction: Bool
+    }
+
+    /// A router with only the session middleware and four routes that say what the loader left them.
+    static func withProbe(_ body: @escaping @Sendable (any TestClientProtocol, _ cookie: String, _ userID: Int64) async throws -> Void) async throws {
+        let server = try await TestApp.build()
+        let user = try await server.accounts.createUser(username: "reader", password: "correct horse battery")
+        let token = try await server.accounts.sessions.create(userID: user.id, userAgent: "tests")
+        var loaders = PageLoaders()
+        loaders.add("probe/:name") { _, context, user, read in
+            Probe(
+                name: context.parameters.get("name") ?? "", userID: user.userID, wishlistCount: user.wishlistCount,
+                inTransaction: read.db.isInsideTransaction
+            )
+        }
+        loaders.add("failing") { _, _, _, _ in throw PageError.badRequest("The loader refuses.") }
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: SessionMiddleware(
+            sessions: server.accounts.sessions, cookies: SessionCookies(secure: false),
+            csrf: try await CSRFProtection.load(from: server.database), pageLoaders: loaders
+        ))
+        let describe = { @Sendable (_: Request, context: AppRequestContext) -> String in
+            (context.loadedPage as? Probe).map { "\($0.name) \($0.userID) \($0.wishlistCount) \($0.inTransaction)" } ?? "nothing"
+        }
+        router.get("probe/:name", use: describe)
+        router.post("probe/:name", use: describe)
+        router.get("failing", use: describe)
+        router.get("other", use: describe)
+        try await Application(router: router).test(.router) { client in
+            try await body(client, "wishlist_session=\(token)", user.id)
+        }
+    }
+
+    static func text(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, cookie: String?) async throws -> String {
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = cookie }
+        let response = try await client.execute(uri: path, method: method, headers: headers)
+        return String(buffer: response.body)
+    }
+
+    @Test func aSignedInGetFindsTheLoadersReadDoneInTheSessionsTransaction() async throws {
+        try await Self.withProbe { client, cookie, userID in
+            let seen = try await Self.text(client, .get, "/probe/first", cookie: cookie)
+            #expect(seen == "first \(userID) 0 true")
+        }
+    }
+
+    @Test func nothingIsLoadedSignedOutForAPostForAFailingLoaderOrARouteWithout() async throws {
+        try await Self.withProbe { client, cookie, _ in
+            let unknown = "wishlist_session=" + String(repeating: "A", count: 43)
+            let answers = [
+                try await Self.text(client, .get, "/probe/first", cookie: nil),
+                try await Self.text(client, .get, "/probe/first", cookie: unknown),
+                try await Self.text(client, .post, "/probe/first", cookie: cookie),
+                try await Self.text(client, .get, "/failing", cookie: cookie),
+                try await Self.text(client, .get, "/other", cookie: cookie),
+            ]
+            // Signed out, an unknown session, a POST (it reads for itself), a loader that threw
+            // (the route meets the error itself) and a route without a loader.
+            #expect(answers == Array(repeating: "nothing", count: 5))
+        }
+    }
+}
