@@ -14,6 +14,8 @@ public struct WishlistServer: Sendable {
     public let application: Application<RouterResponder<AppRequestContext>>
     /// The pages rendered once and filled per request.
     let pageCaches: PageCaches
+    /// The pages read with the session.
+    let pageLoaders: PageLoaders
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes.
@@ -68,8 +70,18 @@ public struct WishlistServer: Sendable {
             database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: pageCaches,
             secureCookies: config.server.secureCookies
         )
+        let wishlistPages = WishlistController(
+            database: database, wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
+            secureCookies: config.server.secureCookies
+        )
+        let householdPages = HouseholdController(
+            database: database, household: household, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
+            secureCookies: config.server.secureCookies
+        )
         var pageLoaders = PageLoaders()
         catalogPages.addLoaders(to: &pageLoaders)
+        wishlistPages.addLoaders(to: &pageLoaders)
+        householdPages.addLoaders(to: &pageLoaders)
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders
         ))
@@ -103,16 +115,8 @@ public struct WishlistServer: Sendable {
             passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
         catalogPages.addRoutes(to: signedIn)
-        WishlistController(
-            database: database, wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
-            secureCookies: config.server.secureCookies
-        )
-            .addRoutes(to: signedIn)
-        HouseholdController(
-            database: database, household: household, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
-            secureCookies: config.server.secureCookies
-        )
-            .addRoutes(to: signedIn)
+        wishlistPages.addRoutes(to: signedIn)
+        householdPages.addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
             database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
@@ -136,7 +140,8 @@ public struct WishlistServer: Sendable {
             logger: logger
         )
         return WishlistServer(
-            config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application, pageCaches: pageCaches
+            config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application, pageCaches: pageCaches,
+            pageLoaders: pageLoaders
         )
     }
 }

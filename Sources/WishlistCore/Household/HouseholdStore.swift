@@ -61,22 +61,6 @@ public struct HouseholdStore: Sendable {
         }
     }
 
-    public func member(named username: String, viewerID: Int64) async throws -> Lookup {
-        try await database.pool.read { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT user.id, user.username, user.sharing, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
-                    FROM user WHERE username_key = ?
-                    """,
-                arguments: [AccountRules.key(username)]
-            )
-            guard let row else { return .notFound }
-            if row["id"] as Int64 == viewerID { return .viewer }
-            return row["sharing"] as String == Sharing.household.rawValue ? .member(Self.member(row)) : .notFound
-        }
-    }
-
     /// A shared list's items as `viewerID` sees them, each with who (if anyone) reserved it.
     public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) async throws -> [SharedItem] {
         try await database.pool.read { try Reader(db: $0).items(ownerID: ownerID, viewerID: viewerID, sort: sort) }
@@ -190,6 +174,20 @@ extension HouseholdStore {
     /// The household's queries on a connection a ``PageRead`` holds.
     public struct Reader {
         let db: Database
+
+        /// Whose shared list `username` names, as `viewerID` may see it.
+        public func member(named username: String, viewerID: Int64) throws -> Lookup {
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT user.id, user.username, user.sharing, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                    FROM user WHERE username_key = ?
+                    """),
+                arguments: [AccountRules.key(username)]
+            )
+            guard let row else { return .notFound }
+            if row["id"] as Int64 == viewerID { return .viewer }
+            return row["sharing"] as String == Sharing.household.rawValue ? .member(HouseholdStore.member(row)) : .notFound
+        }
 
         /// A member's items as `viewerID` sees them (never the owner's own: they see no reservations).
         public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) throws -> [SharedItem] {

@@ -56,45 +56,63 @@ struct HouseholdController {
         )
     }
 
+    /// The read of a member's page, which `SessionMiddleware` runs with the session.
+    func addLoaders(to loaders: inout PageLoaders) {
+        loaders.add("people/:username") { request, context, user, read in try self.loadMemberPage(request, context, user, read) }
+    }
+
     /// A member's shared list, highest priority first unless another order is asked for.
     @Sendable func member(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let username = context.parameters.get("username") ?? ""
-        let member: Member
-        switch try await household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: user.userID) {
+        let loaded = try await context.loadedPage(from: database) { read in try self.loadMemberPage(request, context, user, read) }
+        switch loaded {
         case .viewer: return redirect(to: SitePath.wishlist)
         case .notFound: throw Self.memberNotFound
+        case .found(let member, let sort, let read):
+            let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: user.isAdmin)
+            return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+        }
+    }
+
+    /// Whose page this is and in what order, checked, and its cached page or what to render it from.
+    private func loadMemberPage(_ request: Request, _ context: AppRequestContext, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
+        let username = context.parameters.get("username") ?? ""
+        let member: Member
+        switch try read.household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: viewer.userID) {
+        case .viewer: return .viewer
+        case .notFound: return .notFound
         case .member(let found): member = found
         }
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        let entry = try await sharedMemberPage(member, viewer: user, sort: sort)
-        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+        let key = WishlistPageKey(
+            page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
+            generation: try read.catalog.generation() + read.wishlist.generation()
+        )
+        if let cached = pageCaches.wishlists.entry(key) { return .found(member, sort, .cached(cached)) }
+        let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
+        return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))))
     }
 
-    /// A member's wishlist as this viewer sees it: from the cache, or read and rendered in one
-    /// transaction and kept (``WishlistPageCache``).
-    private func sharedMemberPage(_ member: Member, viewer: Visitor.SignedIn, sort: WishlistSort) async throws -> WishlistPage {
-        let statusLine = pages.notices.statusLine()
-        let cache = pageCaches.wishlists
-        let read = try await database.pageRead { read -> WishlistPageRead<SharedItem> in
-            let key = WishlistPageKey(
-                page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: statusLine,
-                generation: try read.catalog.generation() + read.wishlist.generation()
-            )
-            if let cached = cache.entry(key) { return .cached(cached) }
-            let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
-            return .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID)))
-        }
+    private enum LoadedMemberPage: Sendable {
+        /// The viewer's own name: their own wishlist is elsewhere.
+        case viewer
+        case notFound
+        case found(Member, WishlistSort, WishlistPageRead<SharedItem>)
+    }
+
+    /// A member's wishlist as this viewer sees it: from the cache, or rendered from the page's
+    /// read and kept (``WishlistPageCache``).
+    private func sharedMemberPage(_ member: Member, sort: WishlistSort, read: WishlistPageRead<SharedItem>, isAdmin: Bool) throws -> WishlistPage {
         switch read {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
             let path = SitePath.person(member.username)
             let page = WishlistPage(page: try pages.renderShared(
-                "people/show.html", title: "\(member.username)’s wishlist", nav: "people", isAdmin: viewer.isAdmin, statusLine: statusLine,
+                "people/show.html", title: "\(member.username)’s wishlist", nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
                     "member": ["name": .string(member.username), "path": .string(path), "count": .int(items.count)],
                     "sort": .string(sort.rawValue),
@@ -102,7 +120,7 @@ struct HouseholdController {
                     "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
                 ]
             ))
-            cache.keep(page, for: key)
+            pageCaches.wishlists.keep(page, for: key)
             return page
         }
     }

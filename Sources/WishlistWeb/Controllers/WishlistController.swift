@@ -31,40 +31,51 @@ struct WishlistController {
 
     // MARK: Handlers
 
+    /// The read of the wishlist page, which `SessionMiddleware` runs with the session.
+    func addLoaders(to loaders: inout PageLoaders) {
+        loaders.add("wishlist") { request, _, user, read in try self.loadIndexPage(request, user, read) }
+    }
+
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let loaded = try await context.loadedPage(from: database) { read in try self.loadIndexPage(request, user, read) }
+        let entry = try sharedIndexPage(loaded, isAdmin: user.isAdmin)
+        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+    }
+
+    /// The wishlist page's order, checked, and its cached page or what to render it from.
+    private func loadIndexPage(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedIndexPage {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .added : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        let entry = try await sharedIndexPage(user, sort: sort)
-        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+        let key = WishlistPageKey(
+            page: .own, ownerID: user.userID, viewerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
+            generation: try read.catalog.generation() + read.wishlist.generation()
+        )
+        if let cached = pageCaches.wishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }
+        let items = try read.wishlist.items(userID: user.userID, sort: sort)
+        return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID))))
     }
 
-    /// The wishlist as its owner sees it: from the cache, or read and rendered in one transaction
-    /// and kept (``WishlistPageCache``).
-    private func sharedIndexPage(_ user: Visitor.SignedIn, sort: WishlistSort) async throws -> WishlistPage {
-        let statusLine = pages.notices.statusLine()
-        let cache = pageCaches.wishlists
-        let read = try await database.pageRead { read -> WishlistPageRead<WishlistItem> in
-            let key = WishlistPageKey(
-                page: .own, ownerID: user.userID, viewerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: statusLine,
-                generation: try read.catalog.generation() + read.wishlist.generation()
-            )
-            if let cached = cache.entry(key) { return .cached(cached) }
-            let items = try read.wishlist.items(userID: user.userID, sort: sort)
-            return .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID)))
-        }
-        switch read {
+    private struct LoadedIndexPage: Sendable {
+        let sort: WishlistSort
+        let read: WishlistPageRead<WishlistItem>
+    }
+
+    /// The wishlist as its owner sees it: from the cache, or rendered from the page's read and
+    /// kept (``WishlistPageCache``).
+    private func sharedIndexPage(_ loaded: LoadedIndexPage, isAdmin: Bool) throws -> WishlistPage {
+        switch loaded.read {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
             let values = items.map { Self.itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }
             let page = WishlistPage(page: try pages.renderShared(
-                "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: user.isAdmin, statusLine: statusLine,
-                values: ["sort": .string(sort.rawValue), "items": .array(values), "count": .int(items.count)]
+                "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine,
+                values: ["sort": .string(loaded.sort.rawValue), "items": .array(values), "count": .int(items.count)]
             ))
-            cache.keep(page, for: key)
+            pageCaches.wishlists.keep(page, for: key)
             return page
         }
     }

@@ -19,6 +19,9 @@ struct PageLoaders: Sendable {
         loads[path.description] = load
     }
 
+    /// The route patterns with a loader, as Hummingbird names them (`/lists/{list}`).
+    var patterns: Set<String> { Set(loads.keys) }
+
     /// The loader of the route a request was matched to (``RequestContext/endpointPath``).
     func loader(for endpointPath: String?) -> Load? {
         endpointPath.flatMap { loads[$0] }

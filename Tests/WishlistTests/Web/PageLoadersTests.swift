@@ -78,4 +78,11 @@ struct PageLoadersTests {
             #expect(answers == Array(repeating: "nothing", count: 5))
         }
     }
+
+    /// The app's pages with loaders, named as Hummingbird names a matched route (the same names
+    /// label `wishlist_http_requests_total`, which MetricsTests checks).
+    @Test func theAppLoadsItsFourMostVisitedPagesWithTheSession() async throws {
+        let server = try await TestApp.build()
+        #expect(server.pageLoaders.patterns == ["/lists/{list}", "/books/{id}", "/wishlist", "/people/{username}"])
+    }
 }
