@@ -2,7 +2,9 @@ import Hummingbird
 import WishlistCore
 
 /// Works out who is asking: reads the session cookie, looks the session up, and gives a browser
-/// without a usable cookie a fresh anonymous token (the anchor of its CSRF token).
+/// without a usable cookie a fresh anonymous token (the anchor of its CSRF token). For a
+/// signed-in GET of a route with a page loader, the page's reads share the session's transaction
+/// (``PageLoaders``).
 struct SessionMiddleware: RouterMiddleware {
     let sessions: SessionStore
     let cookies: SessionCookies
