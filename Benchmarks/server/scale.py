@@ -737,8 +737,12 @@ def query_plans(path, star):
         ("sign-in: user", "SELECT * FROM user WHERE username_key = ?", ("bench",)),
         ("sign-in: throttle", "SELECT happened_at FROM throttle_event WHERE scope = ? AND happened_at > ? ORDER BY happened_at DESC LIMIT ?",
          ("login-account:bench", "2026-01-01", 5)),
-        ("people page: members", "SELECT user.id, user.username, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count "
-         "FROM user WHERE sharing = 'household' AND id != ? ORDER BY username_key", (1,)),
+        # As HouseholdStore.members(excluding:containing:page:) reads the 20th page of 100, and counts.
+        ("people page: members, page 20", "SELECT user.id, user.username, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count "
+         "FROM user WHERE sharing = 'household' AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0) "
+         "ORDER BY username_key LIMIT ?3 OFFSET ?4", (1, "", 100, 1900)),
+        ("people page: members counted", "SELECT COUNT(*) FROM user WHERE sharing = 'household' AND id != ?1 "
+         "AND (?2 = '' OR instr(username_key, ?2) > 0)", (1, "")),
         ("shared list `/people/{username}`", "SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name "
          "FROM wishlist_item LEFT JOIN reservation ON reservation.item_id = wishlist_item.id "
          "LEFT JOIN user AS giver ON giver.id = reservation.giver_id WHERE wishlist_item.user_id = ? AND ? != wishlist_item.user_id "

@@ -55,27 +55,9 @@ public struct Administration: Sendable {
         self.clock = clock
     }
 
-    /// One page of the accounts `/admin` lists, in name order.
-    public struct AccountPage: Sendable, Equatable {
-        public let accounts: [Account]
-        /// Accounts whose name contains the filter (all of them without one).
-        public let total: Int
-        /// The page's number, from 1.
-        public let number: Int
-        public let size: Int
-
-        public var pageCount: Int { max(1, (total + size - 1) / size) }
-        /// The first account's position on the list, from 1 (0 when there is none).
-        public var firstPosition: Int { accounts.isEmpty ? 0 : (number - 1) * size + 1 }
-    }
-
-    /// `/admin` shows this many accounts a page: a server of ten thousand accounts is still a
-    /// short page and a short query.
-    public static let accountsPerPage = 100
-
     /// Page `number` (from 1) of the accounts whose name contains `filter` (case-insensitive; all
     /// accounts when it is empty), with the last visit and book count of each account on it.
-    public func accounts(containing filter: String = "", page number: Int = 1, size: Int = accountsPerPage) async throws -> AccountPage {
+    public func accounts(containing filter: String = "", page number: Int = 1) async throws -> NamePage<Account> {
         let key = AccountRules.key(filter)
         return try await database.pool.read { db in
             // instr() scans the names, which at ten thousand accounts takes about a millisecond;
@@ -87,14 +69,14 @@ public struct Administration: Sendable {
                     (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count
                 FROM user WHERE ?1 = '' OR instr(username_key, ?1) > 0
                 ORDER BY username_key LIMIT ?2 OFFSET ?3
-                """, arguments: [key, size, (number - 1) * size]
+                """, arguments: [key, NamePage<Account>.size, NamePage<Account>.offset(number)]
             ).map { row in
                 Account(
                     id: row["id"], username: row["username"], createdAt: row["created_at"], lastSeenAt: row["last_seen_at"],
                     itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: (row["disabled_at"] as Date?) != nil
                 )
             }
-            return AccountPage(accounts: accounts, total: total, number: number, size: size)
+            return NamePage(items: accounts, total: total, number: number)
         }
     }
 

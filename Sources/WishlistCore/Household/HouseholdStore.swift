@@ -47,17 +47,26 @@ public struct HouseholdStore: Sendable {
 
     // MARK: Members
 
-    /// Everyone but the viewer whose list is shared, by name, with their item counts.
-    public func members(excluding viewerID: Int64) async throws -> [Member] {
-        try await database.pool.read { db in
-            try Row.fetchAll(
+    /// Page `number` (from 1) of everyone but the viewer whose list is shared and whose name
+    /// contains `filter` (case-insensitive; everyone when empty), by name, with their item counts.
+    public func members(excluding viewerID: Int64, containing filter: String = "", page number: Int = 1) async throws -> NamePage<Member> {
+        let key = AccountRules.key(filter)
+        return try await database.pool.read { db in
+            let total = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM user WHERE sharing = 'household' AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)",
+                arguments: [viewerID, key]
+            ) ?? 0
+            // The item counts are counted for the page's rows only.
+            let members = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT user.id, user.username, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
-                    FROM user WHERE sharing = 'household' AND id != ? ORDER BY username_key
+                    FROM user WHERE sharing = 'household' AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)
+                    ORDER BY username_key LIMIT ?3 OFFSET ?4
                     """,
-                arguments: [viewerID]
+                arguments: [viewerID, key, NamePage<Member>.size, NamePage<Member>.offset(number)]
             ).map(Self.member)
+            return NamePage(items: members, total: total, number: number)
         }
     }
 

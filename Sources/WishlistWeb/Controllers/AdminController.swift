@@ -39,7 +39,7 @@ struct AdminController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let admin = try adminSession(context)
         let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
-        let listing = try AccountListing(filter: request.queryText("q"), page: request.queryText("page"))
+        let listing = try NameListing(filter: request.queryText("q"), page: request.queryText("page"))
         return try await page(context, admin: admin, listing: listing, confirmation: done)
     }
 
@@ -76,7 +76,7 @@ struct AdminController {
         let admin = try adminSession(context)
         let token = try await invites.create(by: admin)
         let link = SettingsController.origin(of: request, secure: secureCookies) + SitePath.signUp(invite: token)
-        return try await page(context, admin: admin, listing: AccountListing(), newLink: ["kind": "invite", "url": .string(link)])
+        return try await page(context, admin: admin, listing: NameListing(), newLink: ["kind": "invite", "url": .string(link)])
     }
 
     @Sendable func revokeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -108,7 +108,7 @@ struct AdminController {
             case .lastAdmin, .yourself: throw PageError(.conflict, title: "Not allowed for your own account", message: refusal.description)
             }
         }
-        return redirect(to: SitePath.admin(done: done) + AccountListing.returning(context.form).query)
+        return redirect(to: SitePath.admin(done: done) + NameListing.returning(context.form).query)
     }
 
     private static func id(_ text: String?) throws -> Int64 {
@@ -119,18 +119,18 @@ struct AdminController {
     }
 
     private func page(
-        _ context: AppRequestContext, admin: Administration.Actor, listing: AccountListing,
+        _ context: AppRequestContext, admin: Administration.Actor, listing: NameListing,
         confirmation: String? = nil, newLink: TemplateValue? = nil
     ) async throws -> Response {
         let now = clock.now()
         let facts = try await ServerFacts.read(database, path: databasePath, now: now)
         var accounts = try await administration.accounts(containing: listing.filter, page: listing.page)
-        if accounts.accounts.isEmpty, accounts.number > accounts.pageCount {
+        if accounts.items.isEmpty, accounts.number > accounts.pageCount {
             // Past the end (the last account of the last page was just deleted, or an old link):
             // the last page rather than an error.
             accounts = try await administration.accounts(containing: listing.filter, page: accounts.pageCount)
         }
-        let users = accounts.accounts.map { account -> TemplateValue in
+        let users = accounts.items.map { account -> TemplateValue in
             [
                 "id": .int(Int(account.id)), "name": .string(account.username), "created_at": .date(account.createdAt),
                 "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
@@ -151,7 +151,7 @@ struct AdminController {
             "admin/index.html", title: "Admin", nav: "admin", for: context.visitor,
             values: [
                 "users": .array(users), "invites": .array(invites), "events": .array(events),
-                "listing": listing.templateValue(accounts),
+                "listing": listing.templateValue(accounts, path: "/admin", anchor: "#accounts"),
                 "signup": .string(signup.rawValue), "new_link": newLink ?? .null,
                 "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
                 "server": [
@@ -165,56 +165,5 @@ struct AdminController {
                 ],
             ]
         )
-    }
-}
-
-/// Which page of the accounts `/admin` shows, and the name filter: from the query of `GET /admin`,
-/// and carried by every account form so that an action returns to the page it was taken on.
-struct AccountListing {
-    var filter = ""
-    var page = 1
-
-    /// Parses `q` and `page` as the query carries them; a page that is not a positive number is a 400.
-    init(filter: String = "", page: String = "") throws {
-        self.filter = String(filter.prefix(100))
-        guard !page.isEmpty else { return }
-        guard page.count <= 6, page.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int(page), number > 0 else {
-            throw PageError.badRequest("Account pages are numbered from 1; “\(page.prefix(40))” is not a page number.")
-        }
-        self.page = number
-    }
-
-    private init(checkedFilter filter: String, page: Int) {
-        self.filter = filter
-        self.page = page
-    }
-
-    /// The listing an account form came from; what does not parse is the first page, since the
-    /// action itself has been done.
-    static func returning(_ form: FormBody) -> AccountListing {
-        let filter = (try? form.text("q", maxLength: 100)) ?? ""
-        let page = (try? form.text("page", maxLength: 6)).flatMap { Int($0) }.map { max(1, $0) } ?? 1
-        return AccountListing(checkedFilter: filter, page: page)
-    }
-
-    /// `&q=…&page=…` for a redirect to `/admin?done=…`, empty for the first page unfiltered.
-    var query: String {
-        (filter.isEmpty ? "" : "&q=" + PercentEncoding.encode(filter, keeping: [])) + (page == 1 ? "" : "&page=\(page)")
-    }
-
-    func templateValue(_ accounts: Administration.AccountPage) -> TemplateValue {
-        let number = accounts.number
-        let link = { (page: Int) -> String in
-            var query = [page == 1 ? nil : "page=\(page)"]
-            if !filter.isEmpty { query.insert("q=" + PercentEncoding.encode(filter, keeping: []), at: 0) }
-            let joined = query.compactMap { $0 }.joined(separator: "&")
-            return "/admin" + (joined.isEmpty ? "" : "?" + joined) + "#accounts"
-        }
-        return [
-            "filter": .string(filter), "page": .int(number), "pages": .int(accounts.pageCount), "total": .int(accounts.total),
-            "first": .int(accounts.firstPosition), "last": .int(accounts.accounts.isEmpty ? 0 : accounts.firstPosition + accounts.accounts.count - 1),
-            "previous": number > 1 ? .string(link(number - 1)) : .null,
-            "next": number < accounts.pageCount ? .string(link(number + 1)) : .null,
-        ]
     }
 }

@@ -46,11 +46,17 @@ struct HouseholdController {
 
     @Sendable func people(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let members = try await household.members(excluding: user.userID)
+        let listing = try NameListing(filter: request.queryText("q"), page: request.queryText("page"))
+        var members = try await household.members(excluding: user.userID, containing: listing.filter, page: listing.page)
+        if members.items.isEmpty, members.number > members.pageCount {
+            // Past the end (an old link, or people stopped sharing): the last page.
+            members = try await household.members(excluding: user.userID, containing: listing.filter, page: members.pageCount)
+        }
         return try pages.render(
             "people/index.html", title: "People", nav: "people", for: context.visitor,
             values: [
-                "members": .array(members.map { ["name": .string($0.username), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
+                "members": .array(members.items.map { ["name": .string($0.username), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
+                "listing": listing.templateValue(members, path: SitePath.people),
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
             ]
         )

@@ -56,6 +56,51 @@ extension TestBrowser {
 
 @Suite("Household: sharing and gift reservations over HTTP", .removesTemporaryDirectories)
 struct HouseholdHTTPTests {
+    @Test func peopleComeAHundredAPageFoundByNameOnceThereIsMoreThanAPage() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            try await home.server.database.pool.write { db in
+                // 248 who share and 10 who do not, written straight to the table.
+                for number in 1...258 {
+                    let name = "friend" + String(1000 + number).dropFirst()
+                    try db.execute(
+                        sql: "INSERT INTO user (username, username_key, password_hash, created_at, sharing) VALUES (?, ?, 'not-a-hash', ?, ?)",
+                        arguments: [name, name, Date(), number <= 248 ? "household" : "private"]
+                    )
+                }
+            }
+            let small = try await ana.get("/people")
+            #expect(small.text.matches(of: /<li class="person"/).count == 100)
+            #expect(small.shows("1–100 of 248 people."), "ana herself is not counted, nor those who keep their lists private")
+            #expect(small.text.contains(#"<a rel="next" id="people-next" href="/people?page=2">"#))
+            let last = try await ana.get("/people?page=3")
+            #expect(last.text.matches(of: /<li class="person"/).count == 48)
+            #expect(last.shows("201–248 of 248 people."))
+            #expect(last.text.contains(#"<a rel="prev" id="people-previous" href="/people?page=2">"#))
+            #expect(try await ana.get("/people?page=7").shows("201–248 of 248 people."), "past the end: the last page")
+            #expect(try await ana.get("/people?page=zero").status == .badRequest)
+            let found = try await ana.get("/people?q=Friend24")
+            #expect(found.text.matches(of: /<li class="person"/).count == 9, "friend240 to friend248")
+            #expect(found.shows("1–9 of 9 people whose names contain “Friend24”."))
+            let none = try await ana.get("/people?q=friend250")
+            #expect(none.shows("Nobody who shares has a name containing “friend250”."), "friend250 keeps a private list")
+            #expect(!none.text.contains("people-empty"))
+        }
+    }
+
+    @Test func aHouseholdOfAFewSeesItsPeopleWithoutASearch() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            #expect(try await maya.post("/settings/sharing", [("sharing", "household")]).status == .seeOther)
+            var reader = try await TestBrowser.signedIn("ana", like: browser)
+            let ana = try await reader.get("/people")
+            #expect(ana.text.contains(#"href="/people/maya""#))
+            #expect(!ana.text.contains("people-search") && !ana.text.contains("people-shown") && !ana.text.contains("rel=\"next\""))
+        }
+    }
+
     @Test func aListIsPrivateUntilItsOwnerSharesItAndPrivateAgainHidesItAtOnce() async throws {
         let home = try await Household.make()
         try await TestApp.run(home.server) { browser in
