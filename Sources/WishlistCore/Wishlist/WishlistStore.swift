@@ -131,12 +131,17 @@ public struct WishlistStore: Sendable {
         /// lookup per book, however long the wishlist.
         public func itemIDs(userID: Int64, books: [String]) throws -> [String: Int64] {
             guard !books.isEmpty else { return [:] }
-            // A page asks for the same number of books each time: the statement is prepared once.
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IN (\(databaseQuestionMarks(count: books.count)))"),
-                arguments: [userID] + StatementArguments(books)
+            // One statement for any number of books: the ids go in as one JSON array, which costs
+            // far less to bind than an argument per book.
+            let cursor = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT book_id, id FROM wishlist_item WHERE user_id = ? AND book_id IN (SELECT value FROM json_each(?))"),
+                arguments: [userID, JSONText.array(of: books)]
             )
-            return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
+            var items: [String: Int64] = [:]
+            while let row = try cursor.next() {
+                items[row[0] as String] = row[1] as Int64
+            }
+            return items
         }
     }
 
