@@ -82,8 +82,9 @@ public struct WishlistServer: Sendable {
         catalogPages.addLoaders(to: &pageLoaders)
         wishlistPages.addLoaders(to: &pageLoaders)
         householdPages.addLoaders(to: &pageLoaders)
+        let memo = PageReadMemo(changes: database.changes, statusLine: pages.notices.statusLine, metrics: config.metrics.enabled ? metrics : nil)
         router.add(middleware: SessionMiddleware(
-            sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders
+            sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo
         ))
         router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.

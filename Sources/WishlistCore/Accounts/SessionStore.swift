@@ -83,6 +83,15 @@ public struct SessionStore: Sendable {
         return (session, extra)
     }
 
+    /// Whether a session read earlier may be used as it was read: still live, and not yet due for
+    /// its `last_seen_at` write (``PageReadMemo``).
+    public func isCurrent(_ session: ActiveSession) -> Bool {
+        let now = clock.now()
+        let (createdAfter, seenAfter) = liveSince(now)
+        return session.createdAt >= createdAfter && session.lastSeenAt >= seenAfter
+            && now.timeIntervalSince(session.lastSeenAt) <= Self.lastSeenResolution
+    }
+
     /// The user's sessions that have not expired, most recently used first.
     package func list(userID: Int64) async throws -> [ActiveSession] {
         let (createdAfter, seenAfter) = liveSince(clock.now())

@@ -8,6 +8,9 @@ import GRDB
 /// queues and never block an event loop.
 public struct AppDatabase: Sendable {
     public let pool: DatabasePool
+    /// Whether anything was committed since an earlier look: what lets a page read be reused
+    /// (``PageReadMemo``).
+    public let changes: DatabaseChangeProbe
 
     /// Opens (creating if needed) the database at `path`, then runs pending migrations.
     public static func open(path: String) throws -> AppDatabase {
@@ -18,7 +21,7 @@ public struct AppDatabase: Sendable {
         // and with FULL every commit is synced: an acknowledged write survives a crash of the
         // process and of the machine.
         try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-        let database = AppDatabase(pool: pool)
+        let database = AppDatabase(pool: pool, changes: try DatabaseChangeProbe(path: path))
         try database.migrate()
         return database
     }

@@ -78,13 +78,16 @@ struct CatalogController {
         let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
             : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
         let returnTo = Self.returnPath(request)
+        // The closure is called for every slot: it captures only what it needs, not whole reads.
+        let (bookSlots, itemIDs) = (entry.bookSlots, page.marks)
         var response = try pages.respond(entry.page, for: context.visitor) { slot in
+            switch bookSlots[slot] {
+            case .mark(let bookID, let marks): return .fragment(marks.mark(itemID: itemIDs[bookID]))
+            case .item(let bookID): return .value(itemIDs[bookID].map { .int(Int($0)) } ?? .null)
+            case nil: break
+            }
             if slot == "return_to" { return .value(.string(returnTo)) }
             if slot == "new_this_week" { return .value(newThisWeek) }
-            if slot.hasPrefix("mark:"), let marks = entry.marks[String(slot.dropFirst(5))] {
-                return .fragment(marks.mark(itemID: page.marks[String(slot.dropFirst(5))]))
-            }
-            if slot.hasPrefix("item:"), let item = page.marks[String(slot.dropFirst(5))] { return .value(.int(Int(item))) }
             return .value(.null)
         }
         if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {
@@ -138,12 +141,16 @@ struct CatalogController {
     }
 
     /// A list page's request and read, as ``PageLoaders`` hands them over.
-    private struct LoadedListPage: Sendable {
+    private struct LoadedListPage: KeepablePageRead, Sendable {
         let name: String
         let date: String
         let requested: String
         let remembered: ListSortCookie
         let lookup: ListPageLookup
+
+        var isWorthKeeping: Bool {
+            if case .found(let read) = lookup { read.cached != nil } else { true }
+        }
     }
 
     /// What the read of a list page found.
@@ -226,7 +233,10 @@ struct CatalogController {
             ]
         )
         let byteCount = page.byteCount + marks.values.reduce(0) { $0 + $1.byteCount }
-        let entry = ListPage(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
+        let entry = ListPage(
+            page: page, bookIDs: ordered.map(\.book.id), marks: marks, bookSlots: ListPage.bookSlots(marks), isCurrent: edition.isCurrent,
+            byteCount: byteCount
+        )
         pageCaches.lists.keep(entry, for: key)
         return entry
     }
@@ -291,9 +301,11 @@ struct CatalogController {
         return LoadedBookPage(id: id, read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
     }
 
-    private struct LoadedBookPage: Sendable {
+    private struct LoadedBookPage: KeepablePageRead, Sendable {
         let id: String
         let read: BookPageRead?
+
+        var isWorthKeeping: Bool { read == nil || read?.cached != nil }
     }
 
     static let unknownBook = PageError(

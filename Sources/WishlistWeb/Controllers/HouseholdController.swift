@@ -102,11 +102,15 @@ struct HouseholdController {
         return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))))
     }
 
-    private enum LoadedMemberPage: Sendable {
+    private enum LoadedMemberPage: KeepablePageRead, Sendable {
         /// The viewer's own name: their own wishlist is elsewhere.
         case viewer
         case notFound
         case found(Member, WishlistSort, WishlistPageRead<SharedItem>)
+
+        var isWorthKeeping: Bool {
+            if case .found(_, _, let read) = self { read.isCached } else { true }
+        }
     }
 
     /// A member's wishlist as this viewer sees it: from the cache, or rendered from the page's

@@ -58,9 +58,11 @@ struct WishlistController {
         return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID))))
     }
 
-    private struct LoadedIndexPage: Sendable {
+    private struct LoadedIndexPage: KeepablePageRead, Sendable {
         let sort: WishlistSort
         let read: WishlistPageRead<WishlistItem>
+
+        var isWorthKeeping: Bool { read.isCached }
     }
 
     /// The wishlist as its owner sees it: from the cache, or rendered from the page's read and

@@ -4,38 +4,53 @@ import WishlistCore
 /// Works out who is asking: reads the session cookie, looks the session up, and gives a browser
 /// without a usable cookie a fresh anonymous token (the anchor of its CSRF token). For a
 /// signed-in GET of a route with a page loader, the page's reads share the session's transaction
-/// (``PageLoaders``).
+/// (``PageLoaders``), and while the database is unchanged the same request reuses that read
+/// (``PageReadMemo``).
 struct SessionMiddleware: RouterMiddleware {
     let sessions: SessionStore
     let cookies: SessionCookies
     let csrf: CSRFProtection
     let pageLoaders: PageLoaders
+    let memo: PageReadMemo
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         var context = context
         let presented = request.cookieValue(cookies.name)
         let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()
-        var signedIn: Visitor.SignedIn?
-        if token == presented {
-            let load = request.method == .get ? pageLoaders.loader(for: context.endpointPath) : nil
-            let routeContext = context
-            // The layout of every signed-in page shows the wishlist's count, and a page with a
-            // loader reads what it shows: all in the session's read.
-            if let (_, (user, loaded)) = try await sessions.find(token: token, alsoReading: { read, session in
-                var user = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
-                user.wishlistCount = try read.wishlist.count(userID: session.userID)
-                return (user, load.flatMap { load in try? load(request, routeContext, user, read) })
-            }) {
-                signedIn = user
-                context.loadedPage = loaded
-            }
+        if token == presented, let read = try await sessionRead(token: token, request, context) {
+            context.loadedPage = read.page
+            context.visitor = Visitor(signedIn: read.user, sessionToken: token, csrfToken: read.csrfToken)
+        } else {
+            context.visitor = Visitor(signedIn: nil, sessionToken: token, csrfToken: csrf.token(forSession: token))
         }
-        context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
 
         var response = try await next(request, context)
         if token != presented, !cookies.isSet(in: response) {
             response.setCookie(cookies.cookie(token, maxAge: nil))
         }
         return response
+    }
+
+    /// The session and, for a GET of a route with a loader, the page's reads: kept from the same
+    /// request when the database has not changed since (``PageReadMemo``), else read now.
+    private func sessionRead(token: String, _ request: Request, _ context: AppRequestContext) async throws -> PageReadMemo.Read? {
+        let key = memo.key(for: request)
+        let version = memo.currentVersion()
+        if let version, let kept = memo.read(key, at: version), sessions.isCurrent(kept.session) {
+            return kept
+        }
+        let load = request.method == .get ? pageLoaders.loader(for: context.endpointPath) : nil
+        // The layout of every signed-in page shows the wishlist's count, and a page with a
+        // loader reads what it shows: all in the session's read.
+        guard let (session, (user, page)) = try await sessions.find(token: token, alsoReading: { read, session in
+            var user = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
+            user.wishlistCount = try read.wishlist.count(userID: session.userID)
+            return (user, load.flatMap { load in try? load(request, context, user, read) })
+        }) else { return nil }
+        let read = PageReadMemo.Read(session: session, user: user, page: page, csrfToken: csrf.token(forSession: token))
+        if let version, (page as? any KeepablePageRead)?.isWorthKeeping ?? true {
+            memo.keep(read, for: key, readAfter: version)
+        }
+        return read
     }
 }

@@ -28,6 +28,13 @@ struct PageLoaders: Sendable {
     }
 }
 
+/// A loader's result that may not be worth keeping for the same request (``PageReadMemo``): one
+/// that missed a page cache carries what to render, and reusing it would render on every request.
+/// A result that does not conform is always kept.
+protocol KeepablePageRead {
+    var isWorthKeeping: Bool { get }
+}
+
 extension AppRequestContext {
     /// What the route's loader read with the session, or, when it did not run, the same read now.
     func loadedPage<Page: Sendable>(

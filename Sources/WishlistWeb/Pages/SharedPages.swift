@@ -27,8 +27,26 @@ struct ListPage: SharedPage {
     /// The edition's books, in the page's order.
     let bookIDs: [String]
     let marks: [String: WishlistMarks]
+    /// Each book's slots by name, so that filling one is a single look-up.
+    let bookSlots: [String: BookSlot]
     let isCurrent: Bool
     let byteCount: Int
+
+    enum BookSlot: Sendable {
+        /// The book's wishlist mark: `mark:<book>`.
+        case mark(bookID: String, WishlistMarks)
+        /// The book's wishlist item id, in its mark: `item:<book>`.
+        case item(bookID: String)
+    }
+
+    static func bookSlots(_ marks: [String: WishlistMarks]) -> [String: BookSlot] {
+        var slots: [String: BookSlot] = [:]
+        for (bookID, mark) in marks {
+            slots["mark:" + bookID] = .mark(bookID: bookID, mark)
+            slots["item:" + bookID] = .item(bookID: bookID)
+        }
+        return slots
+    }
 }
 
 /// Rendered book pages: the description, the lists, the rank charts and the links are the same
@@ -90,4 +108,8 @@ struct WishlistPage: SharedPage {
 enum WishlistPageRead<Item: Sendable>: Sendable {
     case cached(WishlistPage)
     case fresh(WishlistPageKey, [Item], [String: [Placement]])
+
+    var isCached: Bool {
+        if case .cached = self { true } else { false }
+    }
 }

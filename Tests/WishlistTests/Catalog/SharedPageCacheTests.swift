@@ -75,7 +75,7 @@ struct SharedPageCacheTests {
         let cache = ListPageCache(page: "list", capacity: 2)
         let library = try TemporaryViews(["p.html": "x"])
         let page = try library.library().renderSlotted("p.html", [:])
-        let entry = ListPage(page: page, bookIDs: [], marks: [:], isCurrent: true, byteCount: 1)
+        let entry = ListPage(page: page, bookIDs: [], marks: [:], bookSlots: [:], isCurrent: true, byteCount: 1)
         func key(_ list: String, _ generation: Int64) -> ListPageKey {
             .init(list: list, date: "", sortsByWeeks: false, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
         }

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 @testable import WishlistCore
 @testable import WishlistWeb
@@ -19,14 +20,38 @@ struct PageLoadersTests {
         let inTransaction: Bool
     }
 
+    /// What a test of the probe routes gets.
+    struct Setup: Sendable {
+        let client: any TestClientProtocol
+        let cookie: String
+        let userID: Int64
+        let server: WishlistServer
+        /// How many times the probe loader ran.
+        let loads: Counter
+        let time: ManualClock
+    }
+
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
     /// A router with only the session middleware and four routes that say what the loader left them.
     static func withProbe(_ body: @escaping @Sendable (any TestClientProtocol, _ cookie: String, _ userID: Int64) async throws -> Void) async throws {
-        let server = try await TestApp.build()
+        try await withProbe { setup in try await body(setup.client, setup.cookie, setup.userID) }
+    }
+
+    static func withProbe(_ body: @escaping @Sendable (Setup) async throws -> Void) async throws {
+        let time = ManualClock(Date())
+        let server = try await TestApp.build(clock: time.clock)
         let user = try await server.accounts.createUser(username: "reader", password: "correct horse battery")
         let token = try await server.accounts.sessions.create(userID: user.id, userAgent: "tests")
+        let loads = Counter()
         var loaders = PageLoaders()
         loaders.add("probe/:name") { _, context, user, read in
-            Probe(
+            loads.add()
+            return Probe(
                 name: context.parameters.get("name") ?? "", userID: user.userID, wishlistCount: user.wishlistCount,
                 inTransaction: read.db.isInsideTransaction
             )
@@ -35,7 +60,8 @@ struct PageLoadersTests {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: SessionMiddleware(
             sessions: server.accounts.sessions, cookies: SessionCookies(secure: false),
-            csrf: try await CSRFProtection.load(from: server.database), pageLoaders: loaders
+            csrf: try await CSRFProtection.load(from: server.database), pageLoaders: loaders,
+            memo: PageReadMemo(changes: server.database.changes, statusLine: { nil }, metrics: nil)
         ))
         let describe = { @Sendable (_: Request, context: AppRequestContext) -> String in
             (context.loadedPage as? Probe).map { "\($0.name) \($0.userID) \($0.wishlistCount) \($0.inTransaction)" } ?? "nothing"
@@ -45,7 +71,7 @@ struct PageLoadersTests {
         router.get("failing", use: describe)
         router.get("other", use: describe)
         try await Application(router: router).test(.router) { client in
-            try await body(client, "wishlist_session=\(token)", user.id)
+            try await body(Setup(client: client, cookie: "wishlist_session=\(token)", userID: user.id, server: server, loads: loads, time: time))
         }
     }
 
