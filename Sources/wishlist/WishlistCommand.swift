@@ -41,11 +41,7 @@ struct ConfigOptions: ParsableArguments {
 }
 
 func makeLogger(_ config: AppConfig) -> Logger {
-    LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = config.server.logLevel
-        return handler
-    }
+    LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: config.server.logLevel) }
     return Logger(label: "wishlist")
 }
 
