@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 import WishlistCore
 import WishlistTemplates
 
@@ -16,13 +17,16 @@ public struct AppRequestContext: RequestContext {
     public var json: ByteBuffer?
     /// What the route's ``PageLoaders`` loader read with the session, for a signed-in GET.
     var loadedPage: (any Sendable)?
+    private let channel: any Channel
+
     /// The peer's IP address, the unit of per-client throttling. Proxies' forwarding headers are
-    /// not trusted: a client could write anything there.
-    public let clientAddress: String
+    /// not trusted: a client could write anything there. Worked out only when asked: most
+    /// requests never need it.
+    public var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
-        self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.channel = source.channel
     }
 
     /// Forms are small; anything larger is refused with 413 before it is read.
