@@ -10,17 +10,27 @@ extension Request {
         return nil
     }
 
-    /// The value of the first `name=value` pair of a `Cookie` header named `name`.
+    /// The value of the first `name=value` pair of a `Cookie` header named `name`: one pass over
+    /// the header's bytes, nothing allocated but the value found.
     static func cookieValue(_ name: String, in header: String) -> String? {
-        let wanted = name.utf8
-        for pair in header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
-            let trimmed = pair.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            guard let equals = trimmed.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            if trimmed[..<equals].elementsEqual(wanted) {
-                let value = trimmed[trimmed.index(after: equals)...]
+        let bytes = header.utf8, wanted = name.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            while index < bytes.endIndex, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+                index = bytes.index(after: index)
+            }
+            let pairStart = index
+            var equals: String.UTF8View.Index?
+            while index < bytes.endIndex, bytes[index] != UInt8(ascii: ";") {
+                if equals == nil, bytes[index] == UInt8(ascii: "=") { equals = index }
+                index = bytes.index(after: index)
+            }
+            if let equals, bytes[pairStart..<equals].elementsEqual(wanted) {
+                let value = bytes[bytes.index(after: equals)..<index]
                 // Hummingbird reads `name=` as no cookie at all.
                 return value.isEmpty ? nil : String(Substring(value))
             }
+            if index < bytes.endIndex { index = bytes.index(after: index) }
         }
         return nil
     }

@@ -17,6 +17,10 @@ struct RequestCookiesTests {
         "wishlist_session_old=1; xwishlist_session=2",
         "wishlist_session=a=b=c",
         ";;wishlist_session=after-empties",
+        "\twishlist_session=after-a-tab",
+        "=nameless; wishlist_session=named",
+        "wishlist_session=trailing;",
+        "a=1;wishlist_session",
         "",
     ]
 
