@@ -38,12 +38,24 @@ public struct LineLogHandler: LogHandler {
         if let provided = metadataProvider?.get(), !provided.isEmpty { all.merge(provided) { _, new in new } }
         if let explicit = event.metadata, !explicit.isEmpty { all.merge(explicit) { _, new in new } }
         if let error = event.error { all["error.message"] = "\(error)" }
+        // Plain appends: interpolating the level, an enum, would go through run-time reflection.
         var line = sink.timestamp()
-        line += " \(event.level) \(label):"
+        line += " "
+        line += event.level.rawValue
+        line += " "
+        line += label
+        line += ":"
         for key in all.keys.sorted() {
-            line += " \(key)=\(all[key]!)"
+            line += " "
+            line += key
+            line += "="
+            line += all[key]!.description
         }
-        line += " [\(event.source)] \(event.message)\n"
+        line += " ["
+        line += event.source
+        line += "] "
+        line += event.message.description
+        line += "\n"
         sink.write(line)
     }
 }

@@ -38,7 +38,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let level: Logger.Level = status >= 500 ? .error : .info
         context.logger.log(
             level: level,
-            "\(request.method) \(Self.loggedPath(request.uri.path)) \(status) \(Double(micros) / 1000) ms"
+            "\(request.method.rawValue) \(Self.loggedPath(request.uri.path)) \(status) \(Double(micros) / 1000) ms"
         )
     }
 }
