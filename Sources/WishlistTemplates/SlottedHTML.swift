@@ -19,39 +19,40 @@ public struct SlottedHTML: Sendable {
         case fragment(SlottedHTML)
     }
 
-    /// The text before each hole, then the text after the last.
-    private let chunks: [ByteBuffer]
-    private let holes: [(name: String, escaping: OutputEscaping)]
+    /// The rendered text without its holes, and where each hole stood in it.
+    private let text: ByteBuffer
+    private let holes: [(offset: Int, name: String, escaping: OutputEscaping)]
 
     init(rendered: ByteBuffer, holes: [Hole]) {
-        var chunks: [ByteBuffer] = []
-        var start = rendered.readerIndex
-        for hole in holes {
-            chunks.append(rendered.getSlice(at: start, length: hole.offset - start)!)
-            start = hole.offset
-        }
-        chunks.append(rendered.getSlice(at: start, length: rendered.writerIndex - start)!)
-        self.chunks = chunks
-        self.holes = holes.map { ($0.name, $0.escaping) }
+        var text = rendered
+        text.discardReadBytes()
+        let start = rendered.readerIndex
+        self.text = text
+        self.holes = holes.map { ($0.offset - start, $0.name, $0.escaping) }
     }
 
     /// The names of the holes, in order.
     public var slotNames: [String] { holes.map(\.name) }
 
     /// The bytes of the text around the holes.
-    public var byteCount: Int { chunks.reduce(0) { $0 + $1.readableBytes } }
+    public var byteCount: Int { text.readableBytes }
 
     /// Writes the text with every hole filled by `fill(name)`.
     public func write(into buffer: inout ByteBuffer, fill: (String) -> Fill) {
-        for (index, hole) in holes.enumerated() {
-            buffer.writeImmutableBuffer(chunks[index])
-            switch fill(hole.name) {
-            case .value(let value): buffer.writeOutput(value, escaping: hole.escaping)
-            case .fragment(let fragment) where hole.escaping == .text: fragment.write(into: &buffer, fill: fill)
-            // Markup in an attribute or a URL would not be escaped: such a hole stays empty.
-            case .fragment: break
+        // The text is copied from one contiguous region, run by run, without a buffer per run.
+        text.withUnsafeReadableBytes { bytes in
+            var copied = 0
+            for hole in holes {
+                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[copied..<hole.offset]))
+                copied = hole.offset
+                switch fill(hole.name) {
+                case .value(let value): buffer.writeOutput(value, escaping: hole.escaping)
+                case .fragment(let fragment) where hole.escaping == .text: fragment.write(into: &buffer, fill: fill)
+                // Markup in an attribute or a URL would not be escaped: such a hole stays empty.
+                case .fragment: break
+                }
             }
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
         }
-        buffer.writeImmutableBuffer(chunks[holes.count])
     }
 }

@@ -77,8 +77,8 @@ struct CatalogController {
         let entry = try page.cached ?? sharedListPage(page.edition!, key: page.key)
         let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
             : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
-        let returnTo = Self.returnPath(request)
-        // The closure is called for every slot: it captures only what it needs, not whole reads.
+        // The closure is called for every slot: it captures only what it needs, made once.
+        let returnTo = SlottedHTML.Fill.value(.string(Self.returnPath(request)))
         let (bookSlots, itemIDs) = (entry.bookSlots, page.marks)
         var response = try pages.respond(entry.page, for: context.visitor) { slot in
             switch bookSlots[slot] {
@@ -86,7 +86,7 @@ struct CatalogController {
             case .item(let bookID): return .value(itemIDs[bookID].map { .int(Int($0)) } ?? .null)
             case nil: break
             }
-            if slot == "return_to" { return .value(.string(returnTo)) }
+            if slot == "return_to" { return returnTo }
             if slot == "new_this_week" { return .value(newThisWeek) }
             return .value(.null)
         }

@@ -58,10 +58,12 @@ public struct PageRenderer: Sendable {
     ) throws -> Response {
         let flash = try visitor.flash.map { TemplateValue.html(try fragment("partials/flash.html", ["flash": $0.templateValue])) } ?? .null
         let count = visitor.signedIn?.wishlistCount ?? 0
+        // Made once: a page has a CSRF token in every form.
+        let csrfToken = SlottedHTML.Fill.value(.string(visitor.csrfToken))
         var body = ByteBufferAllocator().buffer(capacity: page.byteCount + 1024)
         page.write(into: &body) { name in
             switch name {
-            case Slot.csrfToken: .value(.string(visitor.csrfToken))
+            case Slot.csrfToken: csrfToken
             case Slot.flash: .value(flash)
             case Slot.username: .value(.string(visitor.signedIn?.username ?? ""))
             case Slot.wishlistCount: .value(.int(count))
