@@ -44,6 +44,12 @@ struct SecurityPrimitivesTests {
         #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
     }
 
+    @Test func randomBytesComeInAnyCountAndSpreadOverEveryValue() {
+        #expect([0, 1, 5, 13, 32].map { SecureRandom.bytes($0).count } == [0, 1, 5, 13, 32])
+        // 4,096 uniform bytes miss one of the 256 values with probability about 256 × e^-16.
+        #expect(Set(SecureRandom.bytes(4_096)).count == 256)
+    }
+
     @Test func csrfTokensAreBoundToTheSession() {
         let csrf = CSRFProtection(key: SecureRandom.bytes(32))
         let session = SecureRandom.token()
