@@ -11,8 +11,8 @@ import WishlistCore
 /// from a shell is seen by the next request, exactly as with a read. The session's expiry is
 /// checked again on every use, and a session due for its `last_seen_at` write is read again.
 ///
-/// A kept read is found by the request's URI, its cookies and the catalog's status line: all a
-/// loader may look at besides the database. Bounded: when full, everything kept goes.
+/// A kept read is found by the request's method, URI and cookies and the catalog's status line:
+/// all a loader may look at besides the database. Bounded: when full, everything kept goes.
 final class PageReadMemo: Sendable {
     struct Read: Sendable {
         let session: ActiveSession
@@ -41,10 +41,12 @@ final class PageReadMemo: Sendable {
         self.metrics = metrics
     }
 
-    /// What identifies a request's read: everything a loader may see of the request, and the
-    /// status line that the cached pages of the key show.
+    /// What identifies a request's read: its method (only a GET runs a loader), everything a
+    /// loader may see of the request, and the status line that the cached pages of the key show.
     func key(for request: Request) -> String {
-        var key = request.uri.description
+        var key = request.method.rawValue
+        key += " "
+        key += request.uri.description
         for cookie in request.headers[values: .cookie] {
             key += "\n"
             key += cookie
