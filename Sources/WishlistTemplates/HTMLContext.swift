@@ -1,4 +1,5 @@
 /// How an output must be escaped, decided at compile time from its HTML context.
+@usableFromInline
 enum OutputEscaping: Sendable {
     /// Element content: escape, but write ``TrustedHTML`` verbatim.
     case text

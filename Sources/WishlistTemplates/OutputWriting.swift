@@ -2,6 +2,7 @@ import NIOCore
 
 extension ByteBuffer {
     /// Writes an expression's value with the escaping its HTML context requires.
+    @usableFromInline
     mutating func writeOutput(_ value: TemplateValue, escaping: OutputEscaping) {
         switch escaping {
         case .text:

@@ -44,7 +44,7 @@ final class CompiledTemplate: Sendable {
 
     /// Returns where the context's slot values stood.
     @discardableResult
-    func render(_ context: TemplateValue, into buffer: inout ByteBuffer) -> [SlottedHTML.Hole] {
+    func render(_ context: TemplateValue, into buffer: inout ByteBuffer) -> [SlottedHTML<String>.RenderedHole] {
         let start = buffer.writerIndex
         var renderer = Renderer(context: context)
         renderer.render(nodes, into: &buffer)

@@ -6,7 +6,7 @@ struct Renderer {
     /// The loops being iterated, outermost first; compiled names index into it by depth.
     private var loops: [LoopFrame] = []
     /// Where slot values stood, in output order.
-    private(set) var holes: [SlottedHTML.Hole] = []
+    private(set) var holes: [SlottedHTML<String>.RenderedHole] = []
 
     init(context: TemplateValue) {
         self.context = context
@@ -20,7 +20,7 @@ struct Renderer {
                 buffer.writeBytes(bytes)
             case .output(let expression, let escaping):
                 if case .slot(let name) = resolve(expression.source) {
-                    holes.append(SlottedHTML.Hole(offset: buffer.writerIndex, name: name, escaping: escaping))
+                    holes.append(.init(offset: buffer.writerIndex, name: name, escaping: escaping))
                 } else {
                     buffer.writeOutput(evaluate(expression), escaping: escaping)
                 }

@@ -5,11 +5,18 @@ import NIOCore
 /// The text between holes is copied as it is; each hole is filled with a value escaped for the
 /// place where its slot stood (text, attribute or URL), exactly as a full render would have
 /// written it, or with another slotted fragment.
-public struct SlottedHTML: Sendable {
+///
+/// A render names its holes by their slots' names (`SlottedHTML<String>`). A page that is kept
+/// for many requests resolves those names once, with ``mapSlots(_:)``, to keys of its own (an enum
+/// case, a book's index), so that a request fills each hole with a `switch` rather than by
+/// comparing and hashing names: a list page has about seventy holes.
+public struct SlottedHTML<Slot: Sendable>: Sendable {
+    @usableFromInline
     struct Hole: Sendable {
-        let offset: Int
-        let name: String
-        let escaping: OutputEscaping
+        /// Where the hole stands in `text`.
+        @usableFromInline let offset: Int
+        @usableFromInline let slot: Slot
+        @usableFromInline let escaping: OutputEscaping
     }
 
     /// What fills a hole.
@@ -19,33 +26,39 @@ public struct SlottedHTML: Sendable {
         case fragment(SlottedHTML)
     }
 
-    /// The rendered text without its holes, and where each hole stood in it.
-    private let text: ByteBuffer
-    private let holes: [(offset: Int, name: String, escaping: OutputEscaping)]
+    /// The rendered text without its holes.
+    @usableFromInline let text: ByteBuffer
+    @usableFromInline let holes: [Hole]
 
-    init(rendered: ByteBuffer, holes: [Hole]) {
-        var text = rendered
-        text.discardReadBytes()
-        let start = rendered.readerIndex
+    private init(text: ByteBuffer, holes: [Hole]) {
         self.text = text
-        self.holes = holes.map { ($0.offset - start, $0.name, $0.escaping) }
+        self.holes = holes
     }
 
-    /// The names of the holes, in order.
-    public var slotNames: [String] { holes.map(\.name) }
+    /// The slots of the holes, in order.
+    public var slots: [Slot] { holes.map(\.slot) }
 
     /// The bytes of the text around the holes.
     public var byteCount: Int { text.readableBytes }
 
-    /// Writes the text with every hole filled by `fill(name)`.
-    public func write(into buffer: inout ByteBuffer, fill: (String) -> Fill) {
+    /// The same page with each hole's slot replaced by `transform(slot)`, worked out once here.
+    public func mapSlots<New>(_ transform: (Slot) throws -> New) rethrows -> SlottedHTML<New> {
+        SlottedHTML<New>(text: text, holes: try holes.map { .init(offset: $0.offset, slot: try transform($0.slot), escaping: $0.escaping) })
+    }
+
+    /// Writes the text with every hole filled by `fill(slot)`.
+    ///
+    /// Inlinable so that it is specialised for the page's slot type: the loop runs once per hole
+    /// of every page served.
+    @inlinable
+    public func write(into buffer: inout ByteBuffer, fill: (Slot) -> Fill) {
         // The text is copied from one contiguous region, run by run, without a buffer per run.
         text.withUnsafeReadableBytes { bytes in
             var copied = 0
             for hole in holes {
                 buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[copied..<hole.offset]))
                 copied = hole.offset
-                switch fill(hole.name) {
+                switch fill(hole.slot) {
                 case .value(let value): buffer.writeOutput(value, escaping: hole.escaping)
                 case .fragment(let fragment) where hole.escaping == .text: fragment.write(into: &buffer, fill: fill)
                 // Markup in an attribute or a URL would not be escaped: such a hole stays empty.
@@ -54,5 +67,21 @@ public struct SlottedHTML: Sendable {
             }
             buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
         }
+    }
+}
+
+extension SlottedHTML<String> {
+    /// Where a render left a hole: the writer index of its buffer, and its slot's name.
+    struct RenderedHole {
+        let offset: Int
+        let name: String
+        let escaping: OutputEscaping
+    }
+
+    init(rendered: ByteBuffer, holes: [RenderedHole]) {
+        var text = rendered
+        text.discardReadBytes()
+        let start = rendered.readerIndex
+        self.init(text: text, holes: holes.map { Hole(offset: $0.offset - start, slot: $0.name, escaping: $0.escaping) })
     }
 }

@@ -49,7 +49,7 @@ public final class TemplateLibrary: Sendable {
     /// Renders the template `name` once for many requests: each ``TemplateValue/slot(_:)`` in
     /// `context` becomes a hole that ``SlottedHTML/write(into:fill:)`` fills per request.
     /// - Throws: ``TemplateError`` for an unknown name or, when reloading, a compile error.
-    public func renderSlotted(_ name: String, _ context: TemplateValue) throws(TemplateError) -> SlottedHTML {
+    public func renderSlotted(_ name: String, _ context: TemplateValue) throws(TemplateError) -> SlottedHTML<String> {
         let template = try template(named: name)
         var buffer = ByteBufferAllocator().buffer(capacity: template.expectedSize)
         let holes = template.render(context, into: &buffer)

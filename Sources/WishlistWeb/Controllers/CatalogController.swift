@@ -78,17 +78,17 @@ struct CatalogController {
         let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
             : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
         // The closure is called for every slot: it captures only what it needs, made once.
-        let returnTo = SlottedHTML.Fill.value(.string(Self.returnPath(request)))
-        let (bookSlots, itemIDs) = (entry.bookSlots, page.marks)
+        let returnTo = ListPage.Fill.value(.string(Self.returnPath(request)))
+        let newThisWeekFill = ListPage.Fill.value(newThisWeek)
+        let marks = entry.marks
+        let itemIDs = entry.bookIDs.map { page.marks[$0] }
         var response = try pages.respond(entry.page, for: context.visitor) { slot in
-            switch bookSlots[slot] {
-            case .mark(let bookID, let marks): return .fragment(marks.mark(itemID: itemIDs[bookID]))
-            case .item(let bookID): return .value(itemIDs[bookID].map { .int(Int($0)) } ?? .null)
-            case nil: break
+            switch slot {
+            case .mark(let book): .fragment(marks[book].mark(itemID: itemIDs[book]))
+            case .item(let book): .value(itemIDs[book].map { .int(Int($0)) } ?? .null)
+            case .returnTo: returnTo
+            case .newThisWeek: newThisWeekFill
             }
-            if slot == "return_to" { return returnTo }
-            if slot == "new_this_week" { return .value(newThisWeek) }
-            return .value(.null)
         }
         if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {
             response.setCookie(remembered.cookie(secure: secureCookies))
@@ -140,13 +140,18 @@ struct CatalogController {
         ))
     }
 
-    /// A list page's request and read, as ``PageLoaders`` hands them over.
-    private struct LoadedListPage: KeepablePageRead, Sendable {
+    /// A list page's request and read, as ``PageLoaders`` hands them over. A class: the memo keeps
+    /// it as `any Sendable`, and taking a struct this size out of that box copies every field.
+    private final class LoadedListPage: KeepablePageRead, Sendable {
         let name: String
         let date: String
         let requested: String
         let remembered: ListSortCookie
         let lookup: ListPageLookup
+
+        init(name: String, date: String, requested: String, remembered: ListSortCookie, lookup: ListPageLookup) {
+            (self.name, self.date, self.requested, self.remembered, self.lookup) = (name, date, requested, remembered, lookup)
+        }
 
         var isWorthKeeping: Bool {
             if case .found(let read) = lookup { read.cached != nil } else { true }
@@ -167,12 +172,17 @@ struct CatalogController {
         case noEdition(String)
     }
 
-    private struct ListPageRead: Sendable {
+    /// A class for the reason ``LoadedListPage`` is one: a request passes it along several times.
+    private final class ListPageRead: Sendable {
         let key: ListPageKey
         let cached: ListPage?
         let edition: ListEdition?
         let marks: [String: Int64]
         let newThisWeek: [NewEntry]
+
+        init(key: ListPageKey, cached: ListPage?, edition: ListEdition?, marks: [String: Int64], newThisWeek: [NewEntry]) {
+            (self.key, self.cached, self.edition, self.marks, self.newThisWeek) = (key, cached, edition, marks, newThisWeek)
+        }
     }
 
     /// An edition of a list with what its page shows around the books.
@@ -206,11 +216,13 @@ struct CatalogController {
         let list = edition.list, name = list.nameEncoded
         let ordered = key.sortsByWeeks ? edition.books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : edition.books
         let editionPath = { (date: String) in SitePath.list(name) + (date == edition.currentDate ? "" : "?date=" + date) }
-        var marks: [String: WishlistMarks] = [:]
+        let indexes = Dictionary(ordered.enumerated().map { ($1.book.id, $0) }) { first, _ in first }
+        let slot = { (name: String) in ListPage.Slot(name, indexes: indexes) }
+        var marks: [WishlistMarks<ListPage.Slot>] = []
         let rows = try ordered.map { listed -> TemplateValue in
             let movement = Movement(listed, earlier: edition.earlier[listed.book.id], previousEdition: edition.previous)
             guard case .dictionary(var row) = BookPresenter.bookRow(listed.book, listed: listed, movement: movement, wishlistItem: nil) else { return .null }
-            marks[listed.book.id] = try wishlistMarks(row)
+            marks.append(try wishlistMarks(row, own: slot))
             row["actions"] = .slot("mark:" + listed.book.id)
             return .dictionary(row)
         }
@@ -230,28 +242,26 @@ struct CatalogController {
                     "next": edition.next.map { ["date": .string($0), "path": .string(editionPath($0))] } ?? .null,
                     "current_path": .string(SitePath.list(name)),
                 ],
-            ]
+            ],
+            own: slot
         )
-        let byteCount = page.byteCount + marks.values.reduce(0) { $0 + $1.byteCount }
-        let entry = ListPage(
-            page: page, bookIDs: ordered.map(\.book.id), marks: marks, bookSlots: ListPage.bookSlots(marks), isCurrent: edition.isCurrent,
-            byteCount: byteCount
-        )
+        let byteCount = page.byteCount + marks.reduce(0) { $0 + $1.byteCount }
+        let entry = ListPage(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
         pageCaches.lists.keep(entry, for: key)
         return entry
     }
 
     /// A book's wishlist mark in both states, with slots for the visitor's token, the page's
     /// address and the item's id.
-    private func wishlistMarks(_ row: [String: TemplateValue]) throws -> WishlistMarks {
+    private func wishlistMarks<Slot>(_ row: [String: TemplateValue], own: (String) -> Slot?) throws -> WishlistMarks<Slot> {
         let id = row["id"].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
         var on = row
         on["on_wishlist"] = .bool(true)
         on["wishlist_item"] = .slot("item:" + id)
         let shared: [String: TemplateValue] = ["csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to")]
         return WishlistMarks(
-            add: try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(row)]) { $1 })),
-            on: try pages.templates.renderSlotted("partials/add-to-wishlist.html", .dictionary(shared.merging(["book": .dictionary(on)]) { $1 }))
+            add: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(row)]) { $1 }, own: own),
+            on: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(on)]) { $1 }, own: own)
         )
     }
 
@@ -270,16 +280,15 @@ struct CatalogController {
     @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let loaded = try await context.loadedPage(from: database) { read in try self.loadBookPage(context, user, read) }
-        let (id, read) = (loaded.id, loaded.read)
+        let read = loaded.read
         guard let read else { throw Self.unknownBook }
         let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
         let returnTo = Self.returnPath(request)
         return try pages.respond(entry.page, for: context.visitor) { slot in
             switch slot {
-            case "return_to": .value(.string(returnTo))
-            case "wishlist_mark": .fragment(entry.marks.mark(itemID: read.wishlistItem))
-            case "item:" + id: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
-            default: .value(.null)
+            case .returnTo: .value(.string(returnTo))
+            case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
+            case .item: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
             }
         }
     }
@@ -292,17 +301,16 @@ struct CatalogController {
         let cached = pageCaches.books.entry(key)
         var content: BookPageContent?
         if cached == nil {
-            guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(id: id, read: nil) }
+            guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(read: nil) }
             content = BookPageContent(
                 book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
             )
         }
         let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
-        return LoadedBookPage(id: id, read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
+        return LoadedBookPage(read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
     }
 
     private struct LoadedBookPage: KeepablePageRead, Sendable {
-        let id: String
         let read: BookPageRead?
 
         var isWorthKeeping: Bool { read == nil || read?.cached != nil }
@@ -329,6 +337,7 @@ struct CatalogController {
     private func sharedBookPage(_ content: BookPageContent, key: BookPageKey) throws -> BookPage {
         let book = content.book
         let detail = BookPresenter.bookDetail(book)
+        let slot = { (name: String) in BookPage.Slot(name, bookID: book.id) }
         let page = try pages.renderShared(
             "books/show.html", title: book.title, nav: "lists", isAdmin: key.isAdmin, statusLine: key.statusLine,
             values: [
@@ -344,9 +353,10 @@ struct CatalogController {
                 "breadcrumb_list": content.placements.first.map(BookPresenter.placementValue) ?? .null,
                 "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),
                 "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
-            ]
+            ],
+            own: slot
         )
-        let entry = BookPage(page: page, marks: try wishlistMarks(detail))
+        let entry = BookPage(page: page, marks: try wishlistMarks(detail, own: slot))
         pageCaches.books.keep(entry, for: key)
         return entry
     }

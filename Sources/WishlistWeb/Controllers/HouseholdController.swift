@@ -76,7 +76,7 @@ struct HouseholdController {
         case .notFound: throw Self.memberNotFound
         case .found(let member, let sort, let read):
             let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: user.isAdmin)
-            return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+            return try pages.respond(entry.page, for: context.visitor)
         }
     }
 

@@ -40,7 +40,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let loaded = try await context.loadedPage(from: database) { read in try self.loadIndexPage(request, user, read) }
         let entry = try sharedIndexPage(loaded, isAdmin: user.isAdmin)
-        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
+        return try pages.respond(entry.page, for: context.visitor)
     }
 
     /// The wishlist page's order, checked, and its cached page or what to render it from.

@@ -36,10 +36,12 @@ public struct PageRenderer: Sendable {
 
     /// A signed-in page rendered once for every visitor of the same kind (administrator or not):
     /// what differs per visitor is left in slots, filled by ``respond(_:for:fill:)``. `values`
-    /// may hold slots of the page's own, which that call's `fill` fills.
-    func renderShared(
-        _ template: String, title: String, nav: String, isAdmin: Bool, statusLine: String?, values: [String: TemplateValue]
-    ) throws -> SlottedHTML {
+    /// may hold slots of the page's own, which `own` resolves once, here, to the page's keys; a
+    /// name it does not know stays empty.
+    func renderShared<Own>(
+        _ template: String, title: String, nav: String, isAdmin: Bool, statusLine: String?, values: [String: TemplateValue],
+        own: (String) -> Own? = { _ in nil }
+    ) throws -> SharedHTML<Own> {
         var context = layoutValues(title: title, nav: nav, values: values)
         context["csrf_token"] = .slot(Slot.csrfToken)
         context["flash_html"] = .slot(Slot.flash)
@@ -48,33 +50,43 @@ public struct PageRenderer: Sendable {
             "is_admin": .bool(isAdmin),
         ]
         context["status_line"] = statusLine.map(TemplateValue.string) ?? .null
-        return try templates.renderSlotted(template, .dictionary(context))
+        return try templates.renderSlotted(template, .dictionary(context)).mapSlots { PageSlot($0, own: own) }
     }
 
-    /// A page from ``renderShared(_:title:nav:isAdmin:statusLine:values:)`` for this visitor; the
-    /// page's own slots go to `fill`.
-    func respond(
-        _ page: SlottedHTML, for visitor: Visitor, fill: (String) -> SlottedHTML.Fill
-    ) throws -> Response {
+    /// A part of a shared page with slots of its own (a book's wishlist mark), resolved like the
+    /// page's by `own`, so that it can fill one of the page's holes.
+    func renderSharedFragment<Own>(_ template: String, _ values: [String: TemplateValue], own: (String) -> Own?) throws -> SharedHTML<Own> {
+        try templates.renderSlotted(template, .dictionary(values)).mapSlots { PageSlot($0, own: own) }
+    }
+
+    /// A page from ``renderShared(_:title:nav:isAdmin:statusLine:values:own:)`` for this visitor;
+    /// the page's own slots go to `fill`.
+    func respond<Own>(_ page: SharedHTML<Own>, for visitor: Visitor, fill: (Own) -> SharedHTML<Own>.Fill) throws -> Response {
         let flash = try visitor.flash.map { TemplateValue.html(try fragment("partials/flash.html", ["flash": $0.templateValue])) } ?? .null
         let count = visitor.signedIn?.wishlistCount ?? 0
         // Made once: a page has a CSRF token in every form.
-        let csrfToken = SlottedHTML.Fill.value(.string(visitor.csrfToken))
+        let csrfToken = SharedHTML<Own>.Fill.value(.string(visitor.csrfToken))
         var body = ByteBufferAllocator().buffer(capacity: page.byteCount + 1024)
-        page.write(into: &body) { name in
-            switch name {
-            case Slot.csrfToken: csrfToken
-            case Slot.flash: .value(flash)
-            case Slot.username: .value(.string(visitor.signedIn?.username ?? ""))
-            case Slot.wishlistCount: .value(.int(count))
-            case Slot.wishlistNoun: .value(.string(Self.wishlistNoun(count)))
-            default: fill(name)
+        page.write(into: &body) { slot in
+            switch slot {
+            case .csrfToken: csrfToken
+            case .flash: .value(flash)
+            case .username: .value(.string(visitor.signedIn?.username ?? ""))
+            case .wishlistCount: .value(.int(count))
+            case .wishlistNoun: .value(.string(Self.wishlistNoun(count)))
+            case .own(let own): fill(own)
+            case .unknown: .value(.null)
             }
         }
         return Response(status: .ok, headers: Self.pageHeaders([:]), body: ResponseBody(byteBuffer: body))
     }
 
-    /// The slots of every shared page.
+    /// A page with no slots of its own.
+    func respond(_ page: SharedHTML<Never>, for visitor: Visitor) throws -> Response {
+        try respond(page, for: visitor) { never in switch never {} }
+    }
+
+    /// The names of the layout's slots, on every shared page.
     enum Slot {
         static let csrfToken = "csrf_token"
         static let flash = "flash_html"
@@ -174,3 +186,29 @@ func redirect(to location: String, headers: HTTPFields = [:]) -> Response {
     fields[.cacheControl] = "no-store"
     return Response(status: .seeOther, headers: fields)
 }
+
+/// A shared page, its holes resolved to ``PageSlot``s.
+typealias SharedHTML<Own: Sendable> = SlottedHTML<PageSlot<Own>>
+
+/// A hole of a shared page: one of the layout's, filled alike on every page, or one of the page's
+/// own, resolved when the page was rendered (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:values:own:)``).
+enum PageSlot<Own: Sendable>: Sendable {
+    case csrfToken, flash, username, wishlistCount, wishlistNoun
+    case own(Own)
+    /// A name neither the layout nor the page knows: the hole stays empty.
+    case unknown
+
+    init(_ name: String, own: (String) -> Own?) {
+        typealias Names = PageRenderer.Slot
+        switch name {
+        case Names.csrfToken: self = .csrfToken
+        case Names.flash: self = .flash
+        case Names.username: self = .username
+        case Names.wishlistCount: self = .wishlistCount
+        case Names.wishlistNoun: self = .wishlistNoun
+        default: self = own(name).map(PageSlot.own) ?? .unknown
+        }
+    }
+}
+
+extension PageSlot: Equatable where Own: Equatable {}

@@ -84,13 +84,13 @@ struct SharedPageStatistics: Sendable {
 
 /// A book's wishlist mark in both states, each with slots for the visitor's token, the page's
 /// address and the item's id: an add form, and a link to the item.
-struct WishlistMarks: Sendable {
-    let add: SlottedHTML
-    let on: SlottedHTML
+struct WishlistMarks<Slot: Sendable>: Sendable {
+    let add: SharedHTML<Slot>
+    let on: SharedHTML<Slot>
 
     var byteCount: Int { add.byteCount + on.byteCount }
 
-    func mark(itemID: Int64?) -> SlottedHTML { itemID == nil ? add : on }
+    func mark(itemID: Int64?) -> SharedHTML<Slot> { itemID == nil ? add : on }
 }
 
 /// The rendered pages kept, one cache per kind of page.

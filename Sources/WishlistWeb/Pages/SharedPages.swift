@@ -23,29 +23,39 @@ struct ListPageKey: SharedPageKey {
 }
 
 struct ListPage: SharedPage {
-    let page: SlottedHTML
+    let page: SharedHTML<Slot>
     /// The edition's books, in the page's order.
     let bookIDs: [String]
-    let marks: [String: WishlistMarks]
-    /// Each book's slots by name, so that filling one is a single look-up.
-    let bookSlots: [String: BookSlot]
+    /// Each book's wishlist mark, in the page's order.
+    let marks: [WishlistMarks<Slot>]
     let isCurrent: Bool
     let byteCount: Int
 
-    enum BookSlot: Sendable {
-        /// The book's wishlist mark: `mark:<book>`.
-        case mark(bookID: String, WishlistMarks)
-        /// The book's wishlist item id, in its mark: `item:<book>`.
-        case item(bookID: String)
-    }
+    typealias Fill = SharedHTML<Slot>.Fill
 
-    static func bookSlots(_ marks: [String: WishlistMarks]) -> [String: BookSlot] {
-        var slots: [String: BookSlot] = [:]
-        for (bookID, mark) in marks {
-            slots["mark:" + bookID] = .mark(bookID: bookID, mark)
-            slots["item:" + bookID] = .item(bookID: bookID)
+    /// The list page's own slots; a book's by its index in the page's order.
+    enum Slot: Equatable, Sendable {
+        case returnTo
+        case newThisWeek
+        /// The book's wishlist mark (`mark:<book>`).
+        case mark(Int)
+        /// The book's wishlist item id, in its mark (`item:<book>`).
+        case item(Int)
+
+        /// The slot named `name` on a page of the books `indexes` numbers.
+        init?(_ name: String, indexes: [String: Int]) {
+            if name == "return_to" {
+                self = .returnTo
+            } else if name == "new_this_week" {
+                self = .newThisWeek
+            } else if name.hasPrefix("mark:"), let index = indexes[String(name.dropFirst(5))] {
+                self = .mark(index)
+            } else if name.hasPrefix("item:"), let index = indexes[String(name.dropFirst(5))] {
+                self = .item(index)
+            } else {
+                return nil
+            }
         }
-        return slots
     }
 }
 
@@ -67,8 +77,25 @@ struct BookPageKey: SharedPageKey {
 }
 
 struct BookPage: SharedPage {
-    let page: SlottedHTML
-    let marks: WishlistMarks
+    let page: SharedHTML<Slot>
+    let marks: WishlistMarks<Slot>
+
+    /// The book page's own slots.
+    enum Slot: Equatable, Sendable {
+        case returnTo
+        case wishlistMark
+        /// The visitor's wishlist item of the book, in its mark (`item:<book>`).
+        case item
+
+        init?(_ name: String, bookID: String) {
+            switch name {
+            case "return_to": self = .returnTo
+            case "wishlist_mark": self = .wishlistMark
+            case "item:" + bookID: self = .item
+            default: return nil
+            }
+        }
+    }
 
     var byteCount: Int { page.byteCount + marks.byteCount }
 }
@@ -99,7 +126,7 @@ struct WishlistPageKey: SharedPageKey {
 }
 
 struct WishlistPage: SharedPage {
-    let page: SlottedHTML
+    let page: SharedHTML<Never>
 
     var byteCount: Int { page.byteCount }
 }

@@ -74,8 +74,8 @@ struct SharedPageCacheTests {
     @Test func theCacheKeepsNoMoreThanItsCapacityAndStartsAgainOnANewGeneration() throws {
         let cache = ListPageCache(page: "list", capacity: 2)
         let library = try TemporaryViews(["p.html": "x"])
-        let page = try library.library().renderSlotted("p.html", [:])
-        let entry = ListPage(page: page, bookIDs: [], marks: [:], bookSlots: [:], isCurrent: true, byteCount: 1)
+        let page = try library.library().renderSlotted("p.html", [:]).mapSlots { PageSlot<ListPage.Slot>($0) { _ in nil } }
+        let entry = ListPage(page: page, bookIDs: [], marks: [], isCurrent: true, byteCount: 1)
         func key(_ list: String, _ generation: Int64) -> ListPageKey {
             .init(list: list, date: "", sortsByWeeks: false, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
         }
