@@ -40,12 +40,13 @@ public struct LineLogHandler: LogHandler {
         if let error = event.error { all["error.message"] = "\(error)" }
         // Plain appends: interpolating the level, an enum, would go through run-time reflection.
         var line = sink.timestamp()
+        line.reserveCapacity(160)
         line += " "
         line += event.level.rawValue
         line += " "
         line += label
         line += ":"
-        for key in all.keys.sorted() {
+        for key in all.count < 2 ? Array(all.keys) : all.keys.sorted() {
             line += " "
             line += key
             line += "="

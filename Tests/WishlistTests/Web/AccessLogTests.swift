@@ -1,0 +1,25 @@
+import NIOCore
+import Testing
+@testable import WishlistWeb
+
+/// The access log line's parts that are worked out by hand rather than by the logger.
+@Suite("Access log: durations and paths as the line writes them")
+struct AccessLogTests {
+    typealias Log = AccessLogMiddleware<AppRequestContext>
+
+    @Test(arguments: [(0, "0.000"), (7, "0.007"), (412, "0.412"), (1_000, "1.000"), (1_500, "1.500"), (12_345_678, "12345.678")])
+    func aDurationIsInMillisecondsToTheMicrosecond(micros: Int64, written: String) {
+        let start = NIODeadline.uptimeNanoseconds(1_000_000)
+        #expect(Log.milliseconds(since: start, now: start + .microseconds(micros)) == written)
+    }
+
+    @Test func aClockThatSeemsToGoBackwardsWritesZero() {
+        let start = NIODeadline.uptimeNanoseconds(5_000_000)
+        #expect(Log.milliseconds(since: start, now: start - .milliseconds(1)) == "0.000")
+    }
+
+    @Test func aPathWithASecretLosesItsSecret() {
+        #expect(Log.loggedPath("/reset/abc123") == "/reset/…")
+        #expect(Log.loggedPath("/lists/hardcover-fiction") == "/lists/hardcover-fiction")
+    }
+}
