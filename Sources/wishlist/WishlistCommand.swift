@@ -75,8 +75,9 @@ struct Serve: ExecutableCommand {
         }
         // A fixed mmap threshold also keeps the trim threshold at its 128 KiB default, so each thread's heap
         // gave its free top back to the kernel after most responses (a page body is 25 to 250 KB)
-        // and faulted it in again for the next: 2% of a list page's CPU. A heap keeps up to 1 MiB.
-        _ = mallopt(M_TRIM_THRESHOLD, 1024 * 1024)
+        // and faulted it in again for the next: 2% of a list page's CPU. A heap keeps up to 256 KiB
+        // (1 MiB took the sign-in storm's peak over the memory budget; 256 KiB leaves 0.4% faulting).
+        _ = mallopt(M_TRIM_THRESHOLD, 256 * 1024)
         #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
