@@ -31,7 +31,7 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"])]
         ),
-        // glibc's <malloc.h>; only the executable uses it, only on Linux.
+        // glibc's <malloc.h>, on Linux only: the executable's allocator settings, the hasher's trim.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CCurl",
@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "CArgon2",
                 "CCurl",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,2 +1,2 @@
-// glibc's allocator tuning (mallopt, M_MMAP_THRESHOLD), which the Glibc module does not export.
+// glibc's allocator tuning (mallopt, M_MMAP_THRESHOLD, malloc_trim), which the Glibc module does not export.
 #include <malloc.h>
