@@ -40,8 +40,8 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
-func makeLogger(_ config: AppConfig) -> Logger {
-    LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: config.server.logLevel) }
+func makeLogger(_ config: AppConfig, sink: LogSink = .standardError) -> Logger {
+    LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: config.server.logLevel, sink: sink) }
     return Logger(label: "wishlist")
 }
 
@@ -65,7 +65,10 @@ struct Serve: ExecutableCommand {
         if let port { overrides["server.port"] = String(port) }
         if dev { overrides["server.devMode"] = "true" }
         let config = try options.load(extra: overrides)
-        let logger = makeLogger(config)
+        // The access log's lines go out in batches, one `write` for many (`LogSink`).
+        let sink = LogSink(descriptor: 2, batchDelay: .milliseconds(10))
+        defer { sink.flush() }
+        let logger = makeLogger(config, sink: sink)
         #if canImport(CMalloc)
         // Each Argon2 hash allocates `accounts.argon2.memoryKiB` (19 MiB). glibc's default raises its
         // mmap threshold after such blocks are freed and then keeps them on the heap, so resident

@@ -138,6 +138,22 @@ class Server:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
 
+    def settled_log(self) -> str:
+        """The log with every line logged so far written. The server writes its access lines in
+        batches, in order (docs/architecture.md, `LogSink`), so once a /healthz request made now
+        shows in the log, every request before it does too."""
+        before = self.log().count("GET /healthz ")
+        status, _, _ = Client(self.port).request("GET", "/healthz", timeout=REQUEST_TIMEOUT_S)
+        if status != 200:
+            raise Failure(f"/healthz answered {status}:\n{self.output()}")
+        deadline = time.monotonic() + REQUEST_TIMEOUT_S
+        while time.monotonic() < deadline:
+            text = self.log()
+            if text.count("GET /healthz ") > before:
+                return text
+            time.sleep(0.005)
+        raise Failure(f"the server's log did not show a /healthz request within {REQUEST_TIMEOUT_S:.0f} s:\n{self.output()}")
+
 
 class Client:
     """One browser: keeps the session cookie, remembers the CSRF token of the last page with a form."""

@@ -572,10 +572,10 @@ def run_sqlmap_passkeys(server: h.Server, database: Path, reports: Path, outcome
     for name, path, session, header, body in runs:
         if set(body) != set(SQLMAP_PASSKEY_FIELDS[name]):
             raise h.Failure(f"{name}: the body has {sorted(body)}, SQLMAP_PASSKEY_FIELDS names {sorted(SQLMAP_PASSKEY_FIELDS[name])}")
-        mark = len(server.log())
+        mark = len(server.settled_log())
         run_sqlmap(name, server, [path], reports, outcome, session=session, json_body=body, csrf_header=header,
                    deadline=SQLMAP_PASSKEY_DEADLINE_S)
-        text = server.log()[mark:]
+        text = server.settled_log()[mark:]
         count = check_log(name, text, [f"POST {path}"], outcome)
         expect_answer(name, text, f"POST {path}", {400}, "its requests never got past the CSRF check to the handler", outcome)
         outcome.notes.append(f"{name}: the server logged {count} requests")
@@ -667,26 +667,26 @@ def scan_admin(workdir: Path, reports: Path, args: argparse.Namespace, outcome: 
             # The reset page. The crawl's own submission (wapiti types "Letm3in_" into both password
             # fields, a valid password) sets the password, so the attacks that follow meet the used
             # link: the form is still read, then refused with 410. sqlmap below attacks a valid one.
-            mark = len(server.log())
+            mark = len(server.settled_log())
             report, _ = run_wapiti(
                 "wapiti-reset", server, links["reset-wapiti"], starts=[], excludes=[], agent="wapiti-reset",
                 reports=reports, deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page",
             )
             outcome.findings += wapiti_findings("wapiti-reset", report)
-            text = server.log()[mark:]
+            text = server.settled_log()[mark:]
             count = check_log("wapiti-reset", text, RESET_ROUTES, outcome)
             expect_answer("wapiti-reset", text, r"POST /reset/\S+", {303, 422}, "the link did not work when the crawl reached it", outcome)
             outcome.notes.append(f"wapiti-reset: the server logged {count} requests")
 
             # An invite's sign-up page: username is not attacked, as on the main server's /signup.
-            mark = len(server.log())
+            mark = len(server.settled_log())
             report, _ = run_wapiti(
                 "wapiti-invite", server, links["invite-wapiti"], starts=[], excludes=[], agent="wapiti-invite",
                 reports=reports, deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page",
                 skip=("username",),
             )
             outcome.findings += wapiti_findings("wapiti-invite", report)
-            text = server.log()[mark:]
+            text = server.settled_log()[mark:]
             count = check_log("wapiti-invite", text, INVITE_ROUTES, outcome)
             expect_answer("wapiti-invite", text, "POST /signup", {422}, "the invite did not let the form through", outcome)
             if re.search(r"\] POST /signup 303 ", text):
@@ -696,10 +696,10 @@ def scan_admin(workdir: Path, reports: Path, args: argparse.Namespace, outcome: 
         if not args.skip_sqlmap:
             # Valid links: sqlmap fills the blank fields with different random values, so neither
             # form succeeds (the passwords differ, the e-mail address is not one) and both links last.
-            mark = len(server.log())
+            mark = len(server.settled_log())
             run_sqlmap("sqlmap-links", server, [links["reset-sqlmap"], links["invite-sqlmap"]], reports, outcome,
                        session=None, csrf_page="/login")
-            text = server.log()[mark:]
+            text = server.settled_log()[mark:]
             count = check_log("sqlmap-links", text, [r"POST /reset/\S+", "POST /signup"], outcome)
             expect_answer("sqlmap-links", text, r"POST /reset/\S+", {422}, "the reset link did not work", outcome)
             expect_answer("sqlmap-links", text, "POST /signup", {422}, "the invite did not let the form through", outcome)
@@ -707,14 +707,14 @@ def scan_admin(workdir: Path, reports: Path, args: argparse.Namespace, outcome: 
 
         if not args.skip_wapiti:
             # Last: the crawl submits every form on /admin (see ADMIN), which voids the links above.
-            mark = len(server.log())
+            mark = len(server.settled_log())
             report, _ = run_wapiti(
                 "wapiti-admin", server, "/admin", starts=["/admin?done=disabled"], excludes=[],
                 agent=WAPITI_ADMIN_AGENT, reports=reports, deadline=WAPITI_ADMIN_DEADLINE_S,
                 credentials=(ADMIN, ADMIN_PASSWORD),
             )
             outcome.findings += wapiti_findings("wapiti-admin", report)
-            text = server.log()[mark:]
+            text = server.settled_log()[mark:]
             count = check_log("wapiti-admin", text, WAPITI_ADMIN_ROUTES, outcome)
             outcome.notes.append(f"wapiti-admin: the server logged {count} requests")
             if not session_alive(database, WAPITI_ADMIN_AGENT):
@@ -722,10 +722,10 @@ def scan_admin(workdir: Path, reports: Path, args: argparse.Namespace, outcome: 
 
         if not args.skip_sqlmap:
             # /admin's one parameter (`done`); its forms carry nothing but the CSRF token.
-            mark = len(server.log())
+            mark = len(server.settled_log())
             run_sqlmap("sqlmap-admin", server, ["/admin?done=disabled"], reports, outcome,
                        session=sqlmap_session(server, ADMIN, ADMIN_PASSWORD), exclude=r"logout\b|admin/")
-            count = check_log("sqlmap-admin", server.log()[mark:], ["GET /admin"], outcome)
+            count = check_log("sqlmap-admin", server.settled_log()[mark:], ["GET /admin"], outcome)
             outcome.notes.append(f"sqlmap-admin: the server logged {count} requests")
             if not session_alive(database, SQLMAP_AGENT):
                 outcome.problems.append("sqlmap-admin's session did not survive its scan")
@@ -796,7 +796,7 @@ def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict,
         if args.skip_wapiti:
             return
         item, removal = seeded["first_item"], seeded["removal_item"]
-        mark = len(server.log())
+        mark = len(server.settled_log())
         report, _ = run_wapiti(
             "wapiti", server, "/",
             starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
@@ -805,18 +805,18 @@ def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict,
             reports=reports, deadline=WAPITI_DEADLINE_S,
         )
         outcome.findings += wapiti_findings("wapiti", report)
-        count = check_log("wapiti", server.log()[mark:], WAPITI_ROUTES, outcome)
+        count = check_log("wapiti", server.settled_log()[mark:], WAPITI_ROUTES, outcome)
         outcome.notes.append(f"wapiti: the server logged {count} requests")
         if not session_alive(database, WAPITI_AGENT):
             outcome.problems.append("wapiti's session did not survive its scan")
 
-        mark = len(server.log())
+        mark = len(server.settled_log())
         report, _ = run_wapiti(
             "wapiti-removal", server, f"/wishlist/{removal}/", starts=[f"/wishlist/{removal}/remove"],
             excludes=[], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
         )
         outcome.findings += wapiti_findings("wapiti-removal", report)
-        count = check_log("wapiti-removal", server.log()[mark:], WAPITI_DELETE_ROUTES, outcome)
+        count = check_log("wapiti-removal", server.settled_log()[mark:], WAPITI_DELETE_ROUTES, outcome)
         outcome.notes.append(f"wapiti-removal: the server logged {count} requests")
         if not session_alive(database, WAPITI_DELETE_AGENT):
             outcome.problems.append("wapiti-removal's session did not survive its scan")
@@ -837,32 +837,32 @@ def sqlmap_lane(server: h.Server, database: Path, seeded: dict, household: dict,
             # checked by BadInputTests, and sqlmap below does attack it.
             for page, skip in (("/login", ()), ("/signup", ("username",))):
                 name = "wapiti-signed-out" + page.replace("/", "-")
-                mark = len(server.log())
+                mark = len(server.settled_log())
                 report, _ = run_wapiti(
                     name, server, page, starts=[], excludes=[], agent=name, reports=reports,
                     deadline=WAPITI_SIGNED_OUT_DEADLINE_S, signed_in=False, scope="page", skip=skip,
                 )
                 outcome.findings += wapiti_findings(name, report)
-                count = check_log(name, server.log()[mark:], [f"GET {page}", f"POST {page}"], outcome)
+                count = check_log(name, server.settled_log()[mark:], [f"GET {page}", f"POST {page}"], outcome)
                 outcome.notes.append(f"{name}: the server logged {count} requests")
 
         if not args.skip_sqlmap:
             item = seeded["first_item"]
-            mark = len(server.log())
+            mark = len(server.settled_log())
             book = seeded["books"][0]
             run_sqlmap("sqlmap", server, [
                 "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
                 f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
                 f"/wishlist/{item}/remove", "/settings", "/people", household["member"], "/reservations",
             ], reports, outcome, session=sqlmap_session(server))
-            count = check_log("sqlmap", server.log()[mark:], SQLMAP_ROUTES, outcome)
+            count = check_log("sqlmap", server.settled_log()[mark:], SQLMAP_ROUTES, outcome)
             outcome.notes.append(f"sqlmap: the server logged {count} requests")
             if not session_alive(database, SQLMAP_AGENT):
                 outcome.problems.append("sqlmap's session did not survive its scan")
 
-            mark = len(server.log())
+            mark = len(server.settled_log())
             run_sqlmap("sqlmap-signed-out", server, ["/login", "/signup"], reports, outcome, session=None)
-            count = check_log("sqlmap-signed-out", server.log()[mark:], ["POST /login", "POST /signup"], outcome)
+            count = check_log("sqlmap-signed-out", server.settled_log()[mark:], ["POST /login", "POST /signup"], outcome)
             outcome.notes.append(f"sqlmap-signed-out: the server logged {count} requests")
 
             run_sqlmap_passkeys(server, database, reports, outcome)
