@@ -29,15 +29,23 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var strictTransportSecurity: String { "max-age=63072000" }
 
     private let headers: HTTPFields
+    private let names: Set<HTTPField.Name>
 
     init(behindHTTPS: Bool) {
         var headers = Self.headers
         if behindHTTPS { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
         self.headers = headers
+        self.names = Set(headers.map(\.name))
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
+        // Almost every response sets none of them (a share link sets its own Referrer-Policy):
+        // one pass over the response's few fields, then all appended at once.
+        guard response.headers.contains(where: { names.contains($0.name) }) else {
+            response.headers.append(contentsOf: headers)
+            return response
+        }
         for field in headers where response.headers[field.name] == nil {
             response.headers.append(field)
         }

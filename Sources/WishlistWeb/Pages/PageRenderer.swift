@@ -78,8 +78,10 @@ public struct PageRenderer: Sendable {
             case .unknown: .value(.null)
             }
         }
-        return Response(status: .ok, headers: Self.pageHeaders([:]), body: ResponseBody(byteBuffer: body))
+        return Response(status: .ok, headers: Self.sharedPageHeaders, body: ResponseBody(byteBuffer: body))
     }
+
+    private static let sharedPageHeaders = pageHeaders([:])
 
     /// A page with no slots of its own.
     func respond(_ page: SharedHTML<Never>, for visitor: Visitor) throws -> Response {

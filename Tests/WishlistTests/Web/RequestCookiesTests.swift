@@ -21,6 +21,8 @@ struct RequestCookiesTests {
         "=nameless; wishlist_session=named",
         "wishlist_session=trailing;",
         "a=1;wishlist_session",
+        "café=crème; wishlist_session=naïve-ü",
+        "wishlist_sessioné=1; wishlist_session=2",
         "",
     ]
 
