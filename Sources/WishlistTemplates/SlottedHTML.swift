@@ -22,6 +22,8 @@ public struct SlottedHTML<Slot: Sendable>: Sendable {
     /// What fills a hole.
     public enum Fill {
         case value(TemplateValue)
+        /// A value that fills many holes, escaped once (``EscapedValue``).
+        case escaped(EscapedValue)
         /// Another rendered fragment, filled by the same function. Only in text positions.
         case fragment(SlottedHTML)
     }
@@ -60,12 +62,37 @@ public struct SlottedHTML<Slot: Sendable>: Sendable {
                 copied = hole.offset
                 switch fill(hole.slot) {
                 case .value(let value): buffer.writeOutput(value, escaping: hole.escaping)
+                case .escaped(let value): value.write(into: &buffer, escaping: hole.escaping)
                 case .fragment(let fragment) where hole.escaping == .text: fragment.write(into: &buffer, fill: fill)
                 // Markup in an attribute or a URL would not be escaped: such a hole stays empty.
                 case .fragment: break
                 }
             }
             buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        }
+    }
+}
+
+/// A value escaped once for the holes it fills: a page has its CSRF token in every form.
+///
+/// Text and attribute holes get the escaped bytes; a URL hole, and trusted HTML in a text hole,
+/// are written as ``SlottedHTML/Fill/value(_:)`` would write them.
+public struct EscapedValue: Sendable {
+    @usableFromInline let value: TemplateValue
+    @usableFromInline let escaped: ByteBuffer
+
+    public init(_ value: TemplateValue) {
+        self.value = value
+        var escaped = ByteBuffer()
+        escaped.writeOutput(value, escaping: .attribute)
+        self.escaped = escaped
+    }
+
+    @inlinable
+    func write(into buffer: inout ByteBuffer, escaping: OutputEscaping) {
+        switch (escaping, value) {
+        case (.text, .html), (.url, _), (.urlContinuation, _): buffer.writeOutput(value, escaping: escaping)
+        case (.text, _), (.attribute, _): buffer.writeImmutableBuffer(escaped)
         }
     }
 }

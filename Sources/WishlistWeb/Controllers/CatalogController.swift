@@ -78,7 +78,7 @@ struct CatalogController {
         let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
             : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
         // The closure is called for every slot: it captures only what it needs, made once.
-        let returnTo = ListPage.Fill.value(.string(Self.returnPath(request)))
+        let returnTo = ListPage.Fill.escaped(EscapedValue(.string(Self.returnPath(request))))
         let newThisWeekFill = ListPage.Fill.value(newThisWeek)
         let marks = entry.marks
         let itemIDs = entry.bookIDs.map { page.marks[$0] }

@@ -65,7 +65,7 @@ public struct PageRenderer: Sendable {
         let flash = try visitor.flash.map { TemplateValue.html(try fragment("partials/flash.html", ["flash": $0.templateValue])) } ?? .null
         let count = visitor.signedIn?.wishlistCount ?? 0
         // Made once: a page has a CSRF token in every form.
-        let csrfToken = SharedHTML<Own>.Fill.value(.string(visitor.csrfToken))
+        let csrfToken = SharedHTML<Own>.Fill.escaped(EscapedValue(.string(visitor.csrfToken)))
         var body = ByteBufferAllocator().buffer(capacity: page.byteCount + 1024)
         page.write(into: &body) { slot in
             switch slot {

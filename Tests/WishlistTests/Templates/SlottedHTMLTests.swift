@@ -70,6 +70,20 @@ struct SlottedHTMLTests {
         withExtendedLifetime(views) {}
     }
 
+    /// A value escaped once writes what the value itself would have, in every kind of hole.
+    @Test func anEscapedValueFillsEveryHoleAsTheValueWould() throws {
+        let (views, library) = try Self.library()
+        let slotted = try library.renderSlotted("page.html", ["who": .slot("v"), "link": .slot("v"), "extra": .slot("v"), "fixed": "same"])
+        let values: [TemplateValue] = [
+            .string(#"<Ann & "Bo">"#), .string("/lists?a=1&b=2"), .string("javascript:alert(1)"), .int(42),
+            .html(TrustedHTML(trusted: "<em>trusted</em>")),
+        ]
+        for value in values {
+            #expect(Self.fill(slotted, ["v": .escaped(EscapedValue(value))]) == Self.fill(slotted, ["v": .value(value)]), "\(value)")
+        }
+        withExtendedLifetime(views) {}
+    }
+
     @Test func anOrdinaryRenderWritesNothingForASlot() throws {
         let (views, library) = try Self.library()
         let text = String(buffer: try library.render("page.html", ["who": .slot("who"), "fixed": "f"]))
