@@ -91,6 +91,12 @@ public struct WishlistServer: Sendable {
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: CSRFMiddleware(csrf: csrf))
 
+        // The pages people spend their time on first: Hummingbird's router tries a path's first
+        // component against each registered one in the order they were added.
+        let signedIn = router.group().add(middleware: RequireSignInMiddleware())
+        catalogPages.addRoutes(to: signedIn)
+        wishlistPages.addRoutes(to: signedIn)
+        householdPages.addRoutes(to: signedIn)
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
@@ -105,7 +111,6 @@ public struct WishlistServer: Sendable {
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
         ).addRoutes(to: router)
 
-        let signedIn = router.group().add(middleware: RequireSignInMiddleware())
         let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
         PasskeyController(
             relyingParty: relyingParty, accounts: accounts, cookies: cookies,
@@ -115,9 +120,6 @@ public struct WishlistServer: Sendable {
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
         ).addRoutes(to: signedIn)
-        catalogPages.addRoutes(to: signedIn)
-        wishlistPages.addRoutes(to: signedIn)
-        householdPages.addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
             database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
