@@ -67,7 +67,7 @@ install: deps
 BENCH_PACKAGES := wrk python3
 .PHONY: bench bench-templates bench-import bench-scale bench-peers
 
-## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 3 minutes of load)
+## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 8 minutes of load)
 bench: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	swift build -c release --scratch-path .build-bench --product wishlist
