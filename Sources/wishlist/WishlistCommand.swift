@@ -76,11 +76,6 @@ struct Serve: ExecutableCommand {
         if mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024) == 0 {
             logger.warning("glibc refused a fixed mmap threshold: memory freed after sign-ins may stay resident")
         }
-        // A fixed mmap threshold also keeps the trim threshold at its 128 KiB default, so each thread's heap
-        // gave its free top back to the kernel after most responses (a page body is 25 to 250 KB)
-        // and faulted it in again for the next: 2% of a list page's CPU. A heap keeps up to 256 KiB
-        // (1 MiB took the sign-in storm's peak over the memory budget; 256 KiB leaves 0.4% faulting).
-        _ = mallopt(M_TRIM_THRESHOLD, 256 * 1024)
         #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
