@@ -38,10 +38,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
+        // Foundation's calendars and date formatters would load ICU (docs/architecture.md, "Memory").
+        .target(name: "CivilTime", swiftSettings: swiftSettings),
         // The template engine: no app types, so it can be benchmarked and reused on its own.
         .target(
             name: "WishlistTemplates",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["CivilTime", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         // The domain: configuration, storage, security, accounts, catalog, wishlist. No HTTP, no HTML.
@@ -50,6 +53,7 @@ let package = Package(
             dependencies: [
                 "CArgon2",
                 "CCurl",
+                "CivilTime",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -70,6 +74,7 @@ let package = Package(
         .target(
             name: "WishlistWeb",
             dependencies: [
+                "CivilTime",
                 "WishlistCore",
                 "WishlistTemplates",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -83,6 +88,7 @@ let package = Package(
         .executableTarget(
             name: "WishlistCLI",
             dependencies: [
+                "CivilTime",
                 "WishlistCore",
                 "WishlistWeb",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
@@ -94,6 +100,7 @@ let package = Package(
         .testTarget(
             name: "WishlistTests",
             dependencies: [
+                "CivilTime",
                 "WishlistCore",
                 "WishlistTemplates",
                 "WishlistWeb",

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// A date pattern in DateFormatter (Unicode LDML) syntax, compiled once and applied in

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// A filter applied with `|`, validated when the template compiles.

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// The data a template renders: a tree of scalars, arrays and string-keyed dictionaries.

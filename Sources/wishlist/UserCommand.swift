@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilTime
 import Foundation
 import WishlistCore
 import WishlistWeb
@@ -72,7 +73,7 @@ struct UserCommand: ParsableCommand {
                 return
             }
             guard !passkeys.isEmpty else { return print("\(name) has no passkeys") }
-            let day = { (date: Date) in String(ISO8601DateFormatter().string(from: date).prefix(10)) }
+            let day = { (date: Date) in CivilDateTime(date).isoDate }
             for passkey in passkeys {
                 print("\(passkey.id)\t\(passkey.name)\tadded \(day(passkey.createdAt))\tlast used \(passkey.lastUsedAt.map(day) ?? "never")")
             }

@@ -72,8 +72,8 @@ public struct Administration: Sendable {
                 """, arguments: [key, NamePage<Account>.size, NamePage<Account>.offset(number)]
             ).map { row in
                 Account(
-                    id: row["id"], username: row["username"], createdAt: row["created_at"], lastSeenAt: row["last_seen_at"],
-                    itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: (row["disabled_at"] as Date?) != nil
+                    id: row["id"], username: row["username"], createdAt: row.date("created_at"), lastSeenAt: row.optionalDate("last_seen_at"),
+                    itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: row.optionalDate("disabled_at") != nil
                 )
             }
             return NamePage(items: accounts, total: total, number: number)
@@ -91,7 +91,7 @@ public struct Administration: Sendable {
         let now = clock.now()
         try await database.pool.write { db in
             let name = try Self.username(userID, db)
-            try db.execute(sql: "UPDATE user SET disabled_at = ? WHERE id = ?", arguments: [disabled ? now : nil, userID])
+            try db.execute(sql: "UPDATE user SET disabled_at = ? WHERE id = ?", arguments: [disabled ? StoredDate(now) : nil, userID])
             if disabled { try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID]) }
             try Self.record(actor: actor.username, action: disabled ? "disabled" : "enabled", subject: name, at: now, db)
         }
@@ -126,7 +126,7 @@ public struct Administration: Sendable {
     public func recentEvents(limit: Int = 50) async throws -> [AuditEvent] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM audit_event ORDER BY happened_at DESC, id DESC LIMIT ?", arguments: [limit]).map {
-                AuditEvent(at: $0["happened_at"], actor: $0["actor"], action: $0["action"], subject: $0["subject"])
+                AuditEvent(at: $0.date("happened_at"), actor: $0["actor"], action: $0["action"], subject: $0["subject"])
             }
         }
     }
@@ -134,7 +134,7 @@ public struct Administration: Sendable {
     static func record(actor: String, action: String, subject: String, at now: Date, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO audit_event (happened_at, actor, action, subject) VALUES (?, ?, ?, ?)",
-            arguments: [now, actor, action, subject]
+            arguments: [StoredDate(now), actor, action, subject]
         )
     }
 

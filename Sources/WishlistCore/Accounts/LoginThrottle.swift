@@ -58,7 +58,7 @@ struct LoginThrottle: Sendable {
             if let longest = waits.max() { return .throttled(retryAfter: max(1, Int(longest.rounded(.up)))) }
             var eventIDs: [String: Int64] = [:]
             for scope in scopes {
-                try db.execute(sql: "INSERT INTO throttle_event (scope, happened_at) VALUES (?, ?)", arguments: [scope.key, now])
+                try db.execute(sql: "INSERT INTO throttle_event (scope, happened_at) VALUES (?, ?)", arguments: [scope.key, StoredDate(now)])
                 eventIDs[scope.key] = db.lastInsertedRowID
             }
             return .admitted(Attempt(eventIDs: eventIDs))
@@ -80,18 +80,18 @@ struct LoginThrottle: Sendable {
     func deleteExpired() async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-window)
         return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM throttle_event WHERE happened_at <= ?", arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM throttle_event WHERE happened_at <= ?", arguments: [StoredDate(cutoff)])
             return db.changesCount
         }
     }
 
     /// Seconds until the scope has room for one more attempt, or nil when it has room now.
     private func wait(for scope: Scope, now: Date, in db: Database) throws -> TimeInterval? {
-        let recent = try Date.fetchAll(
+        let recent = try StoredDate.fetchAll(
             db.cachedStatement(sql: "SELECT happened_at FROM throttle_event WHERE scope = ? AND happened_at > ? ORDER BY happened_at DESC LIMIT ?"),
-            arguments: [scope.key, now.addingTimeInterval(-window), limit(scope)]
+            arguments: [scope.key, StoredDate(now.addingTimeInterval(-window)), limit(scope)]
         )
         guard recent.count >= limit(scope), let oldestCounted = recent.last else { return nil }
-        return oldestCounted.addingTimeInterval(window).timeIntervalSince(now)
+        return oldestCounted.date.addingTimeInterval(window).timeIntervalSince(now)
     }
 }

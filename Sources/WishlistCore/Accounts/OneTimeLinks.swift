@@ -32,7 +32,7 @@ public struct PasswordResetLinks: Sendable {
             try db.execute(sql: "DELETE FROM password_reset WHERE user_id = ?", arguments: [userID])
             try db.execute(
                 sql: "INSERT INTO password_reset (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [userID, SessionStore.fingerprint(token), now, now.addingTimeInterval(Self.lifetime)]
+                arguments: [userID, SessionStore.fingerprint(token), StoredDate(now), StoredDate(now.addingTimeInterval(Self.lifetime))]
             )
             try Administration.record(actor: actor.username, action: "made a password-reset link for", subject: name, at: now, db)
         }
@@ -57,7 +57,7 @@ public struct PasswordResetLinks: Sendable {
             let state = Self.state(row, now: now)
             guard state == .valid else { return state }
             let userID: Int64 = row["user_id"]
-            try db.execute(sql: "UPDATE password_reset SET used_at = ? WHERE id = ?", arguments: [now, row["id"]])
+            try db.execute(sql: "UPDATE password_reset SET used_at = ? WHERE id = ?", arguments: [StoredDate(now), row["id"]])
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [newHash, userID])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID])
             try Administration.record(actor: row["username"], action: "set a new password through a reset link", subject: "", at: now, db)
@@ -75,8 +75,8 @@ public struct PasswordResetLinks: Sendable {
     }
 
     private static func state(_ row: Row, now: Date) -> LinkState {
-        if (row["used_at"] as Date?) != nil { return .used }
-        return (row["expires_at"] as Date) <= now ? .expired : .valid
+        if row.optionalDate("used_at") != nil { return .used }
+        return row.date("expires_at") <= now ? .expired : .valid
     }
 }
 
@@ -107,7 +107,7 @@ public struct Invites: Sendable {
         try await database.pool.write { db in
             try db.execute(
                 sql: "INSERT INTO invite (token_hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [SessionStore.fingerprint(token), actor.username, now, now.addingTimeInterval(Self.lifetime)]
+                arguments: [SessionStore.fingerprint(token), actor.username, StoredDate(now), StoredDate(now.addingTimeInterval(Self.lifetime))]
             )
             try Administration.record(actor: actor.username, action: "made invite", subject: "#\(db.lastInsertedRowID)", at: now, db)
         }
@@ -118,7 +118,7 @@ public struct Invites: Sendable {
     public func all() async throws -> [Invite] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM invite ORDER BY created_at DESC, id DESC").map {
-                Invite(id: $0["id"], createdBy: $0["created_by"], createdAt: $0["created_at"], expiresAt: $0["expires_at"], usedBy: $0["used_by"])
+                Invite(id: $0["id"], createdBy: $0["created_by"], createdAt: $0.date("created_at"), expiresAt: $0.date("expires_at"), usedBy: $0["used_by"])
             }
         }
     }
@@ -143,8 +143,8 @@ public struct Invites: Sendable {
         guard token.utf8.count == 43,
               let row = try Row.fetchOne(db, sql: "SELECT used_at, expires_at FROM invite WHERE token_hash = ?", arguments: [SessionStore.fingerprint(token)])
         else { return .unknown }
-        if (row["used_at"] as Date?) != nil { return .used }
-        return (row["expires_at"] as Date) <= now ? .expired : .valid
+        if row.optionalDate("used_at") != nil { return .used }
+        return row.date("expires_at") <= now ? .expired : .valid
     }
 
     /// Spends the invite for `username` inside the transaction that creates the account.
@@ -153,7 +153,7 @@ public struct Invites: Sendable {
         guard state == .valid else { return state }
         try db.execute(
             sql: "UPDATE invite SET used_at = ?, used_by = ? WHERE token_hash = ?",
-            arguments: [now, username, SessionStore.fingerprint(token)]
+            arguments: [StoredDate(now), username, SessionStore.fingerprint(token)]
         )
         return .valid
     }

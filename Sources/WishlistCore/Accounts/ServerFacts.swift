@@ -16,9 +16,9 @@ public struct ServerFacts: Sendable, Equatable {
     public static func read(_ database: AppDatabase, path: String, now: Date) async throws -> ServerFacts {
         let (state, requests) = try await database.pool.read { db in
             let state = try Row.fetchOne(db, sql: "SELECT * FROM catalog_sync_state WHERE id = 1").map {
-                ($0["last_attempt_at"] as Date?, $0["last_success_at"] as Date?, $0["last_error"] as String?, $0["consecutive_failures"] as Int)
+                ($0.optionalDate("last_attempt_at"), $0.optionalDate("last_success_at"), $0["last_error"] as String?, $0["consecutive_failures"] as Int)
             }
-            let requests = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [now.addingTimeInterval(-86_400)]) ?? 0
+            let requests = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [StoredDate(now.addingTimeInterval(-86_400))]) ?? 0
             return (state, requests)
         }
         let size = [path, path + "-wal"].reduce(0) { total, file in

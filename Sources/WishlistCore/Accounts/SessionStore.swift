@@ -40,7 +40,7 @@ public struct SessionStore: Sendable {
         try await database.pool.write { db in
             try db.execute(
                 sql: "INSERT INTO session (user_id, token_hash, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?)",
-                arguments: [userID, Self.fingerprint(token), now, now, String(userAgent.prefix(300))]
+                arguments: [userID, Self.fingerprint(token), StoredDate(now), StoredDate(now), String(userAgent.prefix(300))]
             )
         }
         return token
@@ -77,7 +77,7 @@ public struct SessionStore: Sendable {
         }
         if now.timeIntervalSince(session.lastSeenAt) > Self.lastSeenResolution {
             try await database.pool.write { db in
-                try db.execute(sql: "UPDATE session SET last_seen_at = ? WHERE id = ?", arguments: [now, session.id])
+                try db.execute(sql: "UPDATE session SET last_seen_at = ? WHERE id = ?", arguments: [StoredDate(now), session.id])
             }
         }
         return (session, extra)
@@ -103,7 +103,7 @@ public struct SessionStore: Sendable {
                     WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
                     ORDER BY session.last_seen_at DESC
                     """,
-                arguments: [userID, createdAfter, seenAfter]
+                arguments: [userID, StoredDate(createdAfter), StoredDate(seenAfter)]
             ).map(Self.session(from:))
         }
     }
@@ -112,7 +112,7 @@ public struct SessionStore: Sendable {
     func deleteExpired() async throws -> Int {
         let (createdAfter, seenAfter) = liveSince(clock.now())
         return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE created_at < ? OR last_seen_at < ?", arguments: [createdAfter, seenAfter])
+            try db.execute(sql: "DELETE FROM session WHERE created_at < ? OR last_seen_at < ?", arguments: [StoredDate(createdAfter), StoredDate(seenAfter)])
             return db.changesCount
         }
     }
@@ -141,7 +141,7 @@ public struct SessionStore: Sendable {
     private static func session(from row: Row) -> ActiveSession {
         ActiveSession(
             id: row["id"], userID: row["user_id"], username: row["username"],
-            createdAt: row["created_at"], lastSeenAt: row["last_seen_at"], userAgent: row["user_agent"], isAdmin: row["is_admin"]
+            createdAt: row.date("created_at"), lastSeenAt: row.date("last_seen_at"), userAgent: row["user_agent"], isAdmin: row["is_admin"]
         )
     }
 }

@@ -15,9 +15,9 @@ public struct User: Sendable, Equatable {
         id = row["id"]
         username = row["username"]
         email = row["email"]
-        createdAt = row["created_at"]
+        createdAt = row.date("created_at")
         isAdmin = row["is_admin"]
-        isDisabled = (row["disabled_at"] as Date?) != nil
+        isDisabled = row.optionalDate("disabled_at") != nil
         passwordHash = row["password_hash"]
     }
 }

@@ -45,7 +45,7 @@ struct UserStore: Sendable {
                     INSERT INTO user (username, username_key, email, email_key, password_hash, created_at, is_admin)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [username, AccountRules.key(username), email, email.map(AccountRules.key), passwordHash, now, isAdmin]
+                arguments: [username, AccountRules.key(username), email, email.map(AccountRules.key), passwordHash, StoredDate(now), isAdmin]
             )
             return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [db.lastInsertedRowID]).map(User.init(row:))!
         }

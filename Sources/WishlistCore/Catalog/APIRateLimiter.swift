@@ -22,18 +22,18 @@ package struct APIRateLimiter: Sendable {
     func acquire() async throws -> Decision {
         let now = clock.now()
         return try await database.pool.write { db in
-            let dayCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [now.addingTimeInterval(-86_400)]) ?? 0
+            let dayCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [StoredDate(now.addingTimeInterval(-86_400))]) ?? 0
             if dayCount >= perDay { return .exhausted }
-            let minute = try Date.fetchAll(
+            let minute = try StoredDate.fetchAll(
                 db, sql: "SELECT requested_at FROM api_request WHERE requested_at > ? ORDER BY requested_at",
-                arguments: [now.addingTimeInterval(-60)]
+                arguments: [StoredDate(now.addingTimeInterval(-60))]
             )
             if minute.count >= perMinute {
-                let freeAt = minute[minute.count - perMinute].addingTimeInterval(60)
+                let freeAt = minute[minute.count - perMinute].date.addingTimeInterval(60)
                 return .wait(seconds: max(1, Int(freeAt.timeIntervalSince(now).rounded(.up))))
             }
-            try db.execute(sql: "INSERT INTO api_request (requested_at) VALUES (?)", arguments: [now])
-            try db.execute(sql: "DELETE FROM api_request WHERE requested_at <= ?", arguments: [now.addingTimeInterval(-86_400)])
+            try db.execute(sql: "INSERT INTO api_request (requested_at) VALUES (?)", arguments: [StoredDate(now)])
+            try db.execute(sql: "DELETE FROM api_request WHERE requested_at <= ?", arguments: [StoredDate(now.addingTimeInterval(-86_400))])
             return .granted
         }
     }
@@ -43,7 +43,7 @@ package struct APIRateLimiter: Sendable {
     package func deleteExpired() async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-86_400)
         return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM api_request WHERE requested_at <= ?", arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM api_request WHERE requested_at <= ?", arguments: [StoredDate(cutoff)])
             return db.changesCount
         }
     }

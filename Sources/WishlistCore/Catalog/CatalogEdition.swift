@@ -108,7 +108,7 @@ enum SafeURL {
               text.count <= 2000,
               let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
+              let host = components.encodedHost, !host.isEmpty
         else { return nil }
         return text
     }

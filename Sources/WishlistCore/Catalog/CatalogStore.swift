@@ -102,7 +102,7 @@ public struct CatalogStore: Sendable {
                 VALUES (?, ?, ?, ?, 1, ?, ?)
                 ON CONFLICT(name_encoded) DO UPDATE SET display_name = excluded.display_name, is_current = 1
                 """,
-            arguments: [edition.listNameEncoded, edition.displayName, edition.frequency.rawValue, edition.publishedDate, edition.publishedDate, fetchedAt]
+            arguments: [edition.listNameEncoded, edition.displayName, edition.frequency.rawValue, edition.publishedDate, edition.publishedDate, StoredDate(fetchedAt)]
         )
         // The newest edition's facts about a book win; an older one only adds books not yet known.
         for entry in edition.entries {
@@ -112,7 +112,7 @@ public struct CatalogStore: Sendable {
         guard isNewest else { return }
         try db.execute(
             sql: "UPDATE catalog_list SET published_date = ?, fetched_at = ? WHERE name_encoded = ?",
-            arguments: [edition.publishedDate, fetchedAt, edition.listNameEncoded]
+            arguments: [edition.publishedDate, StoredDate(fetchedAt), edition.listNameEncoded]
         )
         try db.execute(sql: "DELETE FROM list_entry WHERE list_name_encoded = ?", arguments: [edition.listNameEncoded])
         for entry in edition.entries {
@@ -133,7 +133,7 @@ public struct CatalogStore: Sendable {
         try db.execute(sql: "DELETE FROM edition WHERE list_name_encoded = ? AND published_date = ?", arguments: key)
         try db.execute(
             sql: "INSERT INTO edition (list_name_encoded, published_date, previous_published_date, fetched_at) VALUES (?, ?, ?, ?)",
-            arguments: key + [previousDate ?? knownPrevious, fetchedAt]
+            arguments: key + [previousDate ?? knownPrevious, StoredDate(fetchedAt)]
         )
         for entry in edition.entries {
             try db.execute(
@@ -314,7 +314,7 @@ public struct CatalogStore: Sendable {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM favorite_list WHERE user_id = ? AND list_name_encoded = ?", arguments: [userID, list])
             guard db.changesCount == 0 else { return false }
-            try db.execute(sql: "INSERT INTO favorite_list (user_id, list_name_encoded, created_at) VALUES (?, ?, ?)", arguments: [userID, list, now])
+            try db.execute(sql: "INSERT INTO favorite_list (user_id, list_name_encoded, created_at) VALUES (?, ?, ?)", arguments: [userID, list, StoredDate(now)])
             return true
         }
     }
@@ -345,7 +345,7 @@ public struct CatalogStore: Sendable {
         ListSummary(
             nameEncoded: row["name_encoded"], displayName: row["display_name"],
             frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, publishedDate: row["published_date"],
-            fetchedAt: row["fetched_at"], bookCount: row["book_count"]
+            fetchedAt: row.optionalDate("fetched_at"), bookCount: row["book_count"]
         )
     }
 

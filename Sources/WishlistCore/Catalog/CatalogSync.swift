@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import GRDB
 import Logging
@@ -275,14 +276,8 @@ public final class CatalogSync: Sendable {
 
     /// Days since 1970 for a `yyyy-MM-dd` date.
     static func day(_ text: String) -> Int? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: components) else { return nil }
-        return Int(date.timeIntervalSince1970 / 86_400)
+        guard text.utf8.count == 10, let midnight = ISODateParser.date(from: text) else { return nil }
+        return Int(midnight.timeIntervalSince1970 / 86_400)
     }
 
     /// "March 26" for `2023-03-26`.
@@ -339,7 +334,7 @@ public final class CatalogSync: Sendable {
                         last_success_at = COALESCE(excluded.last_success_at, last_success_at), last_error = excluded.last_error,
                         consecutive_failures = CASE WHEN excluded.last_error IS NULL THEN 0 ELSE consecutive_failures + 1 END
                     """,
-                arguments: [source, now, report.error == nil ? now : nil, report.error?.phrase, report.error == nil ? 0 : 1]
+                arguments: [source, StoredDate(now), report.error == nil ? StoredDate(now) : nil, report.error?.phrase, report.error == nil ? 0 : 1]
             )
         }
     }
@@ -379,7 +374,7 @@ public final class CatalogSync: Sendable {
         let state = try await store.database.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM catalog_sync_state WHERE id = 1")
                 .map { row -> (source: String, attempt: Date?, success: Date?, failures: Int) in
-                    (row["source"], row["last_attempt_at"], row["last_success_at"], row["consecutive_failures"])
+                    (row["source"], row.optionalDate("last_attempt_at"), row.optionalDate("last_success_at"), row["consecutive_failures"])
                 }
         }
         guard let state, state.source == sourceName else { return 0 }

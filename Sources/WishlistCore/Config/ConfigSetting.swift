@@ -133,7 +133,7 @@ struct ConfigSetting {
             let text = config[keyPath: path]
             guard let components = URLComponents(string: text),
                   let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  components.host?.isEmpty == false
+                  components.encodedHost?.isEmpty == false
             else {
                 throw ConfigError(key: key, problem: "expected an http or https URL, got \"\(text)\"")
             }

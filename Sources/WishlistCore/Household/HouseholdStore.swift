@@ -102,7 +102,7 @@ public struct HouseholdStore: Sendable {
                     INSERT INTO reservation (item_id, giver_id, owner_id, owner_name, title, author, reserved_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [itemID, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], now]
+                arguments: [itemID, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], StoredDate(now)]
             )
             return .reserved
         }
@@ -174,7 +174,7 @@ public struct HouseholdStore: Sendable {
         }
         return Gift(
             id: row["reservation_id"], ownerName: row["owner_name"], title: row["reserved_title"], author: row["reserved_author"],
-            reservedAt: row["reserved_at"], state: state
+            reservedAt: row.date("reserved_at"), state: state
         )
     }
 }

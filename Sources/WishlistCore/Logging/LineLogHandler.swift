@@ -9,8 +9,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The server's log handler: one line a message, shaped like swift-log's `StreamLogHandler`
-/// (`2026-11-23T19:46:15+0000 info wishlist: hb.request.id=… [Hummingbird] GET /wishlist 200 0.4 ms`).
+/// The server's log handler: one line a message, shaped like swift-log's `StreamLogHandler` but
+/// stamped in UTC (`2026-11-23T19:46:15Z info wishlist: hb.request.id=… [Hummingbird] GET /wishlist 200 0.4 ms`).
 ///
 /// Ours because the access log writes a line for every request: `StreamLogHandler` formats its
 /// metadata each time metadata is set, which Hummingbird does for every request, and asks the C
@@ -94,14 +94,14 @@ public final class LogSink: Sendable {
         thread.start()
     }
 
-    /// The local time to the second, with its UTC offset, as `StreamLogHandler` writes it.
+    /// UTC to the second, the time every page and table of the app is in.
     func timestamp() -> String {
         let now = time(nil)
         if let kept = stamp.withLock({ $0.second == now ? $0.text : nil }) { return kept }
         var seconds = now
-        var local = tm()
+        var utc = tm()
         var buffer = [CChar](repeating: 0, count: 64)
-        guard localtime_r(&seconds, &local) != nil, strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local) > 0 else {
+        guard gmtime_r(&seconds, &utc) != nil, strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &utc) > 0 else {
             return "<unknown time>"
         }
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

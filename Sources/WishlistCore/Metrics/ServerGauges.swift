@@ -20,8 +20,8 @@ package struct ServerGauges: Sendable {
         let now = clock.now()
         let (lastSuccess, failures, requests) = try await database.pool.read { db in
             let state = try Row.fetchOne(db, sql: "SELECT last_success_at, consecutive_failures FROM catalog_sync_state WHERE id = 1")
-            let requests = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [now.addingTimeInterval(-86_400)]) ?? 0
-            return (state?["last_success_at"] as Date?, state?["consecutive_failures"] as Int? ?? 0, requests)
+            let requests = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [StoredDate(now.addingTimeInterval(-86_400))]) ?? 0
+            return (state?.optionalDate("last_success_at"), state?["consecutive_failures"] as Int? ?? 0, requests)
         }
         return [
             (.hashQueue, Double(hasher.admittedCount)),

@@ -47,12 +47,12 @@ public struct PasskeyStore: Sendable {
     func issueChallenge(_ purpose: Purpose, userID: Int64?, expiresAt: Date, now: Date) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(32)
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM passkey_challenge WHERE expires_at <= ?", arguments: [now])
+            try db.execute(sql: "DELETE FROM passkey_challenge WHERE expires_at <= ?", arguments: [StoredDate(now)])
             let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passkey_challenge") ?? 0
             guard live < Self.liveChallengeLimit else { throw Conflict.tooManyChallenges }
             try db.execute(
                 sql: "INSERT INTO passkey_challenge (challenge, purpose, user_id, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [Data(challenge), purpose.rawValue, userID, expiresAt]
+                arguments: [Data(challenge), purpose.rawValue, userID, StoredDate(expiresAt)]
             )
         }
         return challenge
@@ -66,7 +66,7 @@ public struct PasskeyStore: Sendable {
                 db, sql: "DELETE FROM passkey_challenge WHERE challenge = ? RETURNING purpose, user_id, expires_at", arguments: [Data(challenge)]
             )
             guard let row else { return false }
-            let expiresAt: Date = row["expires_at"]
+            let expiresAt = row.date("expires_at")
             return row["purpose"] == purpose.rawValue && row["user_id"] == userID && expiresAt > now
         }
     }
@@ -92,7 +92,7 @@ public struct PasskeyStore: Sendable {
             }
             try db.execute(
                 sql: "INSERT INTO passkey (user_id, credential_id, public_key, sign_count, name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [userID, Data(credentialID), Data(publicKey.coseBytes), Int64(signCount), name, now]
+                arguments: [userID, Data(credentialID), Data(publicKey.coseBytes), Int64(signCount), name, StoredDate(now)]
             )
         }
     }
@@ -121,7 +121,7 @@ public struct PasskeyStore: Sendable {
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE passkey SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
-                arguments: [Int64(newCount), now, passkeyID, Int64(previousCount)]
+                arguments: [Int64(newCount), StoredDate(now), passkeyID, Int64(previousCount)]
             )
             return db.changesCount == 1
         }
@@ -135,7 +135,7 @@ public struct PasskeyStore: Sendable {
             ).map { row in
                 let credential: Data = row["credential_id"]
                 return Passkey(
-                    id: row["id"], name: row["name"], createdAt: row["created_at"], lastUsedAt: row["last_used_at"],
+                    id: row["id"], name: row["name"], createdAt: row.date("created_at"), lastUsedAt: row.optionalDate("last_used_at"),
                     credentialID: Base64URL.encode(Array(credential))
                 )
             }

@@ -38,7 +38,7 @@ public struct SecretLinkStore: Sendable {
                     INSERT INTO \(table) (user_id, token_hash, created_at) VALUES (?, ?, ?)
                     ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at
                     """,
-                arguments: [userID, SessionStore.fingerprint(token), now]
+                arguments: [userID, SessionStore.fingerprint(token), StoredDate(now)]
             )
         }
         return token
@@ -55,7 +55,7 @@ public struct SecretLinkStore: Sendable {
     /// When the user's current link was made, or nil when they have none.
     public func createdAt(userID: Int64) async throws -> Date? {
         try await database.pool.read { db in
-            try Date.fetchOne(db, sql: "SELECT created_at FROM \(table) WHERE user_id = ?", arguments: [userID])
+            try StoredDate.fetchOne(db, sql: "SELECT created_at FROM \(table) WHERE user_id = ?", arguments: [userID])?.date
         }
     }
 

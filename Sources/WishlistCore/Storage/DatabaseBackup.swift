@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import GRDB
 
@@ -37,11 +38,7 @@ public enum DatabaseBackup {
     /// Backs up into `directory` as `wishlist-YYYYMMDD-HHMMSS.sqlite` (UTC) and deletes all but the
     /// newest `keep` such files there; returns the new file's path.
     public static func rotate(_ database: AppDatabase, into directory: String, keep: Int, now: Date) throws -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let path = URL(fileURLWithPath: directory).appendingPathComponent("wishlist-\(formatter.string(from: now)).sqlite").path
+        let path = URL(fileURLWithPath: directory).appendingPathComponent("wishlist-\(fileStamp(now)).sqlite").path
         try write(database, to: path)
         // The names sort by time, so the oldest come first.
         let backups = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -51,6 +48,20 @@ public enum DatabaseBackup {
             try FileManager.default.removeItem(atPath: URL(fileURLWithPath: directory).appendingPathComponent(old).path)
         }
         return path
+    }
+
+    /// `yyyyMMdd-HHmmss` in UTC.
+    static func fileStamp(_ date: Date) -> String {
+        let moment = CivilDateTime(date)
+        var text = ""
+        for (value, digits) in [(moment.year, 4), (moment.month, 2), (moment.day, 2)] {
+            text.appendPadded(value, minimumDigits: digits)
+        }
+        text.append("-")
+        for value in [moment.hour, moment.minute, moment.second] {
+            text.appendPadded(value, minimumDigits: 2)
+        }
+        return text
     }
 
     private static func copy(_ database: AppDatabase, to path: String) throws {

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// One wishlist item as exported.
@@ -488,16 +489,16 @@ private enum FormulaGuard {
 
 /// Dates as Goodreads writes them: a calendar day, in UTC.
 private enum GoodreadsDate {
-    static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
     /// `yyyy/MM/dd`.
     static func format(_ date: Date) -> String {
-        let day = calendar.dateComponents([.year, .month, .day], from: date)
-        return padded(day.year ?? 0, 4) + "/" + padded(day.month ?? 0, 2) + "/" + padded(day.day ?? 0, 2)
+        let day = CivilDateTime(date)
+        var text = ""
+        text.appendPadded(day.year, minimumDigits: 4)
+        text.append("/")
+        text.appendPadded(day.month, minimumDigits: 2)
+        text.append("/")
+        text.appendPadded(day.day, minimumDigits: 2)
+        return text
     }
 
     /// Midnight UTC of a `yyyy/MM/dd` or `yyyy-MM-dd` day (month and day may have one digit);
@@ -509,16 +510,9 @@ private enum GoodreadsDate {
               parts.allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }),
               parts[0].utf8.count == 4, parts[1].utf8.count <= 2, parts[2].utf8.count <= 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              // Calendar rolls 31 April over into 1 May: a day that does not exist comes back changed.
-              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+              (1...12).contains(month), (1...CivilDateTime.daysInMonth(month, year: year)).contains(day)
         else { return nil }
-        return date
-    }
-
-    private static func padded(_ value: Int, _ digits: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+        return CivilDateTime.date(year: year, month: month, day: day)
     }
 }
 

@@ -188,7 +188,7 @@ public struct WishlistStore: Sendable {
             arguments: [
                 userID, book.id.isEmpty ? nil : book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
-                encode(book.buyLinks), encode(book.readingLinks), note, addedAt,
+                encode(book.buyLinks), encode(book.readingLinks), note, StoredDate(addedAt),
             ]
         )
     }
@@ -226,7 +226,7 @@ public struct WishlistStore: Sendable {
             description: row["description"], isbn10: row["isbn10"], isbn13: row["isbn13"], imageURL: row["image_url"],
             imageWidth: row["image_width"], imageHeight: row["image_height"],
             buyLinks: decode(row["buy_links"]), readingLinks: decode(row["reading_links"]), note: row["note"],
-            priority: Priority(storedValue: row["priority"]), addedAt: row["added_at"]
+            priority: Priority(storedValue: row["priority"]), addedAt: row.date("added_at")
         )
     }
 

@@ -161,9 +161,22 @@ struct AdminController {
                     "last_error": facts.lastRefreshError.map(TemplateValue.string) ?? .null,
                     "failures": .int(facts.consecutiveFailures),
                     "api_requests": .int(facts.apiRequestsLastDay),
-                    "database_size": .string(ByteCountFormatter.string(fromByteCount: Int64(facts.databaseBytes), countStyle: .file)),
+                    "database_size": .string(Self.fileSize(facts.databaseBytes)),
                 ],
             ]
         )
+    }
+
+    /// A size in decimal units, as file managers show one: "812 bytes", "4.1 MB", "350 MB".
+    /// (Foundation's `ByteCountFormatter` would load ICU into the server for this one line.)
+    static func fileSize(_ bytes: Int) -> String {
+        guard bytes >= 1000 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        var value = Double(bytes) / 1000
+        var units = ["KB", "MB", "GB", "TB"][...]
+        while value.rounded() >= 1000, units.count > 1 {
+            value /= 1000
+            units = units.dropFirst()
+        }
+        return String(format: value < 99.95 ? "%.1f" : "%.0f", value) + " " + units.first!
     }
 }

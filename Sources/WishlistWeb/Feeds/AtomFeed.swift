@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import WishlistCore
 
@@ -52,7 +53,7 @@ struct AtomFeed {
     static func timestamp(_ date: String) -> String { date + "T00:00:00Z" }
 
     static func timestamp(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        CivilDateTime(date).rfc3339
     }
 
     /// Text for element content and double-quoted attributes. Characters XML 1.0 forbids (C0

@@ -27,7 +27,7 @@ struct LineLogHandlerTests {
         }
         let line = try #require(text.split(separator: "\n").first.map(String.init))
         #expect(text.hasSuffix("\n") && text.split(separator: "\n").count == 1)
-        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info wishlist: a.first=1 hb.request.id=42 z.last=2 \[Web\] GET \/wishlist 200 0.4 ms/) != nil, "\(line)")
+        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ info wishlist: a.first=1 hb.request.id=42 z.last=2 \[Web\] GET \/wishlist 200 0.4 ms/) != nil, "\(line)")
     }
 
     @Test func levelsBelowTheLoggersAreDroppedAndErrorsAreNamed() throws {

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Testing
 @testable import WishlistCore

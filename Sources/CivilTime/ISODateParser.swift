@@ -3,11 +3,11 @@ import Foundation
 /// Reads the date strings the `date` filter accepts: `yyyy-MM-dd`, or an ISO 8601
 /// timestamp such as `2024-03-09T14:05:00Z`, `2024-03-09T14:05:00.250+01:00` or
 /// `2024-03-09 14:05` (no offset means UTC).
-struct ISODateParser {
+package struct ISODateParser {
     private let bytes: [UInt8]
     private var offset = 0
 
-    static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         var parser = ISODateParser(bytes: Array(text.utf8))
         return parser.parse()
     }
@@ -59,7 +59,7 @@ struct ISODateParser {
         guard offset + count <= bytes.count else { return nil }
         var value = 0
         for byte in bytes[offset..<offset + count] {
-            guard byte.isASCIIDigit else { return nil }
+            guard isDigit(byte) else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         offset += count
@@ -68,7 +68,7 @@ struct ISODateParser {
 
     private mutating func fractionDigits() -> Double? {
         let start = offset
-        while offset < bytes.count, bytes[offset].isASCIIDigit { offset += 1 }
+        while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
         guard offset > start else { return nil }
         return Double("0." + String(decoding: bytes[start..<offset], as: UTF8.self))
     }
@@ -94,4 +94,8 @@ struct ISODateParser {
         guard hours < 24, minutes < 60 else { return nil }
         return sign * (hours * 3600 + minutes * 60)
     }
+}
+
+private func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
 }
