@@ -6,7 +6,7 @@ import WishlistCore
 /// nothing has been committed to the database: the same request from the same browser is then
 /// answered without a database read.
 ///
-/// "Nothing committed" is SQLite's own data version (``DatabaseChangeProbe``), which every commit
+/// "Nothing committed" is the database's version (``DatabaseChangeProbe``), which every commit
 /// changes, by this process or another: a sign-out, a disabled account or a `wishlist user delete`
 /// from a shell is seen by the next request, exactly as with a read. The session's expiry is
 /// checked again on every use, and a session due for its `last_seen_at` write is read again.
@@ -30,7 +30,7 @@ final class PageReadMemo: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        /// The data version the kept reads were made at; each is dropped when a later one is seen.
+        /// The version the kept reads were made at; each is dropped when a later one is seen.
         var version = Int64.min
         var reads: [String: Read] = [:]
     }

@@ -86,5 +86,33 @@ struct PageReadMemoTests {
         #expect(afterOwnWrite != before)
         try await Self.otherConnection(server).write { db in try db.execute(sql: "DELETE FROM user WHERE username = 'writer'") }
         #expect(server.database.changes.version() != afterOwnWrite)
+        #expect(server.database.changes.readsTheWALIndex, "the app's database is in WAL mode: the probe reads the index's header")
+    }
+
+    /// A database with no write-ahead log has no index to read: the probe asks SQLite instead,
+    /// and still sees every commit.
+    @Test func withoutAWriteAheadLogTheProbeAsksSQLite() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
+        let probe = try DatabaseChangeProbe(path: path)
+        #expect(!probe.readsTheWALIndex)
+        let before = try #require(probe.version())
+        #expect(probe.version() == before)
+        try other.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        #expect(try #require(probe.version()) > before)
+    }
+
+    /// Versions only grow, so the memo can tell a newer read from an older one.
+    @Test func versionsGrowWithEveryCommit() async throws {
+        let server = try await TestApp.build()
+        var last = try #require(server.database.changes.version())
+        for round in 0..<5 {
+            try await Self.otherConnection(server).write { db in try db.execute(sql: "INSERT INTO audit_event (happened_at, actor, action, subject) VALUES ('2026-11-24 00:00:00.000', 'probe', 'round', ?)", arguments: ["\(round)"]) }
+            let next = try #require(server.database.changes.version())
+            #expect(next > last)
+            last = next
+        }
     }
 }
