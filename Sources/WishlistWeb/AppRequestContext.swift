@@ -19,10 +19,9 @@ public struct AppRequestContext: RequestContext {
     var loadedPage: (any Sendable)?
     private let channel: any Channel
 
-    /// The peer's IP address, the unit of per-client throttling. Proxies' forwarding headers are
-    /// not trusted: a client could write anything there. Worked out only when asked: most
-    /// requests never need it.
-    public var clientAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
+    /// The TCP peer's IP address: the client, or a reverse proxy in front of the server
+    /// (``ClientAddressing`` tells which). Worked out only when asked.
+    public var peerAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
 
     public init(source: Source) {
         self.coreContext = .init(source: source)

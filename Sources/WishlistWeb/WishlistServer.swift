@@ -50,6 +50,7 @@ public struct WishlistServer: Sendable {
         )
 
         let metrics = MetricsRegistry()
+        let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies)
         let pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessLogMiddleware())
@@ -100,30 +101,32 @@ public struct WishlistServer: Sendable {
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
-            MetricsController(metrics: metrics, gauges: gauges, pageCaches: pageCaches).addRoutes(to: router)
+            MetricsController(
+                metrics: metrics, gauges: gauges, pageCaches: pageCaches, allowFrom: config.metrics.allowFrom, addressing: addressing
+            ).addRoutes(to: router)
         }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
-        FeedController(feedLinks: feedLinks, catalog: catalog, secureCookies: config.server.secureCookies).addRoutes(to: router)
+        FeedController(feedLinks: feedLinks, catalog: catalog, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: config.accounts.signup,
             invites: invites,
-            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400
+            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, addressing: addressing
         ).addRoutes(to: router)
 
         let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
         PasskeyController(
             relyingParty: relyingParty, accounts: accounts, cookies: cookies,
-            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, metrics: metrics
+            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, metrics: metrics, addressing: addressing
         ).addRoutes(public: router, signedIn: signedIn)
         SettingsController(
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
-            passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock
+            passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin
         ).addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
             database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
-            secureCookies: config.server.secureCookies
+            publicOrigin: config.server.publicOrigin
         ).addRoutes(to: signedIn)
 
         let application = Application(

@@ -110,7 +110,11 @@ public struct AccountService: Sendable {
         case .invalid: return .invalid(["delete_password": "That is not your password."])
         case .throttled(let wait): return .throttled(retryAfter: wait)
         }
-        try await users.delete(userID: userID)
+        do {
+            try await users.delete(userID: userID)
+        } catch Administration.Refusal.lastAdmin {
+            return .invalid(["delete_password": "You are the only admin, so your account can't be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
+        }
         return .done
     }
 
@@ -183,6 +187,10 @@ public struct AccountService: Sendable {
 
     public func deleteUser(username: String) async throws {
         guard let user = try await users.find(username: username) else { throw AdminError.noSuchUser(username) }
-        try await users.delete(userID: user.id)
+        do {
+            try await users.delete(userID: user.id)
+        } catch Administration.Refusal.lastAdmin {
+            throw AdminError.invalid("\(username) is the only admin; promote another user first")
+        }
     }
 }

@@ -37,12 +37,16 @@ public struct Administration: Sendable {
         case noSuchUser
         case lastAdmin
         case yourself
+        /// The acting admin was demoted, disabled or deleted meanwhile (by another admin, or by
+        /// `wishlist user` in a shell) and may no longer change accounts.
+        case noLongerAdmin
 
         public var description: String {
             switch self {
             case .noSuchUser: return "There is no such account. It may have been deleted meanwhile."
-            case .lastAdmin: return "You are the only admin, so you can't do that to your own account: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."
+            case .lastAdmin: return "That would leave the server without an admin, so nothing changed. Make someone else an admin first (wishlist user promote NAME)."
             case .yourself: return "You can't disable your own account while signed in with it."
+            case .noLongerAdmin: return "Your account is no longer an admin, so nothing changed. Another admin, or the command line, changed it meanwhile."
             }
         }
     }
@@ -90,21 +94,26 @@ public struct Administration: Sendable {
         if disabled && userID == actor.userID { throw Refusal.yourself }
         let now = clock.now()
         try await database.pool.write { db in
+            try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
-            try db.execute(sql: "UPDATE user SET disabled_at = ? WHERE id = ?", arguments: [disabled ? StoredDate(now) : nil, userID])
+            try Self.keepingAnAdmin(whileChanging: userID, db) {
+                try db.execute(sql: "UPDATE user SET disabled_at = ? WHERE id = ?", arguments: [disabled ? StoredDate(now) : nil, userID])
+            }
             if disabled { try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID]) }
             try Self.record(actor: actor.username, action: disabled ? "disabled" : "enabled", subject: name, at: now, db)
         }
     }
 
-    /// Deletes an account and everything of theirs; the last admin cannot delete themself.
+    /// Deletes an account and everything of theirs; never the last active admin.
     public func delete(userID: Int64, by actor: Administration.Actor) async throws {
         let now = clock.now()
         try await database.pool.write { db in
+            try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
-            if userID == actor.userID, try Self.adminCount(db) <= 1 { throw Refusal.lastAdmin }
             try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(name).key])
-            try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
+            try Self.keepingAnAdmin(whileChanging: userID, db) {
+                try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
+            }
             try Self.record(actor: actor.username, action: "deleted", subject: name, at: now, db)
         }
     }
@@ -116,9 +125,9 @@ public struct Administration: Sendable {
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) else {
                 throw Refusal.noSuchUser
             }
-            let isAdmin = try Bool.fetchOne(db, sql: "SELECT is_admin FROM user WHERE id = ?", arguments: [id]) ?? false
-            if isAdmin && !admin, try Self.adminCount(db) <= 1 { throw Refusal.lastAdmin }
-            try db.execute(sql: "UPDATE user SET is_admin = ? WHERE id = ?", arguments: [admin, id])
+            try Self.keepingAnAdmin(whileChanging: id, db) {
+                try db.execute(sql: "UPDATE user SET is_admin = ? WHERE id = ?", arguments: [admin, id])
+            }
             try Self.record(actor: "command line", action: admin ? "made admin" : "no longer admin", subject: username, at: now, db)
         }
     }
@@ -143,7 +152,26 @@ public struct Administration: Sendable {
         return name
     }
 
-    private static func adminCount(_ db: Database) throws -> Int {
+    /// Runs `change` to `userID`'s account, then refuses (rolling the transaction back) if it
+    /// took away the server's last active admin. Checked in the writer's transaction after the
+    /// change, so two admins removing each other at once cannot both pass: SQLite runs one write
+    /// at a time, and the second sees the first.
+    static func keepingAnAdmin(whileChanging userID: Int64, _ db: Database, _ change: () throws -> Void) throws {
+        let wasAdmin = try isActiveAdmin(userID, db)
+        try change()
+        if wasAdmin, try activeAdminCount(db) == 0 { throw Refusal.lastAdmin }
+    }
+
+    /// The acting admin must still be one when the change is written, not only when the request began.
+    private static func requireAdmin(_ actor: Actor, _ db: Database) throws {
+        guard try isActiveAdmin(actor.userID, db) else { throw Refusal.noLongerAdmin }
+    }
+
+    private static func isActiveAdmin(_ userID: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT is_admin AND disabled_at IS NULL FROM user WHERE id = ?", arguments: [userID]) ?? false
+    }
+
+    private static func activeAdminCount(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE is_admin AND disabled_at IS NULL") ?? 0
     }
 }

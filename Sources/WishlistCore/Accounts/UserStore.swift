@@ -80,12 +80,15 @@ struct UserStore: Sendable {
 
     /// Removes the user; every row that belongs to them goes with it: foreign keys cascade, and
     /// the failed sign-ins counted under their name, which refer to them by name, go here.
+    /// Throws `Administration.Refusal.lastAdmin`, changing nothing, for the last active admin.
     func delete(userID: Int64) async throws {
         try await database.pool.write { db in
             if let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) {
                 try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(username).key])
             }
-            try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
+            try Administration.keepingAnAdmin(whileChanging: userID, db) {
+                try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
+            }
         }
     }
 }

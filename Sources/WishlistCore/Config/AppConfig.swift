@@ -25,11 +25,19 @@ public struct AppConfig: Sendable, Equatable {
         /// The origin browsers use, whose host is the passkeys' relying-party id; empty means
         /// `http://localhost:{port}`.
         public var publicURL = ""
+        /// Reverse proxies whose `X-Forwarded-For` or `Forwarded` header is believed
+        /// (``ForwardedClient``); empty: the TCP peer is the client.
+        public var trustedProxies: [AddressRange] = []
 
         /// `publicURL`, or its default for this port.
         public var effectivePublicURL: URL {
             URL(string: publicURL.isEmpty ? "http://localhost:\(port)" : publicURL) ?? URL(string: "http://localhost")!
         }
+
+        /// The scheme, host and port of `effectivePublicURL` (`https://books.example`): every
+        /// absolute link the app makes (share, feed, reset and invite links) starts with it,
+        /// never with the request's `Host`, which a client chooses.
+        public var publicOrigin: String { RelyingParty.origin(of: effectivePublicURL) }
     }
 
     public struct Database: Sendable, Equatable {
@@ -80,8 +88,10 @@ public struct AppConfig: Sendable, Equatable {
     }
 
     public struct Metrics: Sendable, Equatable {
-        /// Serves `GET /metrics` (Prometheus' text format) to clients on this machine.
+        /// Serves `GET /metrics` (Prometheus' text format) to the scrapers of `allowFrom`.
         public var enabled = false
+        /// The peers `/metrics` answers, when they came through no proxy.
+        public var allowFrom = AddressRange.loopback
     }
 
     public var server = Server()

@@ -25,6 +25,7 @@ struct ConfigSetting {
         int("server.idleTimeoutSeconds", env: "WISHLIST_IDLE_TIMEOUT", 1...3600, \.server.idleTimeoutSeconds),
         int("server.maxConnections", env: "WISHLIST_MAX_CONNECTIONS", 8...100_000, \.server.maxConnections),
         url("server.publicURL", env: "WISHLIST_PUBLIC_URL", \.server.publicURL),
+        addresses("server.trustedProxies", env: "WISHLIST_TRUSTED_PROXIES", \.server.trustedProxies),
         string("database.path", env: "WISHLIST_DATABASE", \.database.path),
         string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
         url("nyt.baseURL", env: "NYT_BASE_URL", \.nyt.baseURL),
@@ -34,6 +35,7 @@ struct ConfigSetting {
         int("nyt.historyWeeks", env: "NYT_HISTORY_WEEKS", 1...1040, \.nyt.historyWeeks),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
         bool("metrics.enabled", env: "WISHLIST_METRICS", \.metrics.enabled),
+        addresses("metrics.allowFrom", env: "WISHLIST_METRICS_ALLOW_FROM", \.metrics.allowFrom),
         int("accounts.argon2.memoryKiB", env: nil, 8...4_194_304, \.accounts.argon2.memoryKiB),
         int("accounts.argon2.iterations", env: nil, 1...100, \.accounts.argon2.iterations),
         int("accounts.argon2.parallelism", env: nil, 1...64, \.accounts.argon2.parallelism),
@@ -138,6 +140,33 @@ struct ConfigSetting {
                 throw ConfigError(key: key, problem: "expected an http or https URL, got \"\(text)\"")
             }
             config[keyPath: path] = text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+    }
+
+    /// Addresses or CIDR blocks: a JSON array of strings, or comma-separated text in the environment.
+    private static func addresses(
+        _ key: String, env: String?, _ path: WritableKeyPath<AppConfig, [AddressRange]>
+    ) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            let texts: [String]
+            switch input {
+            case .text(let text): texts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case .json(.array(let values)):
+                texts = try values.map { value in
+                    guard case .string(let text) = value else {
+                        throw ConfigError(key: key, problem: "expected a list of addresses or CIDR blocks as strings, got \(value.description)")
+                    }
+                    return text
+                }
+            case .json(let other):
+                throw ConfigError(key: key, problem: "expected a list of addresses or CIDR blocks, got \(other.description)")
+            }
+            config[keyPath: path] = try texts.map { text in
+                guard let range = AddressRange(text) else {
+                    throw ConfigError(key: key, problem: "expected an IP address or CIDR block such as 127.0.0.1 or 10.0.0.0/8, got \"\(text)\"")
+                }
+                return range
+            }
         }
     }
 

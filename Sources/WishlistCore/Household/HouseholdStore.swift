@@ -53,7 +53,7 @@ public struct HouseholdStore: Sendable {
         let key = AccountRules.key(filter)
         return try await database.pool.read { db in
             let total = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM user WHERE sharing = 'household' AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)",
+                db, sql: "SELECT COUNT(*) FROM user WHERE sharing = 'household' AND disabled_at IS NULL AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)",
                 arguments: [viewerID, key]
             ) ?? 0
             // The item counts are counted for the page's rows only.
@@ -61,7 +61,7 @@ public struct HouseholdStore: Sendable {
                 db,
                 sql: """
                     SELECT user.id, user.username, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
-                    FROM user WHERE sharing = 'household' AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)
+                    FROM user WHERE sharing = 'household' AND disabled_at IS NULL AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)
                     ORDER BY username_key LIMIT ?3 OFFSET ?4
                     """,
                 arguments: [viewerID, key, NamePage<Member>.size, NamePage<Member>.offset(number)]
@@ -86,7 +86,7 @@ public struct HouseholdStore: Sendable {
                 sql: """
                     SELECT wishlist_item.title, wishlist_item.author, owner.id AS owner_id, owner.username AS owner_name
                     FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
-                    WHERE wishlist_item.id = ? AND owner.sharing = 'household' AND owner.id != ?
+                    WHERE wishlist_item.id = ? AND owner.sharing = 'household' AND owner.disabled_at IS NULL AND owner.id != ?
                     """,
                 arguments: [itemID, giverID]
             ) else { return .notFound }
@@ -145,7 +145,7 @@ public struct HouseholdStore: Sendable {
                 sql: """
                     SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
                         reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
-                        owner.sharing, wishlist_item.*
+                        owner.sharing, owner.disabled_at AS owner_disabled_at, wishlist_item.*
                     FROM reservation
                     LEFT JOIN user AS owner ON owner.id = reservation.owner_id
                     LEFT JOIN wishlist_item ON wishlist_item.id = reservation.item_id
@@ -169,8 +169,10 @@ public struct HouseholdStore: Sendable {
             state = .listGone
         } else if row["id"] as Int64? == nil {
             state = .removed
+        } else if row["sharing"] as String? != Sharing.household.rawValue || row["owner_disabled_at"] as String? != nil {
+            state = .listHidden(itemID: row["id"])
         } else {
-            state = .reserved(item: WishlistStore.item(row), listShared: row["sharing"] as String? == Sharing.household.rawValue)
+            state = .reserved(item: WishlistStore.item(row))
         }
         return Gift(
             id: row["reservation_id"], ownerName: row["owner_name"], title: row["reserved_title"], author: row["reserved_author"],
@@ -184,18 +186,27 @@ extension HouseholdStore {
     public struct Reader {
         let db: Database
 
+        /// Grows with every change to a reservation (migration 14): a member's list as a giver
+        /// sees it is cached under it and the wishlist generation; the owner's pages never are.
+        public func reservationGeneration() throws -> Int64 {
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM reservation_generation")) ?? 0
+        }
+
         /// Whose shared list `username` names, as `viewerID` may see it.
         public func member(named username: String, viewerID: Int64) throws -> Lookup {
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT user.id, user.username, user.sharing, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                    SELECT user.id, user.username, user.sharing, user.disabled_at,
+                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
                     FROM user WHERE username_key = ?
                     """),
                 arguments: [AccountRules.key(username)]
             )
             guard let row else { return .notFound }
             if row["id"] as Int64 == viewerID { return .viewer }
-            return row["sharing"] as String == Sharing.household.rawValue ? .member(HouseholdStore.member(row)) : .notFound
+            // A disabled account's list is out of reach like a private one, so neither says it exists.
+            let reachable = row["sharing"] as String == Sharing.household.rawValue && row["disabled_at"] as String? == nil
+            return reachable ? .member(HouseholdStore.member(row)) : .notFound
         }
 
         /// A member's items as `viewerID` sees them (never the owner's own: they see no reservations).

@@ -30,8 +30,12 @@ public struct SharedItem: Sendable, Equatable {
 /// A gift the viewer has reserved, as "Gifts I'm giving" shows it.
 public struct Gift: Sendable, Equatable {
     public enum State: Sendable, Equatable {
-        /// The item is still on the owner's list; `listShared` is false while the owner has made it private.
-        case reserved(item: WishlistItem, listShared: Bool)
+        /// The item is still on the owner's shared list, as it is now.
+        case reserved(item: WishlistItem)
+        /// The item is still on the owner's list, but the list is private now (or its owner's
+        /// account is disabled): the giver keeps the reservation, and sees only the title and
+        /// author stored when reserving, never the item's current note or priority.
+        case listHidden(itemID: Int64)
         /// The owner removed the item from their list.
         case removed
         /// The owner deleted their account, and the list with it.

@@ -59,7 +59,8 @@ public struct SecretLinkStore: Sendable {
         }
     }
 
-    /// The owner behind a token, or nil for an unknown or revoked one. The row is found by the
+    /// The owner behind a token, or nil for an unknown or revoked one, or one whose account is
+    /// disabled: a disabled account's data is out of everyone's reach until it is enabled again. The row is found by the
     /// token's hash; the stored hash is then compared in constant time as well, so neither step
     /// times a guess against a secret.
     public func owner(token: String) async throws -> Owner? {
@@ -68,7 +69,7 @@ public struct SecretLinkStore: Sendable {
         return try await database.pool.read { db in
             guard let row = try Row.fetchOne(
                 db,
-                sql: "SELECT user.id, user.username, \(table).token_hash FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ?",
+                sql: "SELECT user.id, user.username, \(table).token_hash FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ? AND user.disabled_at IS NULL",
                 arguments: [fingerprint]
             ) else { return nil }
             let stored: Data = row["token_hash"]

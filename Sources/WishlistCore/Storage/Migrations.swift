@@ -18,6 +18,7 @@ package extension AppDatabase {
         migrator.registerMigration("11-catalog-generation", migrate: createCatalogGeneration)
         migrator.registerMigration("12-wishlist-generation", migrate: createWishlistGeneration)
         migrator.registerMigration("13-search-current-books", migrate: searchCurrentBooksOnly)
+        migrator.registerMigration("14-reservation-generation", migrate: separateReservationGeneration)
         return migrator
     }
 
@@ -374,5 +375,21 @@ package extension AppDatabase {
             CREATE TRIGGER book_update_search AFTER UPDATE OF title, author ON book
                 BEGIN UPDATE book_search SET title = NEW.title, author = NEW.author WHERE book_id = NEW.id; END;
             """)
+    }
+
+    /// Reservations move out of the wishlist generation into one of their own. The owner's pages
+    /// were cached under a number every reservation grew, so her next page after a giver reserved
+    /// was rendered afresh, and its timing told her (issue 27). Her pages are now kept under what
+    /// only her items and the accounts change; a giver's view of a member's list under both.
+    private static func separateReservationGeneration(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE reservation_generation (value INTEGER NOT NULL)")
+        try db.execute(sql: "INSERT INTO reservation_generation (value) VALUES (0)")
+        for event in ["INSERT", "UPDATE", "DELETE"] {
+            try db.execute(sql: """
+                DROP TRIGGER reservation_\(event.lowercased())_wishlist_generation;
+                CREATE TRIGGER reservation_\(event.lowercased())_reservation_generation AFTER \(event) ON reservation
+                BEGIN UPDATE reservation_generation SET value = value + 1; END
+                """)
+        }
     }
 }

@@ -112,8 +112,9 @@ public struct WishlistStore: Sendable {
     public struct Reader {
         let db: Database
 
-        /// Grows with every change to items, reservations and users (migration 12's triggers):
-        /// rendered wishlist pages are cached under it.
+        /// Grows with every change to items and users (migrations 12 and 14), never with a
+        /// reservation: the owner's pages are cached under it, so their timing cannot tell her
+        /// that a giver reserved (``HouseholdStore/Reader/reservationGeneration()``).
         public func generation() throws -> Int64 {
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM wishlist_generation")) ?? 0
         }

@@ -11,6 +11,7 @@ struct AccountsController {
     let signup: AppConfig.Signup
     let invites: Invites
     let sessionMaxAge: Int
+    let addressing: ClientAddressing
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("login", use: showLogin)
@@ -64,7 +65,7 @@ struct AccountsController {
         guard errors.isEmpty else {
             return try loginPage(context, username: form.username, next: form.next, errors: errors, status: .unprocessableContent)
         }
-        switch try await accounts.signIn(username: form.username, password: form.password, address: context.clientAddress) {
+        switch try await accounts.signIn(username: form.username, password: form.password, address: addressing.address(of: request, context)) {
         case .signedIn(let user):
             metrics.increment(.signIns, [("outcome", "success")])
             return try await startSession(for: user, request: request, redirectingTo: form.next)
@@ -96,7 +97,7 @@ struct AccountsController {
         let invite = try await admittedInvite(form.invite)
         let outcome = try await accounts.signUp(
             username: form.username, email: form.email, password: form.password,
-            confirmation: form.passwordConfirm, address: context.clientAddress, invite: invite
+            confirmation: form.passwordConfirm, address: addressing.address(of: request, context), invite: invite
         )
         switch outcome {
         case .created(let user):

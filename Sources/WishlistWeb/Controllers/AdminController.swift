@@ -15,7 +15,8 @@ struct AdminController {
     let signup: AppConfig.Signup
     let pages: PageRenderer
     let clock: WallClock
-    let secureCookies: Bool
+    /// Where the reset and invite links lead (``AppConfig/Server/publicOrigin``).
+    let publicOrigin: String
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("admin", use: show)
@@ -66,7 +67,7 @@ struct AdminController {
             throw PageError(.notFound, title: "No such account", message: refusal.description)
         }
         let username = try await administration.username(userID: userID) ?? ""
-        let link = SettingsController.origin(of: request, secure: secureCookies) + SitePath.passwordReset(token)
+        let link = publicOrigin + SitePath.passwordReset(token)
         return try await page(
             context, admin: admin, listing: .returning(context.form), newLink: ["kind": "reset", "url": .string(link), "for": .string(username)]
         )
@@ -75,7 +76,7 @@ struct AdminController {
     @Sendable func makeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let admin = try adminSession(context)
         let token = try await invites.create(by: admin)
-        let link = SettingsController.origin(of: request, secure: secureCookies) + SitePath.signUp(invite: token)
+        let link = publicOrigin + SitePath.signUp(invite: token)
         return try await page(context, admin: admin, listing: NameListing(), newLink: ["kind": "invite", "url": .string(link)])
     }
 
@@ -106,6 +107,7 @@ struct AdminController {
             switch refusal {
             case .noSuchUser: throw PageError(.notFound, title: "No such account", message: refusal.description)
             case .lastAdmin, .yourself: throw PageError(.conflict, title: "Not allowed for your own account", message: refusal.description)
+            case .noLongerAdmin: throw PageError(.forbidden, title: "No longer an admin", message: refusal.description)
             }
         }
         return redirect(to: SitePath.admin(done: done) + NameListing.returning(context.form).query)

@@ -12,7 +12,8 @@ struct FeedController {
 
     let feedLinks: SecretLinkStore
     let catalog: CatalogStore
-    var secureCookies = false
+    /// Where the feed's links lead (``AppConfig/Server/publicOrigin``).
+    let publicOrigin: String
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("feeds/:token/favorites.atom", use: favorites)
@@ -32,7 +33,7 @@ struct FeedController {
         let feed = AtomFeed(
             id: NewEntry.uniformName(of: "favorites-feed:\(owner.userID)"),
             title: "New on \(owner.username)’s favourite lists",
-            origin: SettingsController.origin(of: request, secure: secureCookies),
+            origin: publicOrigin,
             selfPath: Self.pathPrefix + token + "/favorites.atom",
             emptyUpdated: made,
             entries: try await catalog.feedEntries(userID: owner.userID, weeks: Self.weeks)

@@ -95,9 +95,9 @@ struct HouseholdController {
         }
         let key = WishlistPageKey(
             page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
-            generation: try read.catalog.generation() + read.wishlist.generation()
+            generation: try read.catalog.generation() + read.wishlist.generation() + read.household.reservationGeneration()
         )
-        if let cached = pageCaches.wishlists.entry(key) { return .found(member, sort, .cached(cached)) }
+        if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached)) }
         let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
         return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))))
     }
@@ -130,7 +130,7 @@ struct HouseholdController {
                     "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
                 ]
             ))
-            pageCaches.wishlists.keep(page, for: key)
+            pageCaches.memberWishlists.keep(page, for: key)
             return page
         }
     }
@@ -141,19 +141,27 @@ struct HouseholdController {
         var notices: [TemplateValue] = []
         var groups: [(owner: String, gifts: [TemplateValue], shared: Bool)] = []
         for gift in gifts {
+            let value: TemplateValue
+            let shared: Bool
             switch gift.state {
-            case .reserved(let item, let listShared):
-                let value = TemplateValue.dictionary(ItemPresenter.othersValue(item, placements: []).merging(["reservation": "you"]) { $1 })
-                if groups.last?.owner == gift.ownerName {
-                    groups[groups.count - 1].gifts.append(value)
-                } else {
-                    groups.append((gift.ownerName, [value], listShared))
-                }
+            case .reserved(let item):
+                value = .dictionary(ItemPresenter.othersValue(item, placements: []).merging(["reservation": "you"]) { $1 })
+                shared = true
+            case .listHidden(let itemID):
+                // Only what was stored when reserving: the list is no longer the giver's to read.
+                value = ["id": .int(Int(itemID)), "title": .string(gift.title), "author": .string(gift.author)]
+                shared = false
             case .removed, .listGone:
                 notices.append([
                     "id": .int(Int(gift.id)), "owner": .string(gift.ownerName), "title": .string(gift.title),
                     "list_gone": .bool(gift.state == .listGone),
                 ])
+                continue
+            }
+            if groups.last?.owner == gift.ownerName {
+                groups[groups.count - 1].gifts.append(value)
+            } else {
+                groups.append((gift.ownerName, [value], shared))
             }
         }
         return try pages.render(

@@ -12,6 +12,7 @@ struct PasskeyController {
     let cookies: SessionCookies
     let sessionMaxAge: Int
     let metrics: MetricsRegistry
+    let addressing: ClientAddressing
 
     /// The JSON routes are outside `RequireSignInMiddleware`: a script needs a sentence it can
     /// show, not the sign-in page a redirect would give it.
@@ -62,7 +63,7 @@ struct PasskeyController {
                 try Self.bytes(body.id), try Self.bytes(body.clientDataJSON), try Self.bytes(body.authenticatorData), try Self.bytes(body.signature)
             )
             let handle = try body.userHandle.flatMap { $0.isEmpty ? nil : try Self.bytes($0) }
-            let outcome = try await accounts.signIn(address: context.clientAddress) {
+            let outcome = try await accounts.signIn(address: addressing.address(of: request, context)) {
                 try await relyingParty.signIn(
                     credentialID: id, clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature, userHandle: handle
                 )

@@ -14,6 +14,8 @@ struct SettingsController {
     let pages: PageRenderer
     let cookies: SessionCookies
     let clock: WallClock
+    /// Where share and feed links lead (``AppConfig/Server/publicOrigin``).
+    let publicOrigin: String
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings", use: show)
@@ -93,7 +95,7 @@ struct SettingsController {
     @Sendable func createShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let token = try await shareLinks.create(userID: user.userID, at: clock.now())
-        let link = Self.origin(of: request, secure: cookies.secure) + SitePath.sharedList(token)
+        let link = publicOrigin + SitePath.sharedList(token)
         return try await page(context, errors: [:], newShareLink: link)
     }
 
@@ -107,7 +109,7 @@ struct SettingsController {
     @Sendable func createFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let token = try await feedLinks.create(userID: user.userID, at: clock.now())
-        let link = Self.origin(of: request, secure: cookies.secure) + SitePath.favoritesFeed(token)
+        let link = publicOrigin + SitePath.favoritesFeed(token)
         return try await page(context, errors: [:], newFeedLink: link)
     }
 
@@ -119,13 +121,6 @@ struct SettingsController {
 
     /// The scheme and host the browser used to reach this page, so that a link made here opens
     /// from the same network. A Host header with anything but host-name characters gives `localhost`.
-    static func origin(of request: Request, secure: Bool) -> String {
-        let host = request.head.authority ?? ""
-        let allowed = !host.isEmpty && host.count <= 255
-            && host.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:[]".unicodeScalars.contains($0)) }
-        return (secure ? "https://" : "http://") + (allowed ? host : "localhost")
-    }
-
     @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)

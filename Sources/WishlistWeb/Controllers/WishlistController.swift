@@ -53,7 +53,7 @@ struct WishlistController {
             page: .own, ownerID: user.userID, viewerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
             generation: try read.catalog.generation() + read.wishlist.generation()
         )
-        if let cached = pageCaches.wishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }
+        if let cached = pageCaches.ownWishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }
         let items = try read.wishlist.items(userID: user.userID, sort: sort)
         return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID))))
     }
@@ -77,7 +77,7 @@ struct WishlistController {
                 "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: ["sort": .string(loaded.sort.rawValue), "items": .array(values), "count": .int(items.count)]
             ))
-            pageCaches.wishlists.keep(page, for: key)
+            pageCaches.ownWishlists.keep(page, for: key)
             return page
         }
     }

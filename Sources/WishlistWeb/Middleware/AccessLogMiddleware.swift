@@ -7,8 +7,8 @@ import WishlistTemplates
 /// One log line per request: method, path, status and duration.
 ///
 /// The query string and every header stay out of the log: queries carry what people search for,
-/// and headers carry session cookies. The token of a share link or a password-reset link, which
-/// is in its path, is replaced by `…`: whoever reads the log must not be able to use it.
+/// and headers carry session cookies. The token of a share, feed or password-reset link, which is
+/// in its path, is replaced by `…`: whoever reads the log must not be able to use it.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = NIODeadline.now()
@@ -23,8 +23,19 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func loggedPath(_ path: String) -> String {
-        for prefix in pathsWithTokens where path.hasPrefix(prefix) {
+    /// The path as log lines show it (``ErrorPageMiddleware``'s too), decided by the route the
+    /// request matched (`route`, Hummingbird's `endpointPath`): a route parameter named `token`
+    /// is a secret, and the line shows the route with `…` in its place, however the path was
+    /// spelled (the router serves `//shared/{token}` and `/shared/{token}/` alike). A path no route
+    /// matched is shown as sent unless, with its empty components dropped and its escapes
+    /// decoded, it starts like a secret route, which would be a mistyped or guessed token.
+    static func loggedPath(_ path: String, route: String?) -> String {
+        if let route, route.contains(secretParameter) {
+            return route.replacingOccurrences(of: secretParameter, with: "…")
+        }
+        let spelled = "/" + path.split(separator: "/").joined(separator: "/")
+        let decoded = spelled.removingPercentEncoding ?? spelled
+        for prefix in pathsWithTokens where decoded.hasPrefix(prefix) {
             return prefix + "…"
         }
         return path
@@ -35,7 +46,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         guard context.logger.logLevel <= level else { return }
         context.logger.log(
             level: level,
-            "\(request.method.rawValue) \(Self.loggedPath(request.uri.path)) \(status) \(Self.milliseconds(since: start)) ms"
+            "\(request.method.rawValue) \(Self.loggedPath(request.uri.path, route: context.endpointPath)) \(status) \(Self.milliseconds(since: start)) ms"
         )
     }
 
@@ -47,6 +58,10 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
+
+/// How a secret appears in a route's pattern (`/shared/{token}`): every route that takes a link's
+/// token names its parameter `token`.
+private let secretParameter = "{token}"
 
 /// Paths that hold a secret after their prefix: share links, feeds and password-reset links.
 private let pathsWithTokens = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/"]

@@ -24,11 +24,16 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try pages.render(.hasherBusy, for: context.visitor)
         } catch {
             if let outage = DatabaseOutage(error) {
-                context.logger.warning("database outage in \(request.method) \(request.uri.path): \(String(reflecting: error))")
+                context.logger.warning("database outage in \(request.method) \(Self.loggedPath(request, context)): \(String(reflecting: error))")
                 return try pages.render(.databaseOutage(outage), for: context.visitor)
             }
-            context.logger.error("unhandled error in \(request.method) \(request.uri.path): \(String(reflecting: error))")
+            context.logger.error("unhandled error in \(request.method) \(Self.loggedPath(request, context)): \(String(reflecting: error))")
             return try pages.render(.internalError, for: context.visitor)
         }
+    }
+
+    /// The path as every log line shows it: a link's token never (``AccessLogMiddleware/loggedPath(_:route:)``).
+    private static func loggedPath(_ request: Request, _ context: AppRequestContext) -> String {
+        AccessLogMiddleware<AppRequestContext>.loggedPath(request.uri.path, route: context.endpointPath)
     }
 }

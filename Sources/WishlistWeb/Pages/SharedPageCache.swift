@@ -97,14 +97,20 @@ struct WishlistMarks<Slot: Sendable>: Sendable {
 final class PageCaches: Sendable {
     let lists: ListPageCache
     let books: BookPageCache
-    let wishlists: WishlistPageCache
+    /// A person's own wishlist pages, never emptied by a reservation.
+    let ownWishlists: WishlistPageCache
+    /// Members' lists as their givers see them, reservations included.
+    let memberWishlists: WishlistPageCache
 
     init(metrics: MetricsRegistry? = nil) {
         lists = ListPageCache(metrics: metrics)
         books = BookPageCache(metrics: metrics)
-        wishlists = WishlistPageCache(metrics: metrics)
+        ownWishlists = WishlistPageCache(page: "wishlist", metrics: metrics)
+        memberWishlists = WishlistPageCache(page: "member", metrics: metrics)
     }
 
     /// What `/metrics` reports as `wishlist_page_cache_bytes`.
-    var bytes: Int { lists.statistics.bytes + books.statistics.bytes + wishlists.statistics.bytes }
+    var bytes: Int {
+        lists.statistics.bytes + books.statistics.bytes + ownWishlists.statistics.bytes + memberWishlists.statistics.bytes
+    }
 }

@@ -101,15 +101,17 @@ struct BookPage: SharedPage {
 }
 
 /// Rendered wishlist pages: a person's own (`/wishlist`) and a member's as another sees it
-/// (`/people/{username}`). Each is one viewer's, so the key names both people; what is the
-/// session's (the token, the flash) is still filled per request. Kept under the catalog and
-/// wishlist generations together, which any change to an item, a reservation, a user or the
-/// catalog grows.
+/// (`/people/{username}`), in two caches (``PageCaches``) because they are kept under different
+/// generations: the owner's under the catalog's and the wishlists' (items and accounts), a
+/// member's under those and the reservations'. One cache would empty the owner's pages whenever
+/// a giver reserved, and her next page's timing would tell her (issue 27). Each page is one
+/// viewer's, so the key names both people; what is the session's (the token, the flash) is still
+/// filled per request.
 typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
 
 extension WishlistPageCache {
     /// A 200-item wishlist is about 250 KB: 48 pages stay under 12 MB.
-    convenience init(metrics: MetricsRegistry? = nil) { self.init(page: "wishlist", capacity: 48, metrics: metrics) }
+    convenience init(page: String, metrics: MetricsRegistry? = nil) { self.init(page: page, capacity: 48, metrics: metrics) }
 }
 
 struct WishlistPageKey: SharedPageKey {
@@ -121,7 +123,8 @@ struct WishlistPageKey: SharedPageKey {
     let sort: WishlistSort
     let isAdmin: Bool
     let statusLine: String?
-    /// The catalog's generation plus the wishlists': both only grow, so the sum grows with either.
+    /// The sum of the generations the page depends on (the catalog's and the wishlists', and for a
+    /// member's page the reservations'): each only grows, so the sum grows with any of them.
     let generation: Int64
 }
 

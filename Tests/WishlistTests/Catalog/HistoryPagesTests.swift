@@ -195,7 +195,7 @@ struct HistoryPagesTests {
             #expect(try await reader.get("/feeds/short/favorites.atom").status == .notFound)
 
             let token = String(path.dropFirst("/feeds/".count).prefix(43))
-            #expect(log.all.contains { $0.contains("GET /feeds/… 200") })
+            #expect(log.all.contains { $0.contains("GET /feeds/…/favorites.atom 200") })
             #expect(!log.all.contains { $0.contains(token) })
         }
     }

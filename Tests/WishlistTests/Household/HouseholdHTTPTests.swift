@@ -127,9 +127,33 @@ struct HouseholdHTTPTests {
             #expect(try await ana.get("/people/maya").status == .notFound)
             #expect(try await ana.reserve(home.itemIDs[1]).status == .notFound, "a private list's books cannot be reserved")
             let gifts = try await ana.get("/reservations")
-            #expect(gifts.shows("maya’s list is private for now. Your reservations are kept in case it is shared again."))
+            #expect(gifts.shows("maya’s list is private for now. Your reservations are kept in case it is shared again; until then you see only the book you reserved."))
             try await maya.share()
             #expect((try await ana.get("/people/maya")).text.contains("Reserved by you"), "the reservation survived")
+        }
+    }
+
+    /// Issue 27: "Gifts I'm giving" kept showing the current note and priority of a reservation
+    /// whose list had turned private, so a giver went on reading it.
+    @Test func aGiverSeesOnlyTheStoredTitleOnceTheListTurnsPrivate() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
+            try await maya.share("private")
+            #expect(try await maya.post("/wishlist/\(home.itemIDs[0])", [("note", "Secret-after-private note"), ("priority", "low")]).status == .seeOther)
+
+            let gifts = try await ana.get("/reservations")
+            #expect(gifts.shows(home.titles[0]), "the stored title stays")
+            #expect(!gifts.text.contains("Secret-after-private note"), "the note written while private is not shown")
+            #expect(!gifts.text.contains("Low priority") && !gifts.text.contains("Normal priority"), "nor any priority")
+            #expect(gifts.text.contains("/reservations/\(home.itemIDs[0])/delete"), "the reservation can still be cancelled")
+
+            try await maya.share()
+            let shared = try await ana.get("/reservations")
+            #expect(shared.shows("Secret-after-private note") && shared.shows("Low priority"), "shared again, the list is readable again")
         }
     }
 

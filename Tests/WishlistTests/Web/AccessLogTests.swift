@@ -19,7 +19,17 @@ struct AccessLogTests {
     }
 
     @Test func aPathWithASecretLosesItsSecret() {
-        #expect(Log.loggedPath("/reset/abc123") == "/reset/…")
-        #expect(Log.loggedPath("/lists/hardcover-fiction") == "/lists/hardcover-fiction")
+        #expect(Log.loggedPath("/reset/abc123", route: "/reset/{token}") == "/reset/…")
+        #expect(Log.loggedPath("/lists/hardcover-fiction", route: "/lists/{list}") == "/lists/hardcover-fiction")
+    }
+
+    /// Issue 27: the router served `//shared/{token}`, and the filter looked at the raw path.
+    @Test(arguments: [
+        ("//shared/abc123", "/shared/{token}"), ("/shared//abc123/", "/shared/{token}"),
+        ("//feeds/abc123/favorites.atom", "/feeds/{token}/favorites.atom"), ("///reset/abc123", "/reset/{token}"),
+        ("//shared/abc123/extra", "NotFound"), ("/%73hared/abc123", "NotFound"), ("//reset/abc123", nil),
+    ])
+    func aSecretIsRedactedHoweverThePathIsSpelled(path: String, route: String?) {
+        #expect(!Log.loggedPath(path, route: route).contains("abc123"), "\(path) logged as \(Log.loggedPath(path, route: route))")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -28,9 +29,11 @@ struct MetricsTests {
     }
 
     /// A real server on a loopback port, so that the client address is 127.0.0.1.
-    static func live(enabled: Bool, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func live(
+        enabled: Bool, configured adjust: (inout AppConfig) -> Void = { _ in }, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         let server = try await WishlistServer.build(
-            config: try TestApp.config { $0.metrics.enabled = enabled; $0.server.port = 0 },
+            config: try TestApp.config { $0.metrics.enabled = enabled; $0.server.port = 0; adjust(&$0) },
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         try await server.application.test(.live) { client in try await body(client) }
@@ -87,13 +90,37 @@ struct MetricsTests {
             let response = try await client.execute(uri: "/metrics", method: .get)
             #expect(response.status == .notFound)
         }
-        #expect(MetricsController.isLoopback("127.0.0.1") && MetricsController.isLoopback("::1"))
-        #expect(!MetricsController.isLoopback("192.168.1.20") && !MetricsController.isLoopback("10.127.0.1"))
+        let loopback = AddressRange.loopback
+        #expect(loopback.contains(address: "127.0.0.1") && loopback.contains(address: "::1") && loopback.contains(address: "::ffff:127.0.0.1"))
+        #expect(!loopback.contains(address: "192.168.1.20") && !loopback.contains(address: "10.127.0.1"))
         // The in-process client has no network address at all: it is not this machine either.
         let server = try await TestApp.build { $0.metrics.enabled = true }
         try await TestApp.run(server) { browser in
             let response = try await browser.get("/metrics")
             #expect(response.status == .notFound)
+        }
+    }
+
+    /// Issue 27: behind the documented proxy every request's peer is loopback, so `/metrics`
+    /// answered anyone through the proxy. A forwarded request is refused, trusted proxy or not.
+    @Test func isNotFoundThroughAProxyOrFromOutsideAllowFrom() async throws {
+        let forwarded: [HTTPFields] = [
+            [HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"], [HTTPField.Name("Forwarded")!: "for=203.0.113.7;proto=https"],
+            [HTTPField.Name("X-Forwarded-For")!: "127.0.0.1"],
+        ]
+        for trusted in [[], [AddressRange("127.0.0.1")!]] {
+            try await Self.live(enabled: true, configured: { $0.server.trustedProxies = trusted }) { client in
+                let direct = try await client.execute(uri: "/metrics", method: .get)
+                #expect(direct.status == .ok, "a scraper on this machine")
+                for headers in forwarded {
+                    let throughAProxy = try await client.execute(uri: "/metrics", method: .get, headers: headers)
+                    #expect(throughAProxy.status == .notFound, "\(headers)")
+                }
+            }
+        }
+        try await Self.live(enabled: true, configured: { $0.metrics.allowFrom = [AddressRange("10.0.0.0/8")!] }) { client in
+            let refused = try await client.execute(uri: "/metrics", method: .get)
+            #expect(refused.status == .notFound, "loopback is not in allowFrom")
         }
     }
 }

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// An IP address, or a block of them in CIDR notation (`10.0.0.0/8`, `fd00::/8`), as
+/// `server.trustedProxies` and `metrics.allowFrom` name them. IPv4 addresses are kept as
+/// IPv4-mapped IPv6 (`::ffff:a.b.c.d`), so `127.0.0.1` also matches a dual-stack socket's
+/// `::ffff:127.0.0.1`.
+public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
+    let network: [UInt8]
+    let prefixLength: Int
+    public let description: String
+
+    /// Parses `text`; nil when it is not an address or a block with a prefix length that fits.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let address = Self.bytes(of: String(parts[0])) else { return nil }
+        let isIPv4 = !parts[0].contains(":")
+        let length: Int
+        if parts.count == 2 {
+            guard let stated = Int(parts[1]), parts[1].allSatisfy(\.isASCII), stated >= 0, stated <= (isIPv4 ? 32 : 128) else { return nil }
+            length = isIPv4 ? stated + 96 : stated
+        } else {
+            length = 128
+        }
+        network = Self.masked(address, to: length)
+        prefixLength = length
+        description = text
+    }
+
+    /// Whether `address` (as a socket or a forwarding header writes it) is in this range.
+    public func contains(_ address: String) -> Bool {
+        guard let bytes = Self.bytes(of: address) else { return false }
+        return Self.masked(bytes, to: prefixLength) == network
+    }
+
+    /// The loopback blocks, `metrics.allowFrom`'s default.
+    public static let loopback = [AddressRange("127.0.0.0/8")!, AddressRange("::1")!]
+
+    /// An address's 16 bytes, IPv4 mapped into IPv6; nil for anything else (a name, `unknown`).
+    static func bytes(of text: String) -> [UInt8]? {
+        guard !text.isEmpty, text.count <= 45 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        if !text.contains(":") {
+            var v4 = in_addr()
+            guard inet_pton(AF_INET, text, &v4) == 1 else { return nil }
+            bytes[10] = 0xFF
+            bytes[11] = 0xFF
+            withUnsafeBytes(of: &v4) { raw in for index in 0..<4 { bytes[12 + index] = raw[index] } }
+            return bytes
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        withUnsafeBytes(of: &v6) { raw in for index in 0..<16 { bytes[index] = raw[index] } }
+        return bytes
+    }
+
+    private static func masked(_ bytes: [UInt8], to length: Int) -> [UInt8] {
+        bytes.enumerated().map { index, byte in
+            let bits = min(8, max(0, length - index * 8))
+            return bits == 8 ? byte : byte & UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
+        }
+    }
+}
+
+extension [AddressRange] {
+    public func contains(address: String) -> Bool { contains { $0.contains(address) } }
+}

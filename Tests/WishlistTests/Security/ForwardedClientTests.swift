@@ -1,0 +1,111 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// `server.trustedProxies`: whose forwarding headers are believed, and which hop is the client.
+@Suite("Client addresses behind proxies", .removesTemporaryDirectories)
+struct ForwardedClientTests {
+    static let proxies = [AddressRange("127.0.0.1")!, AddressRange("10.0.0.0/8")!]
+
+    @Test func rangesMatchTheirAddressesOnly() throws {
+        let block = try #require(AddressRange("10.0.0.0/8"))
+        #expect(block.contains("10.255.1.2") && block.contains("::ffff:10.0.0.1"))
+        #expect(!block.contains("11.0.0.1") && !block.contains("unknown") && !block.contains(""))
+        let v6 = try #require(AddressRange("fd00::/8"))
+        #expect(v6.contains("fd12:3456::1") && !v6.contains("fe80::1"))
+        #expect(try #require(AddressRange("::1")).contains("::1"))
+        for bad in ["", "10.0.0.0/33", "fd00::/129", "10.0.0.0/-1", "10.0.0", "example.org", "10.0.0.0/8/8", "10.0.0.0/"] {
+            #expect(AddressRange(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test(arguments: [
+        // peer, X-Forwarded-For, Forwarded, the client
+        ("203.0.113.9", ["198.51.100.1"], [String](), "203.0.113.9"),                      // an untrusted peer is itself
+        ("127.0.0.1", ["198.51.100.1"], [], "198.51.100.1"),                               // the proxy's client
+        ("127.0.0.1", ["6.6.6.6, 198.51.100.1"], [], "198.51.100.1"),                      // what the client wrote is ignored
+        ("127.0.0.1", ["6.6.6.6", "198.51.100.1, 10.1.2.3"], [], "198.51.100.1"),          // trusted hops are skipped
+        ("127.0.0.1", ["10.1.2.3, 10.4.5.6"], [], "10.1.2.3"),                             // all trusted: the farthest
+        ("127.0.0.1", [], [], "127.0.0.1"),                                                // no header: the peer
+        ("127.0.0.1", ["garbage"], [], "127.0.0.1"),                                       // no address: the last trusted hop
+        ("127.0.0.1", ["9.9.9.9"], [#"for="[2001:db8::1]:4711";proto=https"#], "2001:db8::1"), // Forwarded wins
+        ("127.0.0.1", [], ["for=6.6.6.6, for=198.51.100.1:5000"], "198.51.100.1"),
+        ("::ffff:10.0.0.5", ["198.51.100.1"], [], "198.51.100.1"),
+    ])
+    func theRightmostUntrustedHopIsTheClient(peer: String, forwardedFor: [String], forwarded: [String], client: String) {
+        let found = ForwardedClient(peer: peer, trustedProxies: Self.proxies, forwardedFor: forwardedFor, forwarded: forwarded)
+        #expect(found.address == client)
+        #expect(found.isForwarded == !(forwardedFor.isEmpty && forwarded.isEmpty))
+    }
+
+    @Test func withoutTrustedProxiesNoHeaderIsBelieved() {
+        let found = ForwardedClient(peer: "127.0.0.1", trustedProxies: [], forwardedFor: ["198.51.100.1"], forwarded: [])
+        #expect(found.address == "127.0.0.1" && found.isForwarded)
+    }
+
+    @Test func theSettingReadsFromTheFileAndTheEnvironment() throws {
+        let config = try ConfigLoader.load(file: "/nonexistent", fileIsRequired: false, environment: ["WISHLIST_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8"])
+        #expect(config.server.trustedProxies.map(\.description) == ["127.0.0.1", "10.0.0.0/8"])
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(file: "/nonexistent", fileIsRequired: false, environment: ["WISHLIST_TRUSTED_PROXIES": "localhost"])
+        }
+        #expect(AppConfig().metrics.allowFrom == AddressRange.loopback)
+    }
+
+    /// Issue 27: behind the documented proxy every visitor was 127.0.0.1, so 20 failed sign-ins
+    /// from one visitor locked everyone out. With the proxy trusted, each visitor has a budget.
+    @Test func failedSignInsBehindATrustedProxyCountPerVisitor() async throws {
+        let server = try await WishlistServer.build(
+            config: try TestApp.config {
+                $0.server.port = 0
+                $0.server.trustedProxies = [AddressRange("127.0.0.1")!]
+                $0.accounts.failedLoginsPerAddress = 3
+            },
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        _ = try await server.accounts.createUser(username: "maya", password: "correct horse battery")
+        try await server.application.test(.live) { client in
+            let attacker: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.66"]
+            // Distinct names, so that only the per-address limit (3 here) is reached.
+            var guesser = TestBrowser(client: client)
+            for number in 0..<3 {
+                #expect(try await guesser.signIn("nobody\(number)", password: "wrong guess").status == .unprocessableContent)
+            }
+            var attacking = TestBrowser(client: client)
+            try await attacking.get("/login")
+            for number in 0..<3 {
+                let guess = try await attacking.post("/login", [("username", "someone\(number)"), ("password", "guess"), ("next", "")], headers: attacker)
+                #expect(guess.status == .unprocessableContent, "the loopback peer's failures are not the visitor's")
+            }
+            #expect(try await attacking.post("/login", [("username", "maya"), ("password", "correct horse battery"), ("next", "")], headers: attacker).status
+                == .tooManyRequests, "the guessing visitor is throttled")
+            var maya = TestBrowser(client: client)
+            try await maya.get("/login")
+            let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.20"]
+            #expect(try await maya.post("/login", [("username", "maya"), ("password", "correct horse battery"), ("next", "")], headers: elsewhere).status
+                == .seeOther, "another visitor through the same proxy signs in")
+        }
+    }
+
+    @Test func withoutTrustedProxiesTheHeaderDoesNotEscapeTheThrottle() async throws {
+        let server = try await WishlistServer.build(
+            config: try TestApp.config { $0.server.port = 0; $0.accounts.failedLoginsPerAddress = 3 },
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        try await server.application.test(.live) { client in
+            var guesser = TestBrowser(client: client)
+            try await guesser.get("/login")
+            for number in 0..<3 {
+                let spoofed: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.\(number)"]
+                _ = try await guesser.post("/login", [("username", "nobody\(number)"), ("password", "guess"), ("next", "")], headers: spoofed)
+            }
+            let spoofed: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.99"]
+            #expect(try await guesser.post("/login", [("username", "nobody9"), ("password", "guess"), ("next", "")], headers: spoofed).status
+                == .tooManyRequests, "a header from an untrusted peer changes nothing")
+        }
+    }
+}
