@@ -59,9 +59,11 @@
   };
 
   const addPasskey = async (panel, csrfToken) => {
-    const name = panel.querySelector("input").value.trim();
+    const name = panel.querySelector("#passkey-name").value.trim();
+    const password = panel.querySelector("#passkey-password").value;
     if (!name) throw new Error("Name the passkey first, such as “Phone”.");
-    const options = await post("/passkeys/registration/options", csrfToken, {});
+    if (!password) throw new Error("Enter your password first: adding a passkey asks for it.");
+    const options = await post("/passkeys/registration/options", csrfToken, { password });
     options.challenge = bytes(options.challenge);
     options.user.id = bytes(options.user.id);
     options.excludeCredentials = options.excludeCredentials.map((c) => ({ ...c, id: bytes(c.id) }));

@@ -118,6 +118,13 @@ public struct AccountService: Sendable {
         return .done
     }
 
+    /// Checks the signed-in user's password before something that needs it (adding a passkey),
+    /// counted against the account as a sign-in is.
+    public func confirmPassword(userID: Int64, password: String) async throws -> PasswordCheckOutcome {
+        guard let user = try await users.find(id: userID) else { return .invalid([:]) }
+        return try await checkPassword(password, of: user)
+    }
+
     /// A password check behind a session, throttled per account as sign-in is.
     private func checkPassword(_ password: String, of user: User) async throws -> PasswordCheckOutcome {
         let attempt: LoginThrottle.Attempt

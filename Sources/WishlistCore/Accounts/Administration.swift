@@ -104,6 +104,22 @@ public struct Administration: Sendable {
         }
     }
 
+    /// Removes every passkey of the account, with a password reset the admin suspects is needed
+    /// because someone else got in: a passkey added through a stolen session would outlive the
+    /// new password. Returns how many went.
+    @discardableResult
+    public func removePasskeys(userID: Int64, by actor: Administration.Actor) async throws -> Int {
+        let now = clock.now()
+        return try await database.pool.write { db in
+            try Self.requireAdmin(actor, db)
+            let name = try Self.username(userID, db)
+            try db.execute(sql: "DELETE FROM passkey WHERE user_id = ?", arguments: [userID])
+            let removed = db.changesCount
+            try Self.record(actor: actor.username, action: "removed \(removed == 1 ? "1 passkey" : "\(removed) passkeys") of", subject: name, at: now, db)
+            return removed
+        }
+    }
+
     /// Deletes an account and everything of theirs; never the last active admin.
     public func delete(userID: Int64, by actor: Administration.Actor) async throws {
         let now = clock.now()

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 
@@ -27,8 +28,24 @@ public struct PasskeyStore: Sendable {
         case registration, signIn = "sign-in"
     }
 
-    /// More live challenges than this means someone is asking for them in a loop: refuse more.
-    static let liveChallengeLimit = 10_000
+    /// Who asked for a challenge: the browser (the SHA-256 of its cookie token, so that the row
+    /// does not hold the token) and its client address.
+    public struct Asker: Sendable, Equatable {
+        let browser: [UInt8]
+        let address: String
+
+        public init(cookieToken: String, address: String) {
+            browser = Array(SHA256.hash(data: Array(cookieToken.utf8)))
+            self.address = address
+        }
+    }
+
+    /// A browser's live challenges beyond this are dropped, oldest first: a person starts a
+    /// ceremony or two again, not dozens.
+    static let liveChallengesPerBrowser = 3
+    /// An address with this many live challenges is asking in a loop: refuse it more until some
+    /// expire (five minutes), which leaves everyone else's passkeys working.
+    static let liveChallengesPerAddress = 30
 
     enum Conflict: Error {
         case credentialRegistered
@@ -43,31 +60,41 @@ public struct PasskeyStore: Sendable {
 
     // MARK: Challenges
 
-    /// Stores a new challenge (deleting expired ones on the way) and returns it.
-    func issueChallenge(_ purpose: Purpose, userID: Int64?, expiresAt: Date, now: Date) async throws -> [UInt8] {
+    /// Stores a new challenge for `asker` (deleting expired ones, and the browser's oldest beyond
+    /// its few, on the way) and returns it; refuses an address that holds too many.
+    func issueChallenge(_ purpose: Purpose, userID: Int64?, for asker: Asker, expiresAt: Date, now: Date) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(32)
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM passkey_challenge WHERE expires_at <= ?", arguments: [StoredDate(now)])
-            let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passkey_challenge") ?? 0
-            guard live < Self.liveChallengeLimit else { throw Conflict.tooManyChallenges }
+            let fromAddress = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passkey_challenge WHERE address = ?", arguments: [asker.address]) ?? 0
+            guard fromAddress < Self.liveChallengesPerAddress else { throw Conflict.tooManyChallenges }
             try db.execute(
-                sql: "INSERT INTO passkey_challenge (challenge, purpose, user_id, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [Data(challenge), purpose.rawValue, userID, StoredDate(expiresAt)]
+                sql: """
+                    DELETE FROM passkey_challenge WHERE browser = ?1 AND rowid NOT IN
+                        (SELECT rowid FROM passkey_challenge WHERE browser = ?1 ORDER BY expires_at DESC LIMIT ?2)
+                    """,
+                arguments: [Data(asker.browser), Self.liveChallengesPerBrowser - 1]
+            )
+            try db.execute(
+                sql: "INSERT INTO passkey_challenge (challenge, purpose, user_id, browser, address, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [Data(challenge), purpose.rawValue, userID, Data(asker.browser), asker.address, StoredDate(expiresAt)]
             )
         }
         return challenge
     }
 
-    /// Deletes the challenge and says whether it was live, for this purpose and user: it can be
-    /// used once, whatever the outcome of the ceremony that spends it.
-    func spendChallenge(_ challenge: [UInt8], _ purpose: Purpose, userID: Int64?, now: Date) async throws -> Bool {
+    /// Deletes the challenge and says whether it was live, for this purpose, user and browser: it
+    /// can be used once, whatever the outcome of the ceremony that spends it, and only by the
+    /// browser that asked for it (a challenge lured out of another browser is worth nothing).
+    func spendChallenge(_ challenge: [UInt8], _ purpose: Purpose, userID: Int64?, browser: [UInt8], now: Date) async throws -> Bool {
         try await database.pool.write { db in
             let row = try Row.fetchOne(
-                db, sql: "DELETE FROM passkey_challenge WHERE challenge = ? RETURNING purpose, user_id, expires_at", arguments: [Data(challenge)]
+                db, sql: "DELETE FROM passkey_challenge WHERE challenge = ? RETURNING purpose, user_id, browser, expires_at",
+                arguments: [Data(challenge)]
             )
             guard let row else { return false }
             let expiresAt = row.date("expires_at")
-            return row["purpose"] == purpose.rawValue && row["user_id"] == userID && expiresAt > now
+            return row["purpose"] == purpose.rawValue && row["user_id"] == userID && row["browser"] == Data(browser) && expiresAt > now
         }
     }
 

@@ -18,6 +18,7 @@ public enum PasskeyRefusal: Error, Equatable, Sendable {
     case badSignature
     case signCountNotIncreasing
     case invalidName(String)
+    /// The client's address holds too many live challenges: someone asks in a loop.
     case busy
 
     public var message: String {
@@ -35,7 +36,7 @@ public enum PasskeyRefusal: Error, Equatable, Sendable {
         case .signCountNotIncreasing:
             "This passkey's use counter went backwards, which a copied passkey does. Sign in with your password, and remove and add the passkey again."
         case .invalidName(let problem): problem
-        case .busy: "Too many passkey requests are under way. Try again in a few minutes."
+        case .busy: "Too many passkey requests came from your network just now. Try again in a few minutes."
         }
     }
 }
@@ -81,23 +82,23 @@ public struct RelyingParty: Sendable {
 
     // MARK: Registration
 
-    public func registrationOptions(userID: Int64, username: String) async throws -> RegistrationOptions {
+    public func registrationOptions(userID: Int64, username: String, for asker: PasskeyStore.Asker) async throws -> RegistrationOptions {
         RegistrationOptions(
-            challenge: try await challenge(.registration, userID: userID), relyingPartyID: id,
+            challenge: try await challenge(.registration, userID: userID, for: asker), relyingPartyID: id,
             userHandle: try await store.userHandle(userID: userID), username: username,
             excludedCredentials: try await store.credentialIDs(userID: userID)
         )
     }
 
     /// Checks a new passkey's registration and stores it under `name`.
-    public func register(userID: Int64, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8]) async throws {
+    public func register(userID: Int64, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8], from asker: PasskeyStore.Asker) async throws {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.nameLengths.contains(name.count), !name.unicodeScalars.contains(where: \.isForbiddenControlCharacter) else {
             throw PasskeyRefusal.invalidName("Name the passkey with 1 to \(Self.nameLengths.upperBound) characters, such as “Phone”.")
         }
         let clientData = try parsed { try ClientData(json: clientDataJSON) }
         try check(clientData, type: "webauthn.create")
-        guard try await store.spendChallenge(clientData.challenge, .registration, userID: userID, now: clock.now()) else {
+        guard try await store.spendChallenge(clientData.challenge, .registration, userID: userID, browser: asker.browser, now: clock.now()) else {
             throw PasskeyRefusal.challengeNotValid
         }
         let attestation = try parsed { try AttestationObject(bytes: attestationObject) }
@@ -115,18 +116,19 @@ public struct RelyingParty: Sendable {
     // MARK: Sign-in
 
     /// A challenge for a sign-in with a discoverable passkey: no user is named before it.
-    public func signInChallenge() async throws -> [UInt8] {
-        try await challenge(.signIn, userID: nil)
+    public func signInChallenge(for asker: PasskeyStore.Asker) async throws -> [UInt8] {
+        try await challenge(.signIn, userID: nil, for: asker)
     }
 
     /// Checks a sign-in assertion; returns the user it signs in. The caller still refuses a
     /// disabled account, with the same answer as any refusal.
     public func signIn(
-        credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?
+        credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?,
+        from asker: PasskeyStore.Asker
     ) async throws -> Int64 {
         let clientData = try parsed { try ClientData(json: clientDataJSON) }
         try check(clientData, type: "webauthn.get")
-        guard try await store.spendChallenge(clientData.challenge, .signIn, userID: nil, now: clock.now()) else {
+        guard try await store.spendChallenge(clientData.challenge, .signIn, userID: nil, browser: asker.browser, now: clock.now()) else {
             throw PasskeyRefusal.challengeNotValid
         }
         guard let credential = try await store.credential(id: credentialID) else { throw PasskeyRefusal.unknownCredential }
@@ -147,10 +149,12 @@ public struct RelyingParty: Sendable {
 
     // MARK: Checks
 
-    private func challenge(_ purpose: PasskeyStore.Purpose, userID: Int64?) async throws -> [UInt8] {
+    private func challenge(_ purpose: PasskeyStore.Purpose, userID: Int64?, for asker: PasskeyStore.Asker) async throws -> [UInt8] {
         let now = clock.now()
         do {
-            return try await store.issueChallenge(purpose, userID: userID, expiresAt: now.addingTimeInterval(Self.challengeLifetime), now: now)
+            return try await store.issueChallenge(
+                purpose, userID: userID, for: asker, expiresAt: now.addingTimeInterval(Self.challengeLifetime), now: now
+            )
         } catch PasskeyStore.Conflict.tooManyChallenges {
             throw PasskeyRefusal.busy
         }

@@ -28,13 +28,28 @@ struct PasskeyController {
 
     // MARK: Registration (signed in)
 
+    /// Asks for the password first: a stolen session must not be able to add a passkey, which
+    /// would outlive a password reset (issue 27).
     @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let user = context.visitor.signedIn else { return try Self.json(["error": Self.signedOut], status: .unauthorized) }
         return try await Self.answering {
-            let options = try await relyingParty.registrationOptions(userID: user.userID, username: user.username)
+            let body = try Self.decode(PasswordConfirmation.self, from: context)
+            guard body.password.utf8.count <= 4 * AccountRules.passwordLengths.upperBound else { throw Self.wrongPassword }
+            switch try await accounts.confirmPassword(userID: user.userID, password: body.password) {
+            case .done: break
+            case .invalid: throw Self.wrongPassword
+            case .throttled(let seconds): return try Self.throttled(seconds)
+            }
+            let options = try await relyingParty.registrationOptions(
+                userID: user.userID, username: user.username, for: asker(request, context)
+            )
             return try Self.json(CreationOptions(options))
         }
     }
+
+    static let wrongPassword = PageError(
+        .forbidden, title: "Wrong password", message: "That is not your password. Enter the password you sign in with, then add the passkey."
+    )
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let user = context.visitor.signedIn else { return try Self.json(["error": Self.signedOut], status: .unauthorized) }
@@ -42,7 +57,8 @@ struct PasskeyController {
             let body = try Self.decode(Registration.self, from: context)
             try await relyingParty.register(
                 userID: user.userID, name: body.name,
-                clientDataJSON: try Self.bytes(body.clientDataJSON), attestationObject: try Self.bytes(body.attestationObject)
+                clientDataJSON: try Self.bytes(body.clientDataJSON), attestationObject: try Self.bytes(body.attestationObject),
+                from: asker(request, context)
             )
             return try Self.json(["redirect": SitePath.settings(done: "passkey-added")])
         }
@@ -52,7 +68,8 @@ struct PasskeyController {
 
     @Sendable func signInOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await Self.answering {
-            try Self.json(RequestOptions(challenge: Base64URL.encode(try await relyingParty.signInChallenge()), rpId: relyingParty.id))
+            let challenge = try await relyingParty.signInChallenge(for: asker(request, context))
+            return try Self.json(RequestOptions(challenge: Base64URL.encode(challenge), rpId: relyingParty.id))
         }
     }
 
@@ -65,7 +82,8 @@ struct PasskeyController {
             let handle = try body.userHandle.flatMap { $0.isEmpty ? nil : try Self.bytes($0) }
             let outcome = try await accounts.signIn(address: addressing.address(of: request, context)) {
                 try await relyingParty.signIn(
-                    credentialID: id, clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature, userHandle: handle
+                    credentialID: id, clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature, userHandle: handle,
+                    from: asker(request, context)
                 )
             }
             switch outcome {
@@ -80,10 +98,7 @@ struct PasskeyController {
                 throw refusal
             case .throttled(let seconds):
                 metrics.increment(.signIns, [("outcome", "throttled")])
-                let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
-                var response = try Self.json(["error": refusal.message], status: .tooManyRequests)
-                response.headers.append(contentsOf: refusal.headers)
-                return response
+                return try Self.throttled(seconds)
             }
         }
     }
@@ -99,7 +114,17 @@ struct PasskeyController {
         return redirect(to: SitePath.settings(done: "passkey-removed"))
     }
 
+    /// The browser asking (its cookie token) and its client address: a challenge is spent only
+    /// by the browser that asked for it, and each browser and address holds few at once.
+    private func asker(_ request: Request, _ context: AppRequestContext) -> PasskeyStore.Asker {
+        PasskeyStore.Asker(cookieToken: context.visitor.sessionToken, address: addressing.address(of: request, context))
+    }
+
     // MARK: JSON
+
+    struct PasswordConfirmation: Decodable {
+        let password: String
+    }
 
     struct Registration: Decodable {
         let name: String
@@ -157,13 +182,23 @@ struct PasskeyController {
         } catch let refusal as PasskeyRefusal {
             let status: HTTPResponse.Status = switch refusal {
             case .malformed, .invalidName: .badRequest
-            case .busy: .serviceUnavailable
+            case .busy: .tooManyRequests
             default: .forbidden
             }
-            return try json(["error": refusal.message], status: status)
-        } catch let error as PageError where error.status == .badRequest {
-            return try json(["error": error.message], status: .badRequest)
+            var response = try json(["error": refusal.message], status: status)
+            if refusal == .busy { response.headers[.retryAfter] = String(Int(RelyingParty.challengeLifetime)) }
+            return response
+        } catch let error as PageError where error.status == .badRequest || error.status == .forbidden {
+            return try json(["error": error.message], status: error.status)
         }
+    }
+
+    /// Too many wrong passwords or passkey refusals: the JSON form of the throttling page.
+    static func throttled(_ seconds: Int) throws -> Response {
+        let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
+        var response = try json(["error": refusal.message], status: .tooManyRequests)
+        response.headers.append(contentsOf: refusal.headers)
+        return response
     }
 
     static func decode<Body: Decodable>(_ type: Body.Type, from context: AppRequestContext) throws -> Body {

@@ -43,8 +43,10 @@ struct PasskeyHTTPTests {
     }
 
     /// Registers a passkey named "Phone" for the signed-in browser through the endpoints.
-    static func addPasskey(_ browser: inout TestBrowser, _ authenticator: inout SoftwareAuthenticator) async throws {
-        let options = try await postJSON(&browser, "/passkeys/registration/options", "{}")
+    static func addPasskey(
+        _ browser: inout TestBrowser, _ authenticator: inout SoftwareAuthenticator, password: String = "correct horse battery"
+    ) async throws {
+        let options = try await postJSON(&browser, "/passkeys/registration/options", #"{"password":"\#(password)"}"#)
         #expect(options.status == .ok, "\(options.status) \(options.text.prefix(300))")
         let fields = try object(options)
         #expect((fields["rp"] as? [String: Any])?["id"] as? String == "localhost")

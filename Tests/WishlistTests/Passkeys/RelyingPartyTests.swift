@@ -304,3 +304,30 @@ struct RelyingPartyTests {
         #expect(proxied.id == "books.example.org" && proxied.origin == "https://books.example.org")
     }
 }
+
+/// The ceremonies as one browser runs them: these tests are about the messages, not who asks
+/// (`PasskeyChallengeTests` is about that).
+extension RelyingParty {
+    static let testBrowser = PasskeyStore.Asker(cookieToken: "the test browser", address: "127.0.0.1")
+
+    func registrationOptions(userID: Int64, username: String) async throws -> RegistrationOptions {
+        try await registrationOptions(userID: userID, username: username, for: Self.testBrowser)
+    }
+
+    func register(userID: Int64, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8]) async throws {
+        try await register(userID: userID, name: name, clientDataJSON: clientDataJSON, attestationObject: attestationObject, from: Self.testBrowser)
+    }
+
+    func signInChallenge() async throws -> [UInt8] {
+        try await signInChallenge(for: Self.testBrowser)
+    }
+
+    func signIn(
+        credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?
+    ) async throws -> Int64 {
+        try await signIn(
+            credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature,
+            userHandle: userHandle, from: Self.testBrowser
+        )
+    }
+}
