@@ -15,7 +15,8 @@ public struct AppDatabase: Sendable {
     /// Opens (creating if needed) the database at `path`, then runs pending migrations.
     public static func open(path: String) throws -> AppDatabase {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try PrivateFile.createIfMissing(at: path)
         let pool = try DatabasePool(path: path, configuration: configuration)
         // GRDB sets synchronous=NORMAL on the writer when it enables WAL. Only the writer commits,
         // and with FULL every commit is synced: an acknowledged write survives a crash of the

@@ -65,6 +65,7 @@ public enum DatabaseBackup {
     }
 
     private static func copy(_ database: AppDatabase, to path: String) throws {
+        try PrivateFile.createIfMissing(at: path)
         let copy = try DatabaseQueue(path: path)
         try database.pool.backup(to: copy)
         let verdict = try copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }

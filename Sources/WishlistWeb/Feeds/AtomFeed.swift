@@ -23,7 +23,7 @@ struct AtomFeed {
             "  <id>\(Self.escaped(id))</id>",
             "  <title>\(Self.escaped(title))</title>",
             "  <subtitle>Books new on your favourite New York Times best-seller lists, edition by edition.</subtitle>",
-            "  <updated>\(updated)</updated>",
+            "  <updated>\(Self.escaped(updated))</updated>",
             #"  <link rel="self" type="application/atom+xml" href="\#(Self.escaped(origin + selfPath))"/>"#,
             #"  <link rel="alternate" type="text/html" href="\#(Self.escaped(origin + "/lists"))"/>"#,
             "  <author><name>Bestseller Wishlist</name></author>",
@@ -39,9 +39,9 @@ struct AtomFeed {
         let summary = "\(entry.isReturning ? "Back" : "New") at #\(entry.rank) on \(entry.displayName) in the edition of \(RankChart.longDate(entry.publishedDate))."
         return """
               <entry>
-                <id>\(entry.uniformName)</id>
+                <id>\(Self.escaped(entry.uniformName))</id>
                 <title>\(Self.escaped(entry.book.title + byline))</title>
-                <updated>\(Self.timestamp(entry.publishedDate))</updated>
+                <updated>\(Self.escaped(Self.timestamp(entry.publishedDate)))</updated>
                 <link rel="alternate" type="text/html" href="\(Self.escaped(origin + SitePath.book(entry.book.id)))"/>
                 <category term="\(Self.escaped(entry.listNameEncoded))" label="\(Self.escaped(entry.displayName))"/>
                 <summary>\(Self.escaped(summary))</summary>

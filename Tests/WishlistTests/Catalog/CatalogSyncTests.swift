@@ -89,6 +89,7 @@ struct CatalogSyncTests {
         (.status(429, fixture: "errors/429-rate-limit.json"), .rateLimited),
         (.status(503, fixture: nil), .serverError(503)),
         (.malformedJSON, .malformed),
+        (.impossibleDate, .malformed),
         (.notJSON, .malformed),
         (.oversized(bytes: 2 << 20), .tooLarge),
         (.neverFinishes, .timedOut),

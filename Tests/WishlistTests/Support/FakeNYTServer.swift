@@ -38,6 +38,8 @@ final class FakeNYTServer: Sendable {
     enum Fault: Sendable, Equatable {
         case status(Int, fixture: String?)
         case malformedJSON
+        /// The real names fixture with a publication date that is no day, carrying markup.
+        case impossibleDate
         case notJSON
         case oversized(bytes: Int)
         /// Sends a few bytes, then never finishes.
@@ -158,6 +160,12 @@ final class FakeNYTServer: Sendable {
             do { return response(200, try fixture()) } catch is NotServed { return response(404, Data(#"{"status":"ERROR","errors":["not found"]}"#.utf8)) }
         case .status(let status, let name): return response(status, try name.map(Fixtures.data) ?? Data("{}".utf8))
         case .malformedJSON: return response(200, Data(#"{"status":"OK","results":{"lists":[{"books":"#.utf8))
+        case .impossibleDate:
+            var names = try Fixtures.json("names-2023-03.json")
+            var results = names["results"] as? [[String: Any]] ?? []
+            results[0]["newest_published_date"] = "2023-02-30</updated><x>"
+            names["results"] = results
+            return response(200, try Fixtures.encode(names))
         case .notJSON: return response(200, Data("<html><body>Service Unavailable</body></html>".utf8), type: "text/html")
         case .oversized(let bytes): return response(200, Data(repeating: UInt8(ascii: " "), count: bytes) + Data("{}".utf8))
         case .neverFinishes:

@@ -93,11 +93,16 @@ struct NYTAPISource: CatalogSource {
         if let reason = Self.reason(status: response.status) {
             throw CatalogFetchFailure(reason: reason, cause: "\(path): HTTP \(response.status)")
         }
+        let body: Body
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(response.body))
+            body = try JSONDecoder().decode(Body.self, from: Data(response.body))
         } catch {
             throw CatalogFetchFailure(reason: .malformed, cause: withoutKey("\(path): \(error)"))
         }
+        if let date = PublicationDate.firstInvalid(in: body) {
+            throw CatalogFetchFailure(reason: .malformed, cause: withoutKey("\(path): the date \"\(date.prefix(40))\" is not a day"))
+        }
+        return body
     }
 
     private var encodedKey: String {
@@ -199,11 +204,16 @@ struct SampleCatalogSource: CatalogSource {
         } catch {
             throw CatalogFetchError.unexpectedStatus(404)
         }
+        let body: Body
         do {
-            return try JSONDecoder().decode(Body.self, from: data)
+            body = try JSONDecoder().decode(Body.self, from: data)
         } catch {
             throw CatalogFetchFailure(reason: .malformed, cause: "the bundled sample catalog's \(path): \(error)")
         }
+        if let date = PublicationDate.firstInvalid(in: body) {
+            throw CatalogFetchFailure(reason: .malformed, cause: "the bundled sample catalog's \(path): the date \"\(date.prefix(40))\" is not a day")
+        }
+        return body
     }
 
     /// Names and dates become file paths, so only the API's own alphabets are let through.
