@@ -8,6 +8,9 @@ public struct RankHistory: Sendable, Hashable {
         /// `yyyy-MM-dd`
         public let date: String
         public let rank: Int?
+        /// The NYT's own count of the book's weeks on the list in this edition (`weeks_on_list`),
+        /// which goes back before the first edition stored.
+        public var weeksOnList: Int? = nil
     }
 
     public let listNameEncoded: String
@@ -21,6 +24,8 @@ public struct RankHistory: Sendable, Hashable {
     public var editionsOnList: Int { editions.filter { $0.rank != nil }.count }
     public var firstSeen: String? { editions.first { $0.rank != nil }?.date }
     public var lastSeen: String? { editions.last { $0.rank != nil }?.date }
+    /// The NYT's count of weeks on the list in the latest edition the book is on, when it says.
+    public var weeksOnListByTheNYT: Int? { editions.last { $0.rank != nil }?.weeksOnList.flatMap { $0 > 0 ? $0 : nil } }
 }
 
 /// Where a book stood the last time it was on a list before a given edition.
@@ -79,7 +84,7 @@ extension CatalogStore.Reader {
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: """
                 SELECT edition.list_name_encoded, catalog_list.display_name, catalog_list.frequency,
-                    edition.published_date, mine.rank
+                    edition.published_date, mine.rank, mine.weeks_on_list
                 FROM edition
                 JOIN catalog_list ON catalog_list.name_encoded = edition.list_name_encoded
                 LEFT JOIN edition_entry AS mine ON mine.book_id = ?1
@@ -96,7 +101,7 @@ extension CatalogStore.Reader {
         var histories: [RankHistory] = []
         var editions: [RankHistory.Edition] = []
         for (index, row) in rows.enumerated() {
-            editions.append(RankHistory.Edition(date: row[3], rank: row[4]))
+            editions.append(RankHistory.Edition(date: row[3], rank: row[4], weeksOnList: row[5]))
             let list: String = row[0]
             guard index == rows.count - 1 || rows[index + 1][0] != list else { continue }
             histories.append(RankHistory(

@@ -44,15 +44,22 @@ struct RankChart {
 
     static let dottedEditions = 26
 
-    /// "Peak #1 for 3 weeks; 14 weeks on Hardcover Fiction since March 5, 2026, most recently November 22, 2026."
+    /// "30 weeks on Hardcover Fiction by the NYT's count, most recently November 22, 2026. Charted
+    /// here: 3 editions since November 8, 2026, peak #1 in 2 of them." The NYT's count and the
+    /// editions stored here are two figures: a book 30 weeks on a list may have been charted for 3
+    /// (issue 27: the page said "3 weeks on" where the list page said 30).
     var summary: String {
         guard let peak = history.peak, let first = history.firstSeen, let last = history.lastSeen else {
             return "Not on \(history.displayName) in the stored editions."
         }
         let period = history.frequency.period
-        let count = { (number: Int) in "\(number) \(period)\(number == 1 ? "" : "s")" }
-        let since = first == last ? "on \(Self.longDate(first))" : "since \(Self.longDate(first)), most recently \(Self.longDate(last))"
-        return "Peak #\(peak) for \(count(history.editionsAtPeak)); \(count(history.editionsOnList)) on \(history.displayName) \(since)."
+        let standing = history.weeksOnListByTheNYT.map { weeks in
+            "\(weeks) \(period)\(weeks == 1 ? "" : "s") on \(history.displayName) by the NYT’s count, most recently \(Self.longDate(last))."
+        } ?? "On \(history.displayName) most recently \(Self.longDate(last))."
+        let charted = history.editionsOnList == 1
+            ? "Charted here: 1 edition, \(Self.longDate(first)), at #\(peak)."
+            : "Charted here: \(history.editionsOnList) editions since \(Self.longDate(first)), peak #\(peak) in \(history.editionsAtPeak) of them."
+        return standing + " " + charted
     }
 
     var templateValue: TemplateValue {

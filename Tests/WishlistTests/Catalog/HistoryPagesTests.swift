@@ -29,7 +29,7 @@ struct HistoryPagesTests {
             #expect(svg.contains(#"role="img""#))
             #expect(svg.ranges(of: "<polyline").count == 2, "one line before the week off, one after")
             #expect(svg.ranges(of: "<circle").count == 7, "a point for each week on the list")
-            let summary = "Peak #9 for 1 week; 7 weeks on Hardcover Fiction since September 27, 2026, most recently November 15, 2026."
+            let summary = "60 weeks on Hardcover Fiction by the NYT’s count, most recently November 15, 2026. Charted here: 7 editions since September 27, 2026, peak #9 in 1 of them."
             #expect(page.text.contains("<desc id=\"history-hardcover-fiction-desc\">\(summary)</desc>"))
             #expect(page.text.contains("<figcaption class=\"rank-chart-summary\">\(summary)</figcaption>"))
             #expect(page.text.ranges(of: "Off the list").count == 1)
@@ -58,15 +58,22 @@ struct HistoryPagesTests {
     @Test func theSummarySaysPeakWeeksAndDatesInTheListsPeriod() {
         let weekly = RankHistory(
             listNameEncoded: "hardcover-fiction", displayName: "Hardcover Fiction", frequency: .weekly,
-            editions: [.init(date: "2026-03-05", rank: 3), .init(date: "2026-03-12", rank: 1), .init(date: "2026-03-19", rank: nil),
-                       .init(date: "2026-03-26", rank: 1), .init(date: "2026-04-02", rank: 1)]
+            editions: [.init(date: "2026-03-05", rank: 3, weeksOnList: 27), .init(date: "2026-03-12", rank: 1, weeksOnList: 28),
+                       .init(date: "2026-03-19", rank: nil), .init(date: "2026-03-26", rank: 1, weeksOnList: 29),
+                       .init(date: "2026-04-02", rank: 1, weeksOnList: 30)]
         )
+        // Issue 27: the NYT's 30 weeks, not the 4 editions stored, and the two told apart.
         #expect(RankChart(history: weekly).summary
-            == "Peak #1 for 3 weeks; 4 weeks on Hardcover Fiction since March 5, 2026, most recently April 2, 2026.")
+            == "30 weeks on Hardcover Fiction by the NYT’s count, most recently April 2, 2026. Charted here: 4 editions since March 5, 2026, peak #1 in 3 of them.")
         let monthly = RankHistory(
-            listNameEncoded: "audio-fiction", displayName: "Audio Fiction", frequency: .monthly, editions: [.init(date: "2026-10-01", rank: 7)]
+            listNameEncoded: "audio-fiction", displayName: "Audio Fiction", frequency: .monthly,
+            editions: [.init(date: "2026-10-01", rank: 7, weeksOnList: 1)]
         )
-        #expect(RankChart(history: monthly).summary == "Peak #7 for 1 month; 1 month on Audio Fiction on October 1, 2026.")
+        #expect(RankChart(history: monthly).summary == "1 month on Audio Fiction by the NYT’s count, most recently October 1, 2026. Charted here: 1 edition, October 1, 2026, at #7.")
+        let uncounted = RankHistory(
+            listNameEncoded: "x", displayName: "X", frequency: .weekly, editions: [.init(date: "2026-10-04", rank: 2, weeksOnList: 0)]
+        )
+        #expect(RankChart(history: uncounted).summary == "On X most recently October 4, 2026. Charted here: 1 edition, October 4, 2026, at #2.")
         #expect(RankChart(history: monthly).deepestRank == 10)
         #expect(RankChart(history: weekly).runs.map { $0.map(\.index) } == [[0, 1], [3, 4]])
     }
