@@ -79,10 +79,8 @@ public struct WishlistServer: Sendable {
             database: database, household: household, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
             secureCookies: config.server.secureCookies
         )
-        var pageLoaders = PageLoaders()
-        catalogPages.addLoaders(to: &pageLoaders)
-        wishlistPages.addLoaders(to: &pageLoaders)
-        householdPages.addLoaders(to: &pageLoaders)
+        // Filled as the pages' routes are added below, each with its loader (PageLoaders).
+        let pageLoaders = PageLoaders()
         let memo = PageReadMemo(changes: database.changes, statusLine: pages.notices.statusLine, metrics: config.metrics.enabled ? metrics : nil)
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo
@@ -95,9 +93,9 @@ public struct WishlistServer: Sendable {
         // The pages people spend their time on first: Hummingbird's router tries a path's first
         // component against each registered one in the order they were added.
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
-        catalogPages.addRoutes(to: signedIn)
-        wishlistPages.addRoutes(to: signedIn)
-        householdPages.addRoutes(to: signedIn)
+        catalogPages.addRoutes(to: signedIn, loaders: pageLoaders)
+        wishlistPages.addRoutes(to: signedIn, loaders: pageLoaders)
+        householdPages.addRoutes(to: signedIn, loaders: pageLoaders)
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)

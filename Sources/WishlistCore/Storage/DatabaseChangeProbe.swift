@@ -79,40 +79,55 @@ public final class DatabaseChangeProbe: Sendable {
         private static let mappedBytes = 4096
 
         private let base: UnsafeRawPointer
+        /// Open for as long as the mapping lives, and closed only with it. POSIX drops *every*
+        /// lock a process holds on a file when it closes *any* descriptor of that file: closing
+        /// this one right after mapping released SQLite's own locks on the index, so the next
+        /// process to open the database (`wishlist backup`) believed it was the only one,
+        /// truncated the index under the server's mapping, and the server died of SIGBUS in
+        /// SQLite (the backup test, about one run in three).
+        private let descriptor: Int32
 
         /// Nil when the file is missing, shorter than both copies of the header, or not in the
         /// documented format.
         init?(path: String) {
+            // Checked before opening: a descriptor of ours, once open, is never closed early.
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_size >= 2 * Self.headerBytes else { return nil }
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_size >= 2 * Self.headerBytes,
-                  let mapping = mmap(nil, Self.mappedBytes, PROT_READ, MAP_SHARED, descriptor, 0),
-                  mapping != MAP_FAILED
-            else { return nil }
-            base = UnsafeRawPointer(mapping)
-            guard let header = header(), header.words[0] == Self.knownVersion else {
+            // On the failures below the descriptor is left open, for the reason above: one
+            // descriptor per database the process opens, in a format SQLite no longer writes.
+            guard let mapping = mmap(nil, Self.mappedBytes, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else {
+                return nil
+            }
+            guard let header = Self.header(at: UnsafeRawPointer(mapping)), header.words[0] == Self.knownVersion else {
                 munmap(mapping, Self.mappedBytes)
                 return nil
             }
+            self.descriptor = descriptor
+            base = UnsafeRawPointer(mapping)
         }
 
         deinit {
             munmap(UnsafeMutableRawPointer(mutating: base), Self.mappedBytes)
+            // The probe lives as long as its database: by now the pool's connections are closing too.
+            close(descriptor)
         }
 
         /// The header, or nil while a commit is writing it (its two copies differ) or before it
-        /// was ever written. Copy 0 first, as SQLite reads them: the writer stores copy 1 first.
-        func header() -> Header? {
-            let first = copy(at: 0)
+        /// was ever written.
+        func header() -> Header? { Self.header(at: base) }
+
+        /// Copy 0 first, as SQLite reads them: the writer stores copy 1 first.
+        private static func header(at base: UnsafeRawPointer) -> Header? {
+            let first = copy(at: 0, of: base)
             atomicMemoryFence(ordering: .acquiring)
-            let second = copy(at: Self.headerBytes)
+            let second = copy(at: headerBytes, of: base)
             guard first == second, base.load(fromByteOffset: 12, as: UInt8.self) != 0 else { return nil }
             return first
         }
 
-        private func copy(at offset: Int) -> Header {
+        private static func copy(at offset: Int, of base: UnsafeRawPointer) -> Header {
             var header = Header()
             for word in 0..<12 {
                 header.words[word] = base.loadUnaligned(fromByteOffset: offset + 4 * word, as: UInt32.self)

@@ -15,11 +15,15 @@ struct CatalogController {
     var secureCookies = false
     var charts = RankChartCache()
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
         group.get("lists", use: index)
-        group.get("lists/:list", use: show)
+        group.page("lists/:list", loaders: loaders, database: database, read: { request, context, user, read in
+            try self.loadListPage(request, context, user, read)
+        }, respond: show)
         group.post("lists/:list/favorite", use: toggleFavorite)
-        group.get("books/:id", use: book)
+        group.page("books/:id", loaders: loaders, database: database, read: { _, context, user, read in
+            try self.loadBookPage(context, user, read)
+        }, respond: book)
         group.get("search", use: search)
     }
 
@@ -48,20 +52,12 @@ struct CatalogController {
         )
     }
 
-    /// The reads of the list and book pages, which `SessionMiddleware` runs with the session.
-    func addLoaders(to loaders: inout PageLoaders) {
-        loaders.add("lists/:list") { request, context, user, read in try self.loadListPage(request, context, user, read) }
-        loaders.add("books/:id") { _, context, user, read in try self.loadBookPage(context, user, read) }
-    }
-
     /// A list's current edition, or with `?date=YYYY-MM-DD` an earlier one from the history.
     ///
     /// One read transaction serves the page, the session's (``PageLoaders``): the visitor's
     /// favourites and wishlist marks, and the catalog only when the rendered page is not cached
     /// (``ListPageCache``).
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
-        let loaded = try await context.loadedPage(from: database) { read in try self.loadListPage(request, context, user, read) }
+    @Sendable func show(_ request: Request, context: AppRequestContext, loaded: LoadedListPage) async throws -> Response {
         let (name, date, requested, read) = (loaded.name, loaded.date, loaded.requested, loaded.lookup)
         var remembered = loaded.remembered
         let page: ListPageRead
@@ -142,7 +138,7 @@ struct CatalogController {
 
     /// A list page's request and read, as ``PageLoaders`` hands them over. A class: the memo keeps
     /// it as `any Sendable`, and taking a struct this size out of that box copies every field.
-    private final class LoadedListPage: KeepablePageRead, Sendable {
+    final class LoadedListPage: KeepablePageRead, Sendable {
         let name: String
         let date: String
         let requested: String
@@ -159,21 +155,21 @@ struct CatalogController {
     }
 
     /// What the read of a list page found.
-    private enum ListPageLookup: Sendable {
+    enum ListPageLookup: Sendable {
         case found(ListPageRead)
         case noList
         /// The list, named for people, has no stored edition of the date asked for.
         case noEdition(String)
     }
 
-    private enum EditionLookup {
+    enum EditionLookup {
         case found(ListEdition)
         case noList
         case noEdition(String)
     }
 
     /// A class for the reason ``LoadedListPage`` is one: a request passes it along several times.
-    private final class ListPageRead: Sendable {
+    final class ListPageRead: Sendable {
         let key: ListPageKey
         let cached: ListPage?
         let edition: ListEdition?
@@ -277,9 +273,7 @@ struct CatalogController {
 
     /// A book's page: one read (the session's, ``PageLoaders``) for the visitor's wishlist mark,
     /// and the catalog's part only when the rendered page is not cached (``BookPageCache``).
-    @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
-        let loaded = try await context.loadedPage(from: database) { read in try self.loadBookPage(context, user, read) }
+    @Sendable func book(_ request: Request, context: AppRequestContext, loaded: LoadedBookPage) async throws -> Response {
         let read = loaded.read
         guard let read else { throw Self.unknownBook }
         let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
@@ -310,7 +304,7 @@ struct CatalogController {
         return LoadedBookPage(read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
     }
 
-    private struct LoadedBookPage: KeepablePageRead, Sendable {
+    struct LoadedBookPage: KeepablePageRead, Sendable {
         let read: BookPageRead?
 
         var isWorthKeeping: Bool { read == nil || read?.cached != nil }
@@ -320,13 +314,13 @@ struct CatalogController {
         .notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead."
     )
 
-    private struct BookPageContent: Sendable {
+    struct BookPageContent: Sendable {
         let book: CatalogBook
         let placements: [Placement]
         let histories: [RankHistory]
     }
 
-    private struct BookPageRead: Sendable {
+    struct BookPageRead: Sendable {
         let key: BookPageKey
         let cached: BookPage?
         let content: BookPageContent?

@@ -16,9 +16,11 @@ struct HouseholdController {
     let pageCaches: PageCaches
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
         group.get("people", use: people)
-        group.get("people/:username", use: member)
+        group.page("people/:username", loaders: loaders, database: database, read: { request, context, user, read in
+            try self.loadMemberPage(request, context, user, read)
+        }, respond: member)
         group.get("reservations", use: gifts)
         group.post("reservations", use: reserve)
         group.post("reservations/:item/delete", use: cancel)
@@ -62,15 +64,9 @@ struct HouseholdController {
         )
     }
 
-    /// The read of a member's page, which `SessionMiddleware` runs with the session.
-    func addLoaders(to loaders: inout PageLoaders) {
-        loaders.add("people/:username") { request, context, user, read in try self.loadMemberPage(request, context, user, read) }
-    }
-
     /// A member's shared list, highest priority first unless another order is asked for.
-    @Sendable func member(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func member(_ request: Request, context: AppRequestContext, loaded: LoadedMemberPage) async throws -> Response {
         let user = try context.signedInUser()
-        let loaded = try await context.loadedPage(from: database) { read in try self.loadMemberPage(request, context, user, read) }
         switch loaded {
         case .viewer: return redirect(to: SitePath.wishlist)
         case .notFound: throw Self.memberNotFound
@@ -102,7 +98,7 @@ struct HouseholdController {
         return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))))
     }
 
-    private enum LoadedMemberPage: KeepablePageRead, Sendable {
+    enum LoadedMemberPage: KeepablePageRead, Sendable {
         /// The viewer's own name: their own wishlist is elsewhere.
         case viewer
         case notFound

@@ -13,8 +13,10 @@ struct WishlistController {
     let pageCaches: PageCaches
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("wishlist", use: index)
+    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
+        group.page("wishlist", loaders: loaders, database: database, read: { request, _, user, read in
+            try self.loadIndexPage(request, user, read)
+        }, respond: index)
         group.post("wishlist", use: add)
         group.get("wishlist.csv", use: export)
         group.post("wishlist/import", use: importCSV)
@@ -31,14 +33,8 @@ struct WishlistController {
 
     // MARK: Handlers
 
-    /// The read of the wishlist page, which `SessionMiddleware` runs with the session.
-    func addLoaders(to loaders: inout PageLoaders) {
-        loaders.add("wishlist") { request, _, user, read in try self.loadIndexPage(request, user, read) }
-    }
-
-    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func index(_ request: Request, context: AppRequestContext, loaded: LoadedIndexPage) async throws -> Response {
         let user = try context.signedInUser()
-        let loaded = try await context.loadedPage(from: database) { read in try self.loadIndexPage(request, user, read) }
         let entry = try sharedIndexPage(loaded, isAdmin: user.isAdmin)
         return try pages.respond(entry.page, for: context.visitor)
     }
@@ -58,7 +54,7 @@ struct WishlistController {
         return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID))))
     }
 
-    private struct LoadedIndexPage: KeepablePageRead, Sendable {
+    struct LoadedIndexPage: KeepablePageRead, Sendable {
         let sort: WishlistSort
         let read: WishlistPageRead<WishlistItem>
 

@@ -45,12 +45,28 @@ struct SessionMiddleware: RouterMiddleware {
         guard let (session, (user, page)) = try await sessions.find(token: token, alsoReading: { read, session in
             var user = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
             user.wishlistCount = try read.wishlist.count(userID: session.userID)
-            return (user, load.flatMap { load in try? load(request, context, user, read) })
+            return (user, load.flatMap { load in Self.loaded(by: load, request, context, user, read) })
         }) else { return nil }
         let read = PageReadMemo.Read(session: session, user: user, page: page, csrfToken: csrf.token(forSession: token))
         if let version, (page as? any KeepablePageRead)?.isWorthKeeping ?? true {
             memo.keep(read, for: key, readAfter: version)
         }
         return read
+    }
+
+    /// What the loader read, or nil when it threw: the route runs it again and answers the error
+    /// itself (a bad parameter's 400 or 404). An error that is not a page's answer (the database)
+    /// is logged here too, since the route's own read may then succeed and nothing else would say.
+    private static func loaded(
+        by load: PageLoaders.Load, _ request: Request, _ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead
+    ) -> (any Sendable)? {
+        do {
+            return try load(request, context, user, read)
+        } catch is PageError {
+            return nil
+        } catch {
+            context.logger.warning("the page read of \(context.endpointPath ?? "?") failed in the session's read: \(String(reflecting: error))")
+            return nil
+        }
     }
 }

@@ -1,30 +1,34 @@
 import Hummingbird
+import Synchronization
 import WishlistCore
 
 /// What a page reads, run in its visitor's session read: a signed-in page costs one read
 /// transaction, not one for the session and another for the page (issue 17's page read).
 ///
-/// Kept by route pattern. `SessionMiddleware` runs the route's loader for a signed-in GET right
-/// after finding the session, in the same transaction, and leaves the result in
-/// ``AppRequestContext/loadedPage``. The route reads for itself when there is none: no loader, no
-/// session, or a loader that threw (the route then meets the same error and answers it as usual).
-/// A loader only reads; what it returns is the route's own type, which the route casts back.
-struct PageLoaders: Sendable {
+/// Kept by route pattern, filled while the app is built by ``RouterGroup/page(_:loaders:database:read:respond:)``,
+/// which registers a route and its loader under the one path it is given. `SessionMiddleware`
+/// runs the route's loader for a signed-in GET right after finding the session, in the same
+/// transaction, and leaves the result in ``AppRequestContext/loadedPage``. The route reads for
+/// itself when there is none: no session, a memo without the page, or a loader that threw (the
+/// route then meets the same error and answers it as usual).
+final class PageLoaders: Sendable {
     typealias Load = @Sendable (Request, AppRequestContext, Visitor.SignedIn, PageRead) throws -> any Sendable
 
-    private var loads: [String: Load] = [:]
+    /// Written while routes are added, before the server serves; read on every signed-in GET.
+    private let loads = Mutex<[String: Load]>([:])
 
     /// Registers `load` for the route `path`, written as the route is (`lists/:list`).
-    mutating func add(_ path: RouterPath, _ load: @escaping Load) {
-        loads[path.description] = load
+    func add(_ path: RouterPath, _ load: @escaping Load) {
+        loads.withLock { $0[path.description] = load }
     }
 
     /// The route patterns with a loader, as Hummingbird names them (`/lists/{list}`).
-    var patterns: Set<String> { Set(loads.keys) }
+    var patterns: Set<String> { loads.withLock { Set($0.keys) } }
 
     /// The loader of the route a request was matched to (``RequestContext/endpointPath``).
     func loader(for endpointPath: String?) -> Load? {
-        endpointPath.flatMap { loads[$0] }
+        guard let endpointPath else { return nil }
+        return loads.withLock { $0[endpointPath] }
     }
 }
 
@@ -35,12 +39,27 @@ protocol KeepablePageRead {
     var isWorthKeeping: Bool { get }
 }
 
-extension AppRequestContext {
-    /// What the route's loader read with the session, or, when it did not run, the same read now.
-    func loadedPage<Page: Sendable>(
-        from database: AppDatabase, orReading read: @Sendable (PageRead) throws -> Page
-    ) async throws -> Page {
-        if let page = loadedPage as? Page { return page }
-        return try await database.pageRead(read)
+extension RouterGroup where Context == AppRequestContext {
+    /// A signed-in page whose reads run in the session's transaction: `GET path` answered by
+    /// `respond` with what `read` found, and `read` registered as the route's loader under the
+    /// same path, so neither can be renamed without the other. `read` only reads; it runs in the
+    /// session's transaction when it can, otherwise in a read of its own.
+    @discardableResult
+    func page<Page: Sendable>(
+        _ path: RouterPath, loaders: PageLoaders, database: AppDatabase,
+        read: @escaping @Sendable (Request, AppRequestContext, Visitor.SignedIn, PageRead) throws -> Page,
+        respond: @escaping @Sendable (Request, AppRequestContext, Page) async throws -> Response
+    ) -> Self {
+        loaders.add(path) { request, context, user, pageRead in try read(request, context, user, pageRead) }
+        return get(path) { request, context in
+            let user = try context.signedInUser()
+            // The loader that filled `loadedPage` is this route's, so the type is `Page`.
+            let page = if let loaded = context.loadedPage as? Page {
+                loaded
+            } else {
+                try await database.pageRead { try read(request, context, user, $0) }
+            }
+            return try await respond(request, context, page)
+        }
     }
 }

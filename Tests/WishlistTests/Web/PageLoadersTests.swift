@@ -29,7 +29,10 @@ struct PageLoadersTests {
         /// How many times the probe loader ran.
         let loads: Counter
         let time: ManualClock
+        let log: LogCapture
     }
+
+    struct BrokenRead: Error {}
 
     final class Counter: Sendable {
         private let count = Mutex(0)
@@ -48,7 +51,7 @@ struct PageLoadersTests {
         let user = try await server.accounts.createUser(username: "reader", password: "correct horse battery")
         let token = try await server.accounts.sessions.create(userID: user.id, userAgent: "tests")
         let loads = Counter()
-        var loaders = PageLoaders()
+        let loaders = PageLoaders()
         loaders.add("probe/:name") { _, context, user, read in
             loads.add()
             return Probe(
@@ -57,6 +60,7 @@ struct PageLoadersTests {
             )
         }
         loaders.add("failing") { _, _, _, _ in throw PageError.badRequest("The loader refuses.") }
+        loaders.add("broken") { _, _, _, _ in throw BrokenRead() }
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: SessionMiddleware(
             sessions: server.accounts.sessions, cookies: SessionCookies(secure: false),
@@ -69,9 +73,13 @@ struct PageLoadersTests {
         router.get("probe/:name", use: describe)
         router.post("probe/:name", use: describe)
         router.get("failing", use: describe)
+        router.get("broken", use: describe)
         router.get("other", use: describe)
-        try await Application(router: router).test(.router) { client in
-            try await body(Setup(client: client, cookie: "wishlist_session=\(token)", userID: user.id, server: server, loads: loads, time: time))
+        let log = LogCapture()
+        try await Application(router: router, logger: log.logger).test(.router) { client in
+            try await body(Setup(
+                client: client, cookie: "wishlist_session=\(token)", userID: user.id, server: server, loads: loads, time: time, log: log
+            ))
         }
     }
 
@@ -102,6 +110,36 @@ struct PageLoadersTests {
             // Signed out, an unknown session, a POST (it reads for itself), a loader that threw
             // (the route meets the error itself) and a route without a loader.
             #expect(answers == Array(repeating: "nothing", count: 5))
+        }
+    }
+
+    /// Issue 27: a loader's error vanished in a `try?`. A page's answer (a bad parameter) is the
+    /// route's to give; anything else is logged, since the route's own read may then succeed.
+    @Test func aLoaderErrorThatIsNoPageAnswerIsLogged() async throws {
+        try await Self.withProbe { (setup: Setup) async throws in
+            let broken = try await Self.text(setup.client, .get, "/broken", cookie: setup.cookie)
+            #expect(broken == "nothing")
+            #expect(setup.log.all.contains { $0.contains("the page read of /broken failed in the session's read") && $0.contains("BrokenRead") })
+            let failing = try await Self.text(setup.client, .get, "/failing", cookie: setup.cookie)
+            #expect(failing == "nothing")
+            #expect(!setup.log.all.contains { $0.contains("/failing") }, "a page's own answer is not an error of the server")
+        }
+    }
+
+    /// Issue 27: a loader was registered apart from its route, its path written twice. Now
+    /// `RouterGroup.page` registers both from one path: every loader's pattern is a route that
+    /// answers a signed-in GET.
+    @Test func everyLoaderBelongsToARouteThatAnswers() async throws {
+        let server = try await TestApp.build()
+        let examples = ["/lists/{list}": "/lists/hardcover-fiction", "/wishlist": "/wishlist", "/people/{username}": "/people/nobody"]
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            let book = try #require(try await WishlistHTTPTests.fictionIDs(server).first)
+            for pattern in server.pageLoaders.patterns {
+                let path = try #require(examples[pattern] ?? (pattern == "/books/{id}" ? "/books/\(book)" : nil), "an example for \(pattern)")
+                let status = try await browser.get(path).status
+                #expect(status == .ok || (pattern == "/people/{username}" && status == .notFound), "\(pattern): \(status)")
+            }
         }
     }
 
