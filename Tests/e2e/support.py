@@ -182,6 +182,10 @@ class Browser:
         partial = target.with_name(f".{target.name}.{os.getpid()}")
         partial.write_bytes(base64.b64decode(shot["data"]))
         partial.replace(target)
+        # Every page visited is photographed here, so here every page's links and buttons are
+        # checked for words run together; after the screenshot, so that a failure has its picture.
+        glued = glued_words(self)
+        assert not glued, f"{name}: links or buttons whose rendered text glues words together:\n" + "\n".join(glued)
         return target
 
     # Console
@@ -434,6 +438,80 @@ def visible_text(browser: "Browser", element: WebElement) -> str:
         "return copy.textContent.replace(/\\s+/g, ' ').trim();",
         element,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendered text: a flex or grid container drops the white space between its items, so a link such
+# as `Previous edition <time>Nov 8</time>` laid out as an inline-flex box shows "Previous editionNov
+# 8". Two checks, for each link and button: no word of innerText (what is copied, and what some
+# browsers give screen readers) is two or more words of textContent run together, and no two words
+# with white space between them in the source are drawn on one line touching. Visually hidden parts
+# are not on screen and may be missing from innerText: innerText is also compared with the text
+# without them, and on screen they are skipped (their white space still separates words). Case is
+# ignored, since innerText carries text-transform.
+
+_GLUED_WORDS = """
+const words = text => text.replace(/\\s+/g, ' ').trim().toLowerCase().split(' ').filter(Boolean);
+
+function gluedInText(el) {
+  const shown = new Set(words(el.innerText));
+  const copy = el.cloneNode(true);
+  copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());
+  const glued = [];
+  for (const source of [words(el.textContent), words(copy.textContent)])
+    for (let i = 0; i < source.length; i++)
+      for (let j = i + 1, run = source[i]; j < source.length; j++) {
+        run += source[j];
+        if (shown.has(run)) glued.push('innerText runs together ' + JSON.stringify(source.slice(i, j + 1).join(' ')));
+      }
+  return glued;
+}
+
+function boxes(node, start, end) {
+  const range = document.createRange();
+  range.setStart(node, start);
+  range.setEnd(node, end);
+  return Array.from(range.getClientRects()).filter(r => r.width > 0 && r.height > 0);
+}
+
+function sameLine(a, b) {
+  return Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5 * Math.min(a.height, b.height);
+}
+
+function gluedOnScreen(el) {
+  const glued = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let previous = null, space = false;
+  for (let node; (node = walker.nextNode()); ) {
+    const hidden = node.parentElement.closest('.visually-hidden') !== null;
+    for (const part of node.data.matchAll(/\\s+|\\S+/g)) {
+      if (/^\\s/.test(part[0])) { space = true; continue; }
+      const drawn = hidden ? [] : boxes(node, part.index, part.index + part[0].length);
+      if (!drawn.length) continue;  // not on screen: neither word of a pair
+      const first = drawn[0];
+      if (previous && space && sameLine(previous.box, first) && first.left - previous.box.right < 1)
+        glued.push('shown touching: ' + JSON.stringify(previous.word + ' ' + part[0]));
+      previous = {word: part[0], box: drawn[drawn.length - 1]};
+      space = false;
+    }
+  }
+  return glued;
+}
+
+const problems = [];
+for (const el of document.querySelectorAll('a, button')) {
+  if (!(el instanceof HTMLElement)) continue;
+  for (const problem of new Set([...gluedInText(el), ...gluedOnScreen(el)]))
+    problems.push(problem + ' in ' + el.outerHTML.slice(0, 240));
+}
+return problems;
+"""
+
+
+def glued_words(browser: "Browser") -> list[str]:
+    """The links and buttons whose rendered text runs two of their words into one, in innerText
+    or on screen."""
+    return browser.js(_GLUED_WORDS)
 
 
 # ---------------------------------------------------------------------------------------------

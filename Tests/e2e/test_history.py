@@ -13,7 +13,7 @@ books of the edition before.
   stay at least 11 px tall and its line stands out from the page (3:1, WCAG 1.4.11).
 - Earlier editions: previous and next links, the note, the dates; "Returning" for a book that was on
   an earlier stored edition, "New this week" only for a book that never was; 404 for a date the
-  app never stored.
+  app never stored; the edition links' words apart on screen and in their names at 360 and 1280 px.
 - "New this week on your favourite lists" on the catalog and on the start list, only with favourites.
 - The Atom feed: made, read without a session, parsed, reset and turned off in Settings.
 """
@@ -26,6 +26,7 @@ import xml.etree.ElementTree as ET
 from datetime import date, datetime
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
@@ -75,14 +76,15 @@ def short_date(iso: str) -> str:
 
 
 def expected_summary() -> str:
-    """The chart's sentence, from HISTORY: peak, weeks at the peak, weeks on the list, first and last."""
+    """The chart's sentence: the NYT's weeks on the list (the newest edition's `weeks_on_list`), then
+    what HISTORY charts here (editions, the first, the peak and how often it was reached)."""
     on_list = {day: rank for day, rank in HISTORY.items() if rank is not None}
     peak = min(on_list.values())
     at_peak = sum(1 for rank in on_list.values() if rank == peak)
-    weeks = len(on_list)
-    name = sample_catalog()[LIST].display_name
-    return (f"Peak #{peak} for {at_peak} week{'' if at_peak == 1 else 's'}; {weeks} weeks on {name} "
-            f"since {long_date(min(on_list))}, most recently {long_date(max(on_list))}.")
+    listed = sample_catalog()[LIST]
+    weeks = next(book.weeks_on_list for book in listed.books if book.isbn13 == BOOK)
+    return (f"{weeks} weeks on {listed.display_name} by the NYT’s count, most recently {long_date(max(on_list))}. "
+            f"Charted here: {len(on_list)} editions since {long_date(min(on_list))}, peak #{peak} in {at_peak} of them.")
 
 
 def runs_on_list() -> list[int]:
@@ -447,6 +449,28 @@ def test_earlier_editions_and_returning_books(signed_in: Browser) -> None:
     browser.visit(f"/lists/{LIST}?date=2026-10-19", "no-such-edition", expect_status=404)
     assert "404" in driver.find_element(By.TAG_NAME, "h1").text, driver.find_element(By.TAG_NAME, "h1").text
     browser.assert_no_console_errors()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_edition_links_keep_their_words_apart(signed_in: Browser, width: int) -> None:
+    """The edition links show "Previous edition Nov 8, 2026" and are named "Previous edition, Nov 8,
+    2026" (the comma for screen readers only), on a phone and on a desktop: as flex boxes of three
+    items they showed "Previous editionNov 8, 2026". (Chromium names them "Previous edition , Nov 8,
+    2026" and puts the comma on a line of its own in innerText: the visually hidden span is
+    absolutely positioned, so a box of its own. The words stay apart, which is what matters.)"""
+    browser = signed_in
+    browser.visit(f"/lists/{LIST}?date={BEFORE_NEWEST}", f"editions-{width}")
+    emulate(browser, width, "light")
+    browser.screenshot(f"editions-at-{width}")  # checks every link's words on screen at this width
+    for which, day in (("previous", EDITIONS[-3]), ("next", NEWEST)):
+        link = edition_link(browser, which)
+        assert link is not None, f"no {which} edition link on {browser.driver.current_url}"
+        label = f"{which.capitalize()} edition"
+        words = rf"{label} ?, {re.escape(short_date(day))}"
+        assert re.fullmatch(words, link.accessible_name), link.accessible_name
+        rendered = re.sub(r"\s+", " ", browser.js("return arguments[0].innerText;", link)).strip()
+        assert re.fullmatch(words, rendered), rendered
+        assert visible_text(browser, link) == f"{label} {short_date(day)}", visible_text(browser, link)
 
 
 def test_new_this_week_on_favourite_lists(browser: Browser, new_account: str) -> None:
