@@ -110,6 +110,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
+            // Snapshots are read from the repository by path (HistoryPagesTests), not bundled.
+            exclude: ["Catalog/Snapshots"],
             swiftSettings: swiftSettings
         ),
     ]

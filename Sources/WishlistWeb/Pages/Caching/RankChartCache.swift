@@ -3,8 +3,12 @@ import WishlistCore
 import WishlistTemplates
 
 /// Rendered rank charts, kept until their history changes. A history changes only when its list
-/// gets an edition, so a book page rebuilds its charts about once a week, not on every request;
-/// the history itself (one indexed query) is the key, so a new edition can never show a stale chart.
+/// gets an edition, so a book page rebuilds its charts about once a week, not on every request.
+///
+/// - **Key**: the history itself (``RankHistory``: the list, its editions and the book's rank and
+///   weeks in each), read by one indexed query, so a new edition can never show a stale chart.
+/// - **Invalidated**: never explicitly; a changed history is another key.
+/// - **Bounded**: at most `capacity` charts; when full, all go.
 final class RankChartCache: Sendable {
     /// Charts kept at most; when full the cache starts again empty, which is simpler than an LRU
     /// and costs one render per chart when it happens.

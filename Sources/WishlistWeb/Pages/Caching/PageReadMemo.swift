@@ -11,8 +11,13 @@ import WishlistCore
 /// from a shell is seen by the next request, exactly as with a read. The session's expiry is
 /// checked again on every use, and a session due for its `last_seen_at` write is read again.
 ///
-/// A kept read is found by the request's method, URI and cookies and the catalog's status line:
-/// all a loader may look at besides the database. Bounded: when full, everything kept goes.
+/// - **Key**: the request's method, URI and cookies and the catalog's status line: all a loader
+///   may look at besides the database.
+/// - **Invalidated**: by any commit, by any process: a read is kept under the version taken
+///   *before* it, so a commit during the read only makes it stale. Any write empties it, so its
+///   hits tell nothing about what in particular changed (the owner's pages' own cache is kept
+///   apart from reservations: ``WishlistPageCache``).
+/// - **Bounded**: at most 1,000 reads; when full, everything kept goes.
 final class PageReadMemo: Sendable {
     struct Read: Sendable {
         let session: ActiveSession

@@ -11,14 +11,25 @@ protocol SharedPage: Sendable {
 
 /// What makes two visitors' pages the same apart from their slots.
 protocol SharedPageKey: Hashable, Sendable {
-    /// The catalog's generation the page was read at (``CatalogStore/Reader/generation()``).
+    /// The generation the page was read at: one number that grows with every change to the
+    /// tables the page shows, by any process. For list and book pages the catalog's
+    /// (``CatalogStore/Reader/generation()``); for wishlist pages the sum of the catalog's, the
+    /// wishlists' and, for a giver's view, the reservations' (``WishlistPageKey``).
     var generation: Int64 { get }
 }
 
-/// Shared pages under the catalog's generation, which grows with every change to the catalog
-/// tables by any process: a refresh or a back-fill is seen on the next request, and the pages of an
-/// older generation are dropped when a newer one is first seen. Bounded: when full, the oldest
-/// page goes.
+/// Pages rendered once and kept, in memory, for every visitor whose request has the same key.
+///
+/// - **Key**: the key type's fields (the page's parameters, what differs between visitors of one
+///   kind, such as being an admin, and the status line) plus its ``SharedPageKey/generation``.
+/// - **Invalidated**: when a key with a newer generation is first seen, every page of the older
+///   one goes: a write by any process (a refresh, a back-fill, `wishlist user …`) is seen on the
+///   next request, because the generation is read in the request's own transaction.
+/// - **Bounded**: at most `capacity` pages; when full, the oldest goes.
+///
+/// The caches in this folder: the shared pages (``PageCaches``: list, book, a person's own
+/// wishlist, a member's wishlist as a giver sees it), ``PageReadMemo`` (whole session reads) and
+/// ``RankChartCache`` (rendered charts).
 final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
     /// The page's name in `wishlist_page_cache_lookups_total`: list, book.
     let page: String

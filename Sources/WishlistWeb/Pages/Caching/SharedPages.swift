@@ -4,6 +4,7 @@ import WishlistTemplates
 /// Rendered list pages. The catalog part of a list page (the books, their movement, the edition
 /// links) is the same for every user who opens an edition in the same order, so it is rendered
 /// once; the marks are rendered once per book too, and a request only copies bytes and fills slots.
+/// Key: ``ListPageKey``; invalidated by the catalog's generation.
 typealias ListPageCache = SharedPageCache<ListPageKey, ListPage>
 
 extension ListPageCache {
@@ -60,7 +61,8 @@ struct ListPage: SharedPage {
 }
 
 /// Rendered book pages: the description, the lists, the rank charts and the links are the same
-/// for everyone; the wishlist mark is filled per visitor.
+/// for everyone; the wishlist mark is filled per visitor. Key: ``BookPageKey``; invalidated by the
+/// catalog's generation.
 typealias BookPageCache = SharedPageCache<BookPageKey, BookPage>
 
 extension BookPageCache {
@@ -106,7 +108,7 @@ struct BookPage: SharedPage {
 /// member's under those and the reservations'. One cache would empty the owner's pages whenever
 /// a giver reserved, and her next page's timing would tell her (issue 27). Each page is one
 /// viewer's, so the key names both people; what is the session's (the token, the flash) is still
-/// filled per request.
+/// filled per request. Key: ``WishlistPageKey``; invalidated by the sum of the generations named.
 typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
 
 extension WishlistPageCache {
