@@ -5,10 +5,12 @@ only looks for SQL injection, so this module sends them, one request at a time, 
 never would: the wrong content type, no CSRF header or a wrong one, a foreign Origin, bodies that
 are not JSON or JSON of the wrong shape, bodies over the 64 KiB limit (declared, and chunked),
 fields over the 16 KiB a byte string may have, strings that are not base64url, deeply nested
-arrays and objects, NUL bytes, and SQL and script payloads in every field. Each case names the
-answers it may get (the status, and JSON where the handler answers rather than a middleware), so
-that a missing CSRF header answered by the handler, say, shows as a bypass. No answer may be a
-5xx, take longer than TIMEOUT_S, or hold the script payload; /healthz must answer afterwards.
+arrays and objects, NUL bytes, and SQL and script payloads in every field. Registration options
+are asked for with the probe user's password (adding a passkey asks for it): a wrong one, one of
+another type or one missing must be refused. Each case names the answers it may get (the status,
+and JSON where the handler answers rather than a middleware), so that a missing CSRF header
+answered by the handler, say, shows as a bypass. No answer may be a 5xx, take longer than
+TIMEOUT_S, or hold the script payload; /healthz must answer afterwards.
 
 A software authenticator (ECDSA P-256 in pure Python, a tiny CBOR encoder, attestation "none")
 makes the real ceremonies possible, so that the cases that need one can be checked:
@@ -16,8 +18,17 @@ makes the real ceremonies possible, so that the cases that need one can be check
   `javascript:alert(1)` and other foreign or garbled values it must be a path on this site, and a
   good one (`/wishlist?sort=title`) must come back unchanged (else the check proves nothing);
 - a passkey named with a script or SQL payload is shown escaped in Settings;
-- a replayed registration or assertion, a forged signature, another user's handle, and an
-  authenticator that did not verify its user are refused.
+- a replayed registration or assertion, a forged signature, another user's handle, an
+  authenticator that did not verify its user, a ceremony finished by another browser than the one
+  that asked for its options, and a challenge a browser's newer ones pushed out are refused.
+
+Every request comes from 127.0.0.1, and the server refuses an address more than 30 live passkey
+challenges (unspent, under five minutes old) with 429. The probe stays far below: a browser keeps
+at most 3 live (the anonymous visitor and the user, whatever they ask), and every other visitor
+spends the challenges it asks for, but for the two the per-browser case leaves. The flood itself
+(fresh browsers asking until 429) is deliberately not probed: it would leave 127.0.0.1 without a
+challenge for five minutes, for the rest of the probe and of `make scan` alike. The Swift tests
+(PasskeyChallengeTests) cover it, and that another address still gets its challenges.
 
 Standard library only; every request goes to 127.0.0.1 and has a deadline.
 """
@@ -54,6 +65,10 @@ SIGN_IN = "/passkeys/sign-in"
 SIGN_IN_OPTIONS = "/passkeys/sign-in/options"
 REGISTRATION = "/passkeys/registration"
 REGISTRATION_OPTIONS = "/passkeys/registration/options"
+# PasskeyController.wrongPassword, and the most UTF-8 bytes a password may have before it is refused
+# unhashed: 4 times AccountRules.passwordLengths' longest (1,024 characters).
+WRONG_PASSWORD = "That is not your password. Enter the password you sign in with, then add the passkey."
+PASSWORD_BYTES_LIMIT = 4 * 1024
 # A path on this site: one "/", then no second "/" or "\" (browsers read both as another host), and
 # no backslash, space or control character anywhere.
 LOCAL_PATH = re.compile(r"/(?![/\\])[^\\\x00-\x20\x7f]*")
@@ -444,7 +459,10 @@ class Probe:
     # Ceremonies ----------------------------------------------------------------------------------
 
     def options(self, visitor: Visitor, path: str) -> dict:
-        answer = self.post(f"{path} for a ceremony", path, b"{}", visitor.headers())
+        """A ceremony's options, asked for as passkeys.js does: registration options with the
+        password (`visitor` is always the probe's user then), sign-in options with an empty object."""
+        body = {"password": self.password} if path == REGISTRATION_OPTIONS else {}
+        answer = self.post(f"{path} for a ceremony", path, dump(body), visitor.headers())
         if answer is None or answer.status != 200 or not isinstance(answer.json(), dict):
             raise h.Failure(f"{TOOL}: {path} answered {answer.status if answer else 'nothing'}: {answer.text[:200] if answer else ''}")
         return answer.json()
@@ -468,19 +486,24 @@ class Probe:
         fake_in = fake_assertion(self.rp_id, self.origin)
         fake_reg = fake_registration(self.rp_id, self.origin)
 
-        # Who sends what, and what a readable body gets past CSRF: the handler's own answer.
+        # Who sends what; what a readable body gets past CSRF (the handler's own answer); and what
+        # a body the handler cannot read gets: sign-in options read no body at all (any answer is
+        # its options), the others refuse it with 400. A readable options request spends nothing
+        # and leaves a live challenge, but one browser keeps 3 at most (see the module's text).
+        password = {"password": self.password}
         endpoints = [
-            (SIGN_IN_OPTIONS, anonymous, {}, 200),
-            (SIGN_IN, anonymous, fake_in, 403),
-            (REGISTRATION_OPTIONS, user, {}, 200),
-            (REGISTRATION, user, fake_reg, 403),
+            (SIGN_IN_OPTIONS, anonymous, {}, 200, 200),
+            (SIGN_IN, anonymous, fake_in, 403, 400),
+            (REGISTRATION_OPTIONS, user, password, 200, 400),
+            (REGISTRATION, user, fake_reg, 403, 400),
         ]
-        for path, visitor, good, readable in endpoints:
-            self.middleware_cases(path, visitor, other, good, readable)
-            self.body_cases(path, visitor, good, readable)
+        for path, visitor, good, readable, unreadable in endpoints:
+            self.middleware_cases(path, visitor, other, good, unreadable)
+            self.body_cases(path, visitor, good, readable, unreadable)
+        self.password_cases(user)
         self.field_cases(SIGN_IN, anonymous, fake_in)
         self.field_cases(REGISTRATION, user, fake_reg)
-        for path, body in ((REGISTRATION_OPTIONS, {}), (REGISTRATION, fake_reg)):
+        for path, body in ((REGISTRATION_OPTIONS, password), (REGISTRATION, fake_reg)):
             self.expect(f"signed out: {path}", path, dump(body), anonymous.headers(), {401}, True)
         self.ceremonies(user)
 
@@ -496,7 +519,7 @@ class Probe:
         )
         return self.result
 
-    def middleware_cases(self, path: str, visitor: Visitor, other: Visitor, good: dict, readable: int) -> None:
+    def middleware_cases(self, path: str, visitor: Visitor, other: Visitor, good: dict, unreadable: int) -> None:
         """Refused before the handler: content type, CSRF token, Origin, body size. These answers
         are the site's error pages (passkeys.js reads any answer but JSON as "reload the page")."""
         body = dump(good)
@@ -508,7 +531,7 @@ class Probe:
         # A form with the right token gets past CSRF, but the handler reads only JSON.
         form = urllib.parse.urlencode({"csrf_token": visitor.client.csrf, **good}).encode()
         self.expect("a form body with the right csrf_token", path, form,
-                    visitor.headers(None, "application/x-www-form-urlencoded"), {200} if readable == 200 else {400}, True)
+                    visitor.headers(None, "application/x-www-form-urlencoded"), {unreadable}, True)
         bad_tokens = {
             "no X-CSRF-Token": None, "an empty X-CSRF-Token": "", "a made-up X-CSRF-Token": b64url(label_bytes("made up")),
             "another visitor's X-CSRF-Token": other.client.csrf, "the token and more": visitor.client.csrf + "A",
@@ -527,10 +550,10 @@ class Probe:
         self.expect("a body over 64 KiB, chunked", path, huge, visitor.headers(), {413}, False, chunked=True)
         self.expect("a declared 1 GB body", path, b"{}", visitor.headers(), {413}, False, declared_length=1 << 30)
 
-    def body_cases(self, path: str, visitor: Visitor, good: dict, readable: int) -> None:
-        """Bodies that are not the JSON object the handler reads. The options endpoints read no
-        body at all (a readable request gets its options); the others must refuse with 400 JSON."""
-        refused = {200} if readable == 200 else {400}
+    def body_cases(self, path: str, visitor: Visitor, good: dict, readable: int, unreadable: int) -> None:
+        """Bodies that are not the JSON object the handler reads. Sign-in options read no body at
+        all (a readable request gets its options); the others must refuse with 400 JSON."""
+        refused = {unreadable}
         depth = 20_000
         bodies = {
             "an empty body": b"", "a lone {": b"{", "text": b"not json", "NUL bytes": b"\x00" * 64,
@@ -549,6 +572,40 @@ class Probe:
         self.expect("the readable body", path, dump(good), visitor.headers(), {readable}, True)
         self.expect("the readable body with charset=utf-8", path, dump(good),
                     visitor.headers(content_type="application/json; charset=utf-8"), {readable}, True)
+
+    def password_cases(self, user: Visitor) -> None:
+        """Registration options ask for the user's password: of another type or missing, the body
+        cannot be read (400); a wrong one, however it is wrong, is refused (403, counted against the
+        account as a wrong password at sign-in: scan-config.json raises that throttle); one over
+        PASSWORD_BYTES_LIMIT bytes is refused before it is hashed. Extra fields are ignored, and
+        the right password gets its options (a challenge for this browser, which keeps 3 at most)."""
+        depth = 5_000
+        right = self.password
+        wrong = {
+            "a wrong password": "not the prober's password", "an empty password": "",
+            "the password in upper case": right.upper(), "the password and more": right + "A",
+            "the password but its last character": right[:-1], "the password with a space before": " " + right,
+            f"{PASSWORD_BYTES_LIMIT} characters": "A" * PASSWORD_BYTES_LIMIT,
+            f"{PASSWORD_BYTES_LIMIT + 1} characters": "A" * (PASSWORD_BYTES_LIMIT + 1),
+            "60,000 characters": "A" * 60_000,
+        }
+        for payload in PAYLOADS:
+            wrong[f"the payload {payload!r}"] = payload
+            wrong[f"the payload {payload!r} after the password"] = right + payload
+        for case, value in wrong.items():
+            answer = self.expect(f"password {case}", REGISTRATION_OPTIONS, dump({"password": value}), user.headers(), {403}, True)
+            if answer is not None and answer.status == 403 and answer.is_json and answer.json() != {"error": WRONG_PASSWORD}:
+                self.result.problems.append(f"{TOOL}: password {case}: answered 403 with {answer.text[:160]!r}, not the wrong-password sentence")
+        unreadable: dict[str, object] = {
+            "missing": {}, "missing, another field given": {"name": "Phone"}, "under another name": {"Password": right},
+            "null": {"password": None}, "a number": {"password": 12345}, "true": {"password": True},
+            "an array": {"password": [right]}, "an object": {"password": {"value": right}},
+            f"arrays nested {depth} deep": {"password": Raw(b"[" * depth + b"]" * depth)},
+        }
+        for case, body in unreadable.items():
+            self.expect(f"password {case}", REGISTRATION_OPTIONS, dump(body), user.headers(), {400}, True)
+        self.expect("the password with another field", REGISTRATION_OPTIONS, dump({"password": right, "name": SCRIPT}),
+                    user.headers(), {200}, True)
 
     def field_cases(self, path: str, visitor: Visitor, good: dict) -> None:
         """Each field of a readable body, replaced: missing, of another type, too long, not base64url,
@@ -621,6 +678,10 @@ class Probe:
         cross = again.registration(self.options(user, REGISTRATION_OPTIONS), "Phone")
         cross["clientDataJSON"] = b64url(again.client_data("webauthn.create", json.loads(from_b64url(cross["clientDataJSON"]))["challenge"], "http://evil.example"))
         self.expect("a registration from another origin", REGISTRATION, dump(cross), user.headers(), {403}, True)
+        # The user signed in in a second browser: options asked for there are worth nothing here.
+        elsewhere = Visitor(self.port, self.username, self.password)
+        body = Authenticator("prober key 4", self.rp_id, self.origin).registration(self.options(elsewhere, REGISTRATION_OPTIONS), "Phone")
+        self.expect("a registration whose options another browser asked for", REGISTRATION, dump(body), user.headers(), {403}, True)
 
         # Sign-in: `next` must come back as a path on this site, whatever was sent.
         for next_path in (GOOD_NEXT, *FOREIGN_NEXT):
@@ -654,6 +715,27 @@ class Probe:
         stranger.user_handle = key.user_handle
         assertion = stranger.assertion(self.options(visitor, SIGN_IN_OPTIONS)["challenge"], "/")
         self.expect("a sign-in with an unknown passkey", SIGN_IN, dump(assertion), visitor.headers(), {403}, True)
+
+        # A challenge is spent only by the browser that asked for it: one lured out of another
+        # browser is refused (and spent), the asker's own next one signs in.
+        asking, finishing = Visitor(self.port), Visitor(self.port)
+        assertion = key.assertion(self.options(asking, SIGN_IN_OPTIONS)["challenge"], "/")
+        self.expect("a sign-in whose options another browser asked for", SIGN_IN, dump(assertion), finishing.headers(), {403}, True)
+        self.expect("the same sign-in then sent by the browser that asked", SIGN_IN, dump(assertion), asking.headers(), {403}, True)
+        assertion = key.assertion(self.options(asking, SIGN_IN_OPTIONS)["challenge"], "/")
+        self.expect("a sign-in by the browser that asked for its options", SIGN_IN, dump(assertion), asking.headers(), {200}, True)
+        # A browser keeps its 3 newest challenges: a fourth pushes out the first, which no longer
+        # signs in; the fourth does. (The second and third stay live, unspent, for five minutes.)
+        # A pause between them, since "newest" is by expiry, stored to the millisecond.
+        crowded = Visitor(self.port)
+        challenges = []
+        for _ in range(4):
+            challenges.append(self.options(crowded, SIGN_IN_OPTIONS)["challenge"])
+            time.sleep(0.01)
+        assertion = key.assertion(challenges[0], "/")
+        self.expect("a sign-in with a challenge three newer ones pushed out", SIGN_IN, dump(assertion), crowded.headers(), {403}, True)
+        assertion = key.assertion(challenges[-1], "/")
+        self.expect("a sign-in with the newest of four challenges", SIGN_IN, dump(assertion), crowded.headers(), {200}, True)
 
 
 MISSING = object()  # a field left out

@@ -13,9 +13,11 @@
    rather than 429s.
 2. passkey_probe.py sends the four passkey JSON endpoints hostile bodies, one case at a time (wrong
    content type, no or a wrong CSRF header, bodies over the limit, not JSON or the wrong JSON,
-   nesting, NUL bytes, SQL and script payloads in every field, foreign `next` values on a real
-   sign-in) as its own user; every answer must be the 4xx (or JSON) the case expects, never a
-   5xx or a hang, and /healthz must answer afterwards.
+   nesting, NUL bytes, SQL and script payloads in every field, a wrong or missing password for
+   registration options, foreign `next` values on a real sign-in, ceremonies finished by another
+   browser) as its own user; every answer must be the 4xx (or JSON) the case expects, never a
+   5xx or a hang, and /healthz must answer afterwards. All of it comes from 127.0.0.1, which the
+   server allows 30 live passkey challenges: the probe leaves a few (see passkey_probe.py).
 3. wapiti (modules xss, permanentxss, sql, blindsql, csrf, http_headers, cookieflags, csp,
    redirect), signed in through the sign-in form (`--auth-type post`), crawls and attacks every
    page and form under `/` except sign-out (the session must live through the scan) and item

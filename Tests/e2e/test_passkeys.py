@@ -22,12 +22,13 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
 from support import (
-    DEFAULT_WINDOW, Browser, fill, follow, http_get, inline_styles_and_scripts, new_chromium, page_structure_problems,
-    sign_in, sign_out, signed_in_as, visible_text,
+    DEFAULT_WINDOW, PASSWORD, Browser, fill, follow, http_get, inline_styles_and_scripts, new_chromium,
+    page_structure_problems, sign_in, sign_out, signed_in_as, visible_text,
 )
 
 MONTH_D_YEAR = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}"
-# What the pages say, word for word (SettingsController.confirmations, PasskeyRefusal.message, passkeys.js).
+# What the pages say, word for word (SettingsController.confirmations, PasskeyRefusal.message,
+# PasskeyController.wrongPassword, passkeys.js).
 ADDED = "Your passkey was added. Next time, sign in with it instead of your password."
 REMOVED = "The passkey was removed. It can no longer sign you in here."
 NO_PASSKEYS = "You have no passkeys yet."
@@ -37,6 +38,9 @@ NOT_VERIFIED = (
 )
 NOT_REGISTERED = "This passkey is not registered here: it may have been removed. Sign in with your password."
 SPENT = "The passkey request expired or was already used. Try again."
+NO_PASSWORD = "Enter your password first: adding a passkey asks for it."
+WRONG_PASSWORD = "That is not your password. Enter the password you sign in with, then add the passkey."
+REGISTRATION_OPTIONS = "/passkeys/registration/options"
 SIGN_IN_ANSWER = "/passkeys/sign-in"
 RECORDED = "e2e-posts"  # the sessionStorage key `record_posts` keeps the script's POSTs under
 
@@ -104,11 +108,13 @@ def session_cookie(browser: Browser) -> str | None:
     return cookie["value"] if cookie else None
 
 
-def add_passkey(browser: Browser, name: str) -> None:
-    """Names a passkey in Settings and presses "Add a passkey"; the script brings Settings back."""
+def add_passkey(browser: Browser, name: str, password: str = PASSWORD) -> None:
+    """Names a passkey in Settings, types the account's password (which adding one asks for) and
+    presses "Add a passkey"; the script brings Settings back."""
     browser.visit("/settings", "settings-before-adding")
     assert_panel_shown(browser, "passkey-add-panel")
     fill(browser, "passkey-name", name)
+    fill(browser, "passkey-password", password)
     follow(browser, by_id(browser, "passkey-add"), "passkey-added")
     assert browser.path == "/settings", f"adding a passkey led to {browser.driver.current_url}"
     assert parse_qs(urlsplit(browser.driver.current_url).query).get("done") == ["passkey-added"], browser.driver.current_url
@@ -365,6 +371,43 @@ def test_a_replayed_sign_in_answer_is_refused(browser: Browser, new_account: str
     browser.assert_no_console_errors()
 
 
+def test_adding_a_passkey_asks_for_the_password(browser: Browser, new_account: str) -> None:
+    """Adding a passkey asks for the account's password, so that someone with a stolen session
+    cannot add one (it would outlive a password reset). With the password left empty, the panel
+    says so and the server is asked nothing; with a wrong one the server refuses it (its sentence
+    in the panel), the authenticator makes nothing and no passkey is listed. With the right
+    password, the same panel adds it."""
+    driver = browser.driver
+    browser.visit("/settings", "settings-password-field")
+    assert_panel_shown(browser, "passkey-add-panel")
+    field = by_id(browser, "passkey-password")
+    assert field.get_attribute("type") == "password", field.get_attribute("type")
+    assert field.get_attribute("autocomplete") == "current-password", field.get_attribute("autocomplete")
+    assert field.accessible_name == "Your password", field.accessible_name
+
+    fill(browser, "passkey-name", "Phone")
+    record_posts(browser)
+    assert failed_ceremony(browser, "passkey-add", "passkey-add-status", "add-without-password") == NO_PASSWORD
+    assert recorded_posts(browser) == [], f"the script asked the server without a password: {recorded_posts(browser)}"
+
+    fill(browser, "passkey-password", "not the password at all")
+    browser.allow_failed_load(browser.url(REGISTRATION_OPTIONS), 403)
+    assert failed_ceremony(browser, "passkey-add", "passkey-add-status", "add-with-wrong-password") == WRONG_PASSWORD
+    posts = recorded_posts(browser)
+    assert [post["path"] for post in posts] == [REGISTRATION_OPTIONS], posts
+    assert json.loads(posts[0]["body"]) == {"password": "not the password at all"}, posts[0]["body"]
+    assert driver.get_credentials() == [], "the authenticator made a passkey after a wrong password"
+    browser.visit("/settings", "settings-after-wrong-password")
+    assert visible_text(browser, by_id(browser, "no-passkeys")) == NO_PASSKEYS
+    assert not driver.find_elements(By.ID, "passkey-list"), f"Settings lists {passkey_rows(browser)}"
+
+    add_passkey(browser, "Phone")
+    assert flash_text(browser) == ADDED
+    assert [row[0] for row in passkey_rows(browser)] == ["Phone"]
+    assert len(driver.get_credentials()) == 1, f"the authenticator holds {len(driver.get_credentials())} credentials"
+    browser.assert_no_console_errors()
+
+
 def test_adding_a_passkey_after_being_signed_out_elsewhere_says_to_sign_in(
     browser: Browser, new_account: str, public_url: str, request: pytest.FixtureRequest,
 ) -> None:
@@ -387,6 +430,7 @@ def test_adding_a_passkey_after_being_signed_out_elsewhere_says_to_sign_in(
         other.driver.quit()
 
     fill(browser, "passkey-name", "Phone")
+    fill(browser, "passkey-password", PASSWORD)
     said = failed_ceremony(browser, "passkey-add", "passkey-add-status", "add-after-signed-out-elsewhere")
     assert driver.get_credentials() == [], "the authenticator made a passkey for a signed-out browser"
     browser.visit("/settings", "settings-reloaded")
