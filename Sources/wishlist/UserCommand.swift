@@ -66,7 +66,7 @@ struct UserCommand: ParsableCommand {
             let store = PasskeyStore(database: database)
             guard let (userID, passkeys) = try await store.passkeys(username: name) else { throw AccountService.AdminError.noSuchUser(name) }
             if let remove {
-                guard try await store.remove(passkeyID: remove, userID: userID) else {
+                guard try await store.remove(passkeyID: PasskeyID(remove), userID: userID) else {
                     throw AccountService.AdminError.invalid("\(name) has no passkey number \(remove); run `wishlist user passkeys \(name)` for the list")
                 }
                 print("removed passkey \(remove) of \(name)")

@@ -124,10 +124,10 @@ public struct Invites: Sendable {
     }
 
     /// Revokes an unused invite; false when there is no such unused invite.
-    public func revoke(id: Int64, by actor: Administration.Actor) async throws -> Bool {
+    public func revoke(id: InviteID, by actor: Administration.Actor) async throws -> Bool {
         let now = clock.now()
         return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM invite WHERE id = ? AND used_at IS NULL", arguments: [id])
+            try db.execute(sql: "DELETE FROM invite WHERE id = ? AND used_at IS NULL", arguments: [id.rawValue])
             guard db.changesCount == 1 else { return false }
             try Administration.record(actor: actor.username, action: "revoked invite", subject: "#\(id)", at: now, db)
             return true

@@ -79,7 +79,7 @@ public struct HouseholdStore: Sendable {
 
     /// Reserves another member's shared item for `giverID`, checked and written in one transaction
     /// so that two givers pressing at once get one reservation and one refusal.
-    public func reserve(itemID: Int64, giverID: Int64, at now: Date) async throws -> ReserveOutcome {
+    public func reserve(itemID: ItemID, giverID: Int64, at now: Date) async throws -> ReserveOutcome {
         try await database.pool.write { db in
             guard let item = try Row.fetchOne(
                 db,
@@ -88,12 +88,12 @@ public struct HouseholdStore: Sendable {
                     FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
                     WHERE wishlist_item.id = ? AND owner.sharing = 'household' AND owner.disabled_at IS NULL AND owner.id != ?
                     """,
-                arguments: [itemID, giverID]
+                arguments: [itemID.rawValue, giverID]
             ) else { return .notFound }
             if let holder = try Row.fetchOne(
                 db,
                 sql: "SELECT giver.id, giver.username FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE item_id = ?",
-                arguments: [itemID]
+                arguments: [itemID.rawValue]
             ) {
                 return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["username"])
             }
@@ -102,37 +102,37 @@ public struct HouseholdStore: Sendable {
                     INSERT INTO reservation (item_id, giver_id, owner_id, owner_name, title, author, reserved_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [itemID, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], StoredDate(now)]
+                arguments: [itemID.rawValue, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], StoredDate(now)]
             )
             return .reserved
         }
     }
 
     /// Cancels the giver's reservation of an item; false when they hold none on it.
-    public func cancel(itemID: Int64, giverID: Int64) async throws -> Bool {
+    public func cancel(itemID: ItemID, giverID: Int64) async throws -> Bool {
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID, giverID])
+            try db.execute(sql: "DELETE FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID.rawValue, giverID])
             return db.changesCount == 1
         }
     }
 
     /// Forgets a reservation whose item or list is gone, once the giver has read that it is;
     /// false when the giver has no such notice.
-    public func dismiss(reservationID: Int64, giverID: Int64) async throws -> Bool {
+    public func dismiss(reservationID: ReservationID, giverID: Int64) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(
                 sql: "DELETE FROM reservation WHERE id = ? AND giver_id = ? AND item_id IS NULL",
-                arguments: [reservationID, giverID]
+                arguments: [reservationID.rawValue, giverID]
             )
             return db.changesCount == 1
         }
     }
 
     /// The book of the giver's reservation on `itemID`, for the confirmation after reserving.
-    public func reservedTitle(itemID: Int64, giverID: Int64) async throws -> (title: String, ownerName: String)? {
+    public func reservedTitle(itemID: ItemID, giverID: Int64) async throws -> (title: String, ownerName: String)? {
         try await database.pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT title, owner_name FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID, giverID]
+                db, sql: "SELECT title, owner_name FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID.rawValue, giverID]
             ).map { ($0["title"], $0["owner_name"]) }
         }
     }
@@ -170,7 +170,7 @@ public struct HouseholdStore: Sendable {
         } else if row["id"] as Int64? == nil {
             state = .removed
         } else if row["sharing"] as String? != Sharing.household.rawValue || row["owner_disabled_at"] as String? != nil {
-            state = .listHidden(itemID: row["id"])
+            state = .listHidden(itemID: ItemID(row["id"] as Int64))
         } else {
             state = .reserved(item: WishlistStore.item(row))
         }

@@ -35,7 +35,7 @@ public struct Gift: Sendable, Equatable {
         /// The item is still on the owner's list, but the list is private now (or its owner's
         /// account is disabled): the giver keeps the reservation, and sees only the title and
         /// author stored when reserving, never the item's current note or priority.
-        case listHidden(itemID: Int64)
+        case listHidden(itemID: ItemID)
         /// The owner removed the item from their list.
         case removed
         /// The owner deleted their account, and the list with it.

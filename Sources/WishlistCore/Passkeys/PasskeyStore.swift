@@ -187,9 +187,9 @@ public struct PasskeyStore: Sendable {
     }
 
     /// Removes one of the user's passkeys; false when the user has no such passkey.
-    public func remove(passkeyID: Int64, userID: Int64) async throws -> Bool {
+    public func remove(passkeyID: PasskeyID, userID: Int64) async throws -> Bool {
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM passkey WHERE id = ? AND user_id = ?", arguments: [passkeyID, userID])
+            try db.execute(sql: "DELETE FROM passkey WHERE id = ? AND user_id = ?", arguments: [passkeyID.rawValue, userID])
             return db.changesCount == 1
         }
     }

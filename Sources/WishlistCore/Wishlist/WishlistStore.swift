@@ -72,26 +72,26 @@ public struct WishlistStore: Sendable {
         try await database.pool.read { try Reader(db: $0).items(userID: userID, sort: sort) }
     }
 
-    public func item(id: Int64, userID: Int64) async throws -> WishlistItem? {
-        try await database.pool.read { db in try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) }
+    public func item(id: ItemID, userID: Int64) async throws -> WishlistItem? {
+        try await database.pool.read { db in try Self.fetchOne(db, "id = ? AND user_id = ?", [id.rawValue, userID]) }
     }
 
     /// Saves the note and the priority; false when the user has no such item.
-    public func update(id: Int64, userID: Int64, note: String, priority: Priority) async throws -> Bool {
+    public func update(id: ItemID, userID: Int64, note: String, priority: Priority) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE wishlist_item SET note = ?, priority = ? WHERE id = ? AND user_id = ?",
-                arguments: [note, priority.storedValue, id, userID]
+                arguments: [note, priority.storedValue, id.rawValue, userID]
             )
             return db.changesCount == 1
         }
     }
 
     /// Removes the item and returns what it was, or nil when the user has no such item.
-    public func delete(id: Int64, userID: Int64) async throws -> WishlistItem? {
+    public func delete(id: ItemID, userID: Int64) async throws -> WishlistItem? {
         try await database.pool.write { db in
-            guard let item = try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) else { return nil }
-            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [id])
+            guard let item = try Self.fetchOne(db, "id = ? AND user_id = ?", [id.rawValue, userID]) else { return nil }
+            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [id.rawValue])
             return item
         }
     }

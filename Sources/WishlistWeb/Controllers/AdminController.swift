@@ -84,7 +84,7 @@ struct AdminController {
 
     @Sendable func revokeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let admin = try adminSession(context)
-        guard let id = Int64(context.parameters.get("invite") ?? ""), id > 0, try await invites.revoke(id: id, by: admin) else {
+        guard let id = context.parameters.get("invite").flatMap(InviteID.init), try await invites.revoke(id: id, by: admin) else {
             throw Self.noSuchInvite
         }
         return redirect(to: SitePath.admin(done: "invite-revoked"))
@@ -116,10 +116,10 @@ struct AdminController {
     }
 
     private static func id(_ text: String?) throws -> Int64 {
-        guard let text, text.count <= 18, let id = Int64(text), id > 0 else {
+        guard let id = text.flatMap(AccountID.init) else {
             throw PageError(.notFound, title: "No such account", message: Administration.Refusal.noSuchUser.description)
         }
-        return id
+        return id.rawValue
     }
 
     private func page(

@@ -145,7 +145,7 @@ struct HouseholdController {
                 shared = true
             case .listHidden(let itemID):
                 // Only what was stored when reserving: the list is no longer the giver's to read.
-                value = ["id": .int(Int(itemID)), "title": .string(gift.title), "author": .string(gift.author)]
+                value = ["id": .int(Int(itemID.rawValue)), "title": .string(gift.title), "author": .string(gift.author)]
                 shared = false
             case .removed, .listGone:
                 notices.append([
@@ -178,7 +178,7 @@ struct HouseholdController {
 
     @Sendable func reserve(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let itemID = try Self.id(try context.form.text("item", maxLength: 40), or: Self.nothingToReserve)
+        guard let itemID = ItemID(try context.form.text("item", maxLength: 40)) else { throw Self.nothingToReserve }
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         switch try await household.reserve(itemID: itemID, giverID: user.userID, at: clock.now()) {
         case .reserved:
@@ -200,7 +200,7 @@ struct HouseholdController {
 
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let itemID = try Self.id(context.parameters.get("item") ?? "", or: Self.reservationNotFound)
+        guard let itemID = context.parameters.get("item").flatMap(ItemID.init) else { throw Self.reservationNotFound }
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         guard try await household.cancel(itemID: itemID, giverID: user.userID) else { throw Self.reservationNotFound }
         return redirectWithFlash(to: returnTo, "unreserved")
@@ -208,7 +208,7 @@ struct HouseholdController {
 
     @Sendable func dismiss(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let reservationID = try Self.id(context.parameters.get("reservation") ?? "", or: Self.noticeNotFound)
+        guard let reservationID = context.parameters.get("reservation").flatMap(ReservationID.init) else { throw Self.noticeNotFound }
         guard try await household.dismiss(reservationID: reservationID, giverID: user.userID) else { throw Self.noticeNotFound }
         return redirect(to: SitePath.reservations)
     }
@@ -225,12 +225,6 @@ struct HouseholdController {
             value["reserved_by"] = .string(name)
         }
         return .dictionary(value)
-    }
-
-    /// A positive row id, or `error` (a 404 page) for anything else.
-    private static func id(_ text: String, or error: PageError) throws -> Int64 {
-        guard text.count <= 18, let id = Int64(text), id > 0 else { throw error }
-        return id
     }
 
     private func redirectWithFlash(to location: String, _ code: String) -> Response {

@@ -107,7 +107,7 @@ struct PasskeyController {
 
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        guard let text = context.parameters.get("id"), text.count <= 18, let id = Int64(text),
+        guard let id = context.parameters.get("id").flatMap(PasskeyID.init),
               try await relyingParty.store.remove(passkeyID: id, userID: user.userID) else {
             throw PageError(.notFound, title: "Passkey not found", message: "You have no such passkey. It may have been removed already; Settings lists the ones you have.")
         }

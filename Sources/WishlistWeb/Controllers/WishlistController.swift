@@ -119,7 +119,7 @@ struct WishlistController {
         guard errors.isEmpty, let priority else {
             return try await itemPage(context, item, entered: entered, errors: errors, status: .unprocessableContent)
         }
-        guard try await wishlist.update(id: item.id, userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
+        guard try await wishlist.update(id: ItemID(item.id), userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
         return redirectWithFlash(to: SitePath.wishlistItem(item.id), "note")
     }
 
@@ -245,8 +245,8 @@ struct WishlistController {
     // MARK: Input
 
 
-    static func itemID(_ context: AppRequestContext) throws -> Int64 {
-        guard let text = context.parameters.get("item"), text.count <= 18, let id = Int64(text), id > 0 else { throw notFound }
+    static func itemID(_ context: AppRequestContext) throws -> ItemID {
+        guard let id = context.parameters.get("item").flatMap(ItemID.init) else { throw notFound }
         return id
     }
 

@@ -32,7 +32,7 @@ struct FlashMiddleware: RouterMiddleware {
 
     private func message(for code: String, userID: Int64) async throws -> PageFlash? {
         let parts = code.split(separator: "-", maxSplits: 1).map(String.init)
-        switch (parts.first ?? "", parts.count > 1 ? Int64(parts[1]) : nil) {
+        switch (parts.first ?? "", parts.count > 1 ? ItemID(parts[1]) : nil) {
         case ("added", let id?):
             guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
             return PageFlash(kind: "success", message: "Added “\(item.title)” to your wishlist.", link: (SitePath.wishlist, "View your wishlist"))

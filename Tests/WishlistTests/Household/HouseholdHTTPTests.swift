@@ -304,7 +304,7 @@ struct HouseholdHTTPTests {
         try await store.setSharing(userID: 1, .household)
         let outcomes = try await withThrowingTaskGroup(of: HouseholdStore.ReserveOutcome.self) { group in
             for giver in Int64(2)...3 {
-                group.addTask { try await store.reserve(itemID: home.itemIDs[0], giverID: giver, at: Date()) }
+                group.addTask { try await store.reserve(itemID: ItemID(home.itemIDs[0]), giverID: giver, at: Date()) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

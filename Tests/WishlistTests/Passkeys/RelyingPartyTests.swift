@@ -289,8 +289,8 @@ struct RelyingPartyTests {
         let party = try await Self.party()
         var authenticator = try await Self.registered(.es256(), party)
         let passkey = try #require(try await party.rp.store.passkeys(userID: party.userID).first)
-        #expect(try await party.rp.store.remove(passkeyID: passkey.id, userID: party.otherUserID) == false, "not someone else's")
-        #expect(try await party.rp.store.remove(passkeyID: passkey.id, userID: party.userID))
+        #expect(try await party.rp.store.remove(passkeyID: PasskeyID(passkey.id), userID: party.otherUserID) == false, "not someone else's")
+        #expect(try await party.rp.store.remove(passkeyID: PasskeyID(passkey.id), userID: party.userID))
         #expect(await Self.refusal {
             _ = try await Self.signIn(party, try authenticator.assertion(challenge: try await party.rp.signInChallenge()))
         } == .unknownCredential)
