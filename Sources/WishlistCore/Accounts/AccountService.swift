@@ -5,7 +5,7 @@ import Foundation
 public struct AccountService: Sendable {
     public enum SignUpOutcome: Sendable, Equatable {
         case created(User)
-        case invalid(FieldErrors)
+        case invalid(AccountProblems)
         case throttled(retryAfter: Int)
         /// The invite that sign-up needs is not valid (any more).
         case inviteRefused(LinkState)
@@ -38,11 +38,11 @@ public struct AccountService: Sendable {
     public func signUp(
         username: String, email: String, password: String, confirmation: String, address: String, invite: String? = nil
     ) async throws -> SignUpOutcome {
-        var errors = FieldErrors()
-        errors["username"] = AccountRules.usernameProblem(username)
-        if !email.isEmpty { errors["email"] = AccountRules.emailProblem(email) }
-        errors["password"] = AccountRules.passwordProblem(password)
-        if confirmation != password { errors["password_confirm"] = "The two passwords differ." }
+        var errors = AccountProblems()
+        errors[.username] = AccountRules.usernameProblem(username)
+        if !email.isEmpty { errors[.email] = AccountRules.emailProblem(email) }
+        errors[.password] = AccountRules.passwordProblem(password)
+        if confirmation != password { errors[.passwordConfirmation] = "The two passwords differ." }
         guard errors.isEmpty else { return .invalid(errors) }
 
         // Counted before the uniqueness check, so probing for taken names is throttled too.
@@ -53,9 +53,9 @@ public struct AccountService: Sendable {
         } catch UserStore.Conflict.invite(let state) {
             return .inviteRefused(state)
         } catch UserStore.Conflict.username {
-            return .invalid(["username": "That username isn't available. Choose another."])
+            return .invalid([.username: "That username isn't available. Choose another."])
         } catch UserStore.Conflict.email {
-            return .invalid(["email": "That e-mail address can't be used. Use another, or leave it empty."])
+            return .invalid([.email: "That e-mail address can't be used. Use another, or leave it empty."])
         }
     }
 
@@ -80,7 +80,7 @@ public struct AccountService: Sendable {
 
     public enum PasswordCheckOutcome: Sendable, Equatable {
         case done
-        case invalid(FieldErrors)
+        case invalid(AccountProblems)
         case throttled(retryAfter: Int)
     }
 
@@ -88,13 +88,13 @@ public struct AccountService: Sendable {
     /// Wrong current passwords count against the account like failed sign-ins, so a stolen
     /// session cannot guess the password without limit.
     public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64) async throws -> PasswordCheckOutcome {
-        guard let user = try await users.find(id: userID) else { return .invalid(["current_password": "Your account no longer exists."]) }
-        var errors = FieldErrors()
-        errors["new_password"] = AccountRules.passwordProblem(new)
-        if confirmation != new { errors["new_password_confirm"] = "The two passwords differ." }
+        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
+        var errors = AccountProblems()
+        errors[.password] = AccountRules.passwordProblem(new)
+        if confirmation != new { errors[.passwordConfirmation] = "The two passwords differ." }
         switch try await checkPassword(current, of: user) {
         case .throttled(let wait): return .throttled(retryAfter: wait)
-        case .invalid: errors["current_password"] = "That is not your current password."
+        case .invalid: errors[.currentPassword] = "That is not your current password."
         case .done: break
         }
         guard errors.isEmpty else { return .invalid(errors) }
@@ -104,16 +104,16 @@ public struct AccountService: Sendable {
 
     /// Deletes the account and everything that belongs to it, when the password is right.
     public func deleteAccount(userID: Int64, password: String) async throws -> PasswordCheckOutcome {
-        guard let user = try await users.find(id: userID) else { return .invalid(["delete_password": "That is not your password."]) }
+        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "That is not your password."]) }
         switch try await checkPassword(password, of: user) {
         case .done: break
-        case .invalid: return .invalid(["delete_password": "That is not your password."])
+        case .invalid: return .invalid([.currentPassword: "That is not your password."])
         case .throttled(let wait): return .throttled(retryAfter: wait)
         }
         do {
             try await users.delete(userID: userID)
         } catch Administration.Refusal.lastAdmin {
-            return .invalid(["delete_password": "You are the only admin, so your account can't be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
+            return .invalid([.lastAdmin: "You are the only admin, so your account can't be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
         }
         return .done
     }
@@ -162,14 +162,14 @@ public struct AccountService: Sendable {
     public enum ResetOutcome: Sendable, Equatable {
         /// The link's state when it was used; only `.valid` changed the password.
         case link(LinkState)
-        case invalid(FieldErrors)
+        case invalid(AccountProblems)
     }
 
     /// Sets a new password through a reset link, ending every session of the user.
     public func resetPassword(token: String, new: String, confirmation: String) async throws -> ResetOutcome {
-        var errors = FieldErrors()
-        errors["new_password"] = AccountRules.passwordProblem(new)
-        if confirmation != new { errors["new_password_confirm"] = "The two passwords differ." }
+        var errors = AccountProblems()
+        errors[.password] = AccountRules.passwordProblem(new)
+        if confirmation != new { errors[.passwordConfirmation] = "The two passwords differ." }
         guard errors.isEmpty else { return .invalid(errors) }
         return .link(try await resetLinks.spend(token: token, newHash: try await hasher.hash(new)))
     }

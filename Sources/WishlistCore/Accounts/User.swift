@@ -22,5 +22,20 @@ public struct User: Sendable, Equatable {
     }
 }
 
-/// Field name to the sentence shown beside that field.
-public typealias FieldErrors = [String: String]
+/// What an account form got wrong, named by what it is about, not by any form's field: the web
+/// layer decides which field of which form shows each sentence.
+public enum AccountProblem: Hashable, Sendable {
+    case username
+    case email
+    /// The new password (at sign-up, in Settings, through a reset link).
+    case password
+    /// The password typed twice differs.
+    case passwordConfirmation
+    /// The password of the signed-in account, asked before a change.
+    case currentPassword
+    /// The change would leave the server without an admin.
+    case lastAdmin
+}
+
+/// Each problem's sentence.
+public typealias AccountProblems = [AccountProblem: String]

@@ -102,8 +102,11 @@ struct AccountsController {
         switch outcome {
         case .created(let user):
             return try await startSession(for: user, request: request, redirectingTo: "/")
-        case .invalid(let errors):
-            return try signupPage(context, username: form.username, email: form.email, invite: invite, errors: errors, status: .unprocessableContent)
+        case .invalid(let problems):
+            return try signupPage(
+                context, username: form.username, email: form.email, invite: invite, errors: AccountFormFields.signUp.errors(problems),
+                status: .unprocessableContent
+            )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "sign-up")])
             let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")

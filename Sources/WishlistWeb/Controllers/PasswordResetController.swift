@@ -32,8 +32,8 @@ struct PasswordResetController {
         let (state, username) = try await accounts.resetLinks.check(token: token)
         guard state == .valid, let username else { throw Self.refusal(state) }
         switch try await accounts.resetPassword(token: token, new: new, confirmation: confirmation) {
-        case .invalid(let errors):
-            return try page(context, username: username, errors: errors, status: .unprocessableContent)
+        case .invalid(let problems):
+            return try page(context, username: username, errors: AccountFormFields.passwordReset.errors(problems), status: .unprocessableContent)
         case .link(.valid):
             return redirect(to: SitePath.signIn + "?done=password-reset", headers: Self.headers)
         case .link(let state):

@@ -67,7 +67,7 @@ struct SettingsController {
         let outcome = try await accounts.changePassword(
             userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
         )
-        return try await respond(to: outcome, errorField: "current_password", context: context) { redirect(to: SitePath.settings(done: "password")) }
+        return try await respond(to: outcome, fields: .passwordChange, context: context) { redirect(to: SitePath.settings(done: "password")) }
     }
 
     /// The list `GET /` opens; an empty value means the catalog.
@@ -131,7 +131,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
         let outcome = try await accounts.deleteAccount(userID: user.userID, password: password)
-        return try await respond(to: outcome, errorField: "delete_password", context: context) {
+        return try await respond(to: outcome, fields: .accountDeletion, context: context) {
             var response = redirect(to: SitePath.signIn)
             response.setCookie(cookies.cookie("", maxAge: 0))
             return response
@@ -141,16 +141,17 @@ struct SettingsController {
     /// The answer to a form that checks the password: `done`, the form again with its errors, or,
     /// when the account has had too many wrong passwords, the form with the throttling sentence.
     private func respond(
-        to outcome: AccountService.PasswordCheckOutcome, errorField: String, context: AppRequestContext, done: () -> Response
+        to outcome: AccountService.PasswordCheckOutcome, fields: AccountFormFields, context: AppRequestContext, done: () -> Response
     ) async throws -> Response {
         switch outcome {
         case .done:
             return done()
-        case .invalid(let errors):
-            return try await page(context, errors: errors, status: .unprocessableContent)
+        case .invalid(let problems):
+            return try await page(context, errors: fields.errors(problems), status: .unprocessableContent)
         case .throttled(let seconds):
             let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "password")
-            return try await page(context, errors: [errorField: refusal.message], status: .tooManyRequests, headers: refusal.headers)
+            let field = fields.names[.currentPassword] ?? "form"
+            return try await page(context, errors: [field: refusal.message], status: .tooManyRequests, headers: refusal.headers)
         }
     }
 
