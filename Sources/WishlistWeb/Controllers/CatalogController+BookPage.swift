@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// The book page: details, lists, rank charts and links, rendered once for everyone
+/// (``BookPageCache``), with the visitor's wishlist mark filled in.
+extension CatalogController {
+    /// A book's page: one read (the session's, ``PageLoaders``) for the visitor's wishlist mark,
+    /// and the catalog's part only when the rendered page is not cached (``BookPageCache``).
+    @Sendable func book(_ request: Request, context: AppRequestContext, loaded: LoadedBookPage) async throws -> Response {
+        let read = loaded.read
+        guard let read else { throw Self.unknownBook }
+        let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
+        let returnTo = Self.returnPath(request)
+        return try pages.respond(entry.page, for: context.visitor) { slot in
+            switch slot {
+            case .returnTo: .value(.string(returnTo))
+            case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
+            case .item: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
+            }
+        }
+    }
+
+    /// A book page's id, checked, and what the page reads for it (nil: no such book).
+    func loadBookPage(_ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedBookPage {
+        let id = context.parameters.get("id") ?? ""
+        guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
+        let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), generation: try read.catalog.generation())
+        let cached = pageCaches.books.entry(key)
+        var content: BookPageContent?
+        if cached == nil {
+            guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(read: nil) }
+            content = BookPageContent(
+                book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
+            )
+        }
+        let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
+        return LoadedBookPage(read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
+    }
+
+    struct LoadedBookPage: KeepablePageRead, Sendable {
+        let read: BookPageRead?
+
+        var isWorthKeeping: Bool { read == nil || read?.cached != nil }
+    }
+
+    static let unknownBook = PageError(
+        .notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead."
+    )
+
+    struct BookPageContent: Sendable {
+        let book: CatalogBook
+        let placements: [Placement]
+        let histories: [RankHistory]
+    }
+
+    struct BookPageRead: Sendable {
+        let key: BookPageKey
+        let cached: BookPage?
+        let content: BookPageContent?
+        let wishlistItem: Int64?
+    }
+
+    /// Renders a book's page for every visitor with the same key, and keeps it.
+    func sharedBookPage(_ content: BookPageContent, key: BookPageKey) throws -> BookPage {
+        let book = content.book
+        let detail = BookPresenter.bookDetail(book)
+        let slot = { (name: String) in BookPage.Slot(name, bookID: book.id) }
+        let page = try pages.renderShared(
+            "books/show.html", title: book.title, nav: "lists", isAdmin: key.isAdmin, statusLine: key.statusLine,
+            values: [
+                "book": .dictionary(detail),
+                "details": .dictionary(detail),
+                "wishlist_mark": .slot("wishlist_mark"),
+                "lists": .array(content.placements.map(BookPresenter.placementValue)),
+                "histories": .array(try content.histories.map { history in
+                    let html = try charts.html(for: history) { try pages.fragment("partials/rank-chart.html", ["chart": $0]) }
+                    return ["display_name": .string(history.displayName), "html": .html(html)]
+                }),
+                // The book's first list leads back from it in the breadcrumbs.
+                "breadcrumb_list": content.placements.first.map(BookPresenter.placementValue) ?? .null,
+                "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),
+                "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
+            ],
+            own: slot
+        )
+        let entry = BookPage(page: page, marks: try wishlistMarks(detail, own: slot))
+        pageCaches.books.keep(entry, for: key)
+        return entry
+    }
+}
