@@ -95,7 +95,8 @@ bench-peers: deps
 	BENCH_COMMAND="make bench-peers" python3 Benchmarks/server/peers.py
 
 ## bench-templates: the list page rendered by our engine, swift-mustache and Stencil (release build)
-bench-templates:
+## (it links the app's WishlistCore product, which needs the app's system libraries: deps)
+bench-templates: deps
 	swift build -c release --package-path Benchmarks --product template-bench
 	BENCH_COMMAND="make bench-templates" Benchmarks/.build/release/template-bench --views Views --templates Benchmarks/Templates \
 		--catalog Sources/WishlistCore/Catalog/SampleCatalog \
