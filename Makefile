@@ -86,7 +86,7 @@ bench-scale: deps
 	swift build -c release --scratch-path .build-bench --product wishlist
 	BENCH_COMMAND="make bench-scale" python3 Benchmarks/server/scale.py
 
-## bench-peers: the list page in our app, in Django (PyPI, a venv in Benchmarks/peers/django) and in Vapor 4 + Leaf, side by side
+## bench-peers: the list page in our app (memo-served repeat, and every request reading the database), in Django (PyPI, a venv in Benchmarks/peers/django) and in Vapor 4 + Leaf, side by side
 ## (the first run builds Vapor in release: about 20 minutes on 2 cores)
 bench-peers: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES) python3-venv
