@@ -394,7 +394,7 @@ def hummingbird_versions(builds, require=()):
         die("the builds resolved different Hummingbird versions: "
             + "; ".join(f"{label} {version} ({source})" for label, (version, source) in found.items())
             + ". Update them to the same version (swift package update hummingbird, in each) and build again.")
-    return "Hummingbird " + " = ".join(f"{version} ({label})" for label, (version, _) in found.items())
+    return "Hummingbird " + " = ".join(f"{version} in {label}" for label, (version, _) in found.items())
 
 
 # MARK: - The run
