@@ -4,11 +4,11 @@ import Foundation
 // are sometimes null, empty or missing are optional here, and `price` is a string or a number.
 
 /// `GET lists/names.json`
-public struct NYTNamesResponse: Decodable {
+public struct NYTNamesResponse: Decodable, Sendable {
     public let results: [NYTListName]
 }
 
-public struct NYTListName: Decodable {
+public struct NYTListName: Decodable, Sendable {
     let listName: String
     let displayName: String
     public let listNameEncoded: String
@@ -23,8 +23,8 @@ public struct NYTListName: Decodable {
 }
 
 /// `GET lists/full-overview.json`: some lists with their books, one publication date for all.
-public struct NYTOverviewResponse: Decodable {
-    public struct Results: Decodable {
+public struct NYTOverviewResponse: Decodable, Sendable {
+    public struct Results: Decodable, Sendable {
         public let publishedDate: String
         public let lists: [NYTList]
 
@@ -41,7 +41,7 @@ struct NYTListResponse: Decodable {
     let results: NYTList
 }
 
-public struct NYTList: Decodable {
+public struct NYTList: Decodable, Sendable {
     public let listNameEncoded: String
     let displayName: String
     let listName: String?
