@@ -86,7 +86,7 @@ bench-scale: deps
 	swift build -c release --scratch-path .build-bench --product wishlist
 	BENCH_COMMAND="make bench-scale" python3 Benchmarks/server/scale.py
 
-## bench-peers: the list page in our app, in Django (PyPI, a venv in Benchmarks/peers/django) and in Vapor 4 + Leaf, side by side
+## bench-peers: the list page in our app (memo-served repeat, and every request reading the database), in Django (PyPI, a venv in Benchmarks/peers/django) and in Vapor 4 + Leaf, side by side
 ## (the first run builds Vapor in release: about 20 minutes on 2 cores)
 bench-peers: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES) python3-venv
@@ -95,7 +95,8 @@ bench-peers: deps
 	BENCH_COMMAND="make bench-peers" python3 Benchmarks/server/peers.py
 
 ## bench-templates: the list page rendered by our engine, swift-mustache and Stencil (release build)
-bench-templates:
+## (it links the app's WishlistCore product, which needs the app's system libraries: deps)
+bench-templates: deps
 	swift build -c release --package-path Benchmarks --product template-bench
 	BENCH_COMMAND="make bench-templates" Benchmarks/.build/release/template-bench --views Views --templates Benchmarks/Templates \
 		--catalog Sources/WishlistCore/Catalog/SampleCatalog \

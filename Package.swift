@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .executable(name: "wishlist", targets: ["WishlistCLI"]),
         .library(name: "WishlistTemplates", targets: ["WishlistTemplates"]),
+        // For Benchmarks/ only: the template bench decodes the sample catalog with the app's own
+        // catalog code (NYTResponses, CatalogEdition), public for that and nothing else.
+        .library(name: "WishlistCore", targets: ["WishlistCore"]),
     ],
     dependencies: [
         // ConfigurationSupport is left out: we read config.json ourselves and it would double the build.

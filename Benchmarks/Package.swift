@@ -4,8 +4,8 @@
 // - template-bench: the list page rendered by our engine, swift-mustache and Stencil.
 //   The engine is the app's `WishlistTemplates` library product (the app's package, by path), and
 //   the sample catalog's JSON files, read at run time, are decoded by the app's own catalog code
-//   (symlinks in Sources/TemplateBench/AppCatalog: those types are internal to the app's core), so
-//   neither is a copy that could drift.
+//   (its `WishlistCore` library product: `NYTNamesResponse`, `NYTOverviewResponse`, `CatalogEdition`),
+//   so neither is a copy that could drift.
 // - ceiling-server: a minimal Hummingbird server with one fixed route, the HTTP stack's ceiling
 //   for `make bench`.
 import PackageDescription
@@ -30,6 +30,7 @@ let package = Package(
             name: "TemplateBench",
             dependencies: [
                 .product(name: "WishlistTemplates", package: "bestseller-wishlist"),
+                .product(name: "WishlistCore", package: "bestseller-wishlist"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Stencil", package: "Stencil"),

@@ -33,6 +33,11 @@ configuration file, BENCH_APP_ENV="NAME=VALUE ..." for extra environment of the 
 BENCH_RENICE_HASHERS=N to give the app's Argon2 threads (NIOThreadPool, named "TP-#…") nice N,
 BENCH_PERF=1 to record a CPU profile of the server during each app scenario with `perf record`
 (software clock; .build/bench/perf-NAME.data and a top-40 summary in perf-NAME.txt).
+
+The app (.build-bench) and the ceiling server (Benchmarks/.build) are two SwiftPM resolutions, each
+with its own `from: "2.28.1"` Hummingbird: before measuring, the version each build resolved is read
+(its scratch path's workspace-state.json, else the package's Package.resolved) and printed in the
+table's header; the run stops if they differ, since the ceiling would then not be the app's stack.
 """
 import datetime
 import html
@@ -343,18 +348,70 @@ def lua_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# MARK: - Resolved versions
+
+# Each build's scratch path and package path: (label, scratch, package).
+APP_BUILD = ("the app (.build-bench)", os.path.join(ROOT, ".build-bench"), ROOT)
+BENCHMARKS_BUILD = ("Benchmarks/ (Benchmarks/.build)", os.path.join(ROOT, "Benchmarks", ".build"), os.path.join(ROOT, "Benchmarks"))
+
+
+def resolved_versions(scratch, package):
+    """{package identity: version} of what a build resolved, and where that was read: the scratch
+    path's workspace-state.json (the checkouts the build compiled), else the package's
+    Package.resolved. ({}, None) when neither exists (not built)."""
+    def version(state):
+        state = state or {}
+        return state.get("version") or state.get("branch") or (state.get("revision") or "?")[:12]
+    state_file = os.path.join(scratch, "workspace-state.json")
+    if os.path.exists(state_file):
+        with open(state_file) as state:
+            dependencies = json.load(state)["object"]["dependencies"]
+        return ({d["packageRef"]["identity"]: version(d["state"].get("checkoutState")) for d in dependencies
+                 if d["state"].get("name") == "sourceControlCheckout"}, os.path.relpath(state_file, ROOT))
+    resolved_file = os.path.join(package, "Package.resolved")
+    if os.path.exists(resolved_file):
+        with open(resolved_file) as resolved:
+            pins = json.load(resolved).get("pins", [])
+        return {pin["identity"]: version(pin.get("state")) for pin in pins}, os.path.relpath(resolved_file, ROOT)
+    return {}, None
+
+
+def hummingbird_versions(builds, require=()):
+    """The Hummingbird version each build resolved, as a line for a table's header. Stops the run
+    when two builds resolved different versions (the ceiling or a comparison would not be the
+    app's HTTP stack), or when a build in `require` has no resolution to read."""
+    found = {}
+    for label, scratch, package in builds:
+        versions, source = resolved_versions(scratch, package)
+        if "hummingbird" in versions:
+            found[label] = (versions["hummingbird"], source)
+            log(f"Hummingbird {versions['hummingbird']} in {label}, read from {source}")
+        elif label in require:
+            die(f"no resolved Hummingbird version for {label} ({source or 'not built'}); build it first")
+        else:
+            log(f"{label}: not built, its Hummingbird version not read")
+    if len({version for version, _ in found.values()}) > 1:
+        die("the builds resolved different Hummingbird versions: "
+            + "; ".join(f"{label} {version} ({source})" for label, (version, source) in found.items())
+            + ". Update them to the same version (swift package update hummingbird, in each) and build again.")
+    return "Hummingbird " + " = ".join(f"{version} in {label}" for label, (version, _) in found.items())
+
+
 # MARK: - The run
 
 def main():
     for tool, path in [("wrk", shutil.which("wrk")), ("the app's release build", APP), ("the ceiling server", CEILING)]:
         if not path or not os.path.exists(path):
             die(f"{tool} is missing; run `make bench`, which builds and installs everything")
+    # A BENCH_APP build is another app: its resolution is not .build-bench's, so only the ceiling's is read then.
+    builds = [BENCHMARKS_BUILD] if os.environ.get("BENCH_APP") else [APP_BUILD, BENCHMARKS_BUILD]
+    hummingbird = hummingbird_versions(builds, require=[label for label, _, _ in builds])
     shutil.rmtree(RUN, ignore_errors=True)
     os.makedirs(RUN, exist_ok=True)
     load_before = open("/proc/loadavg").read().split()[:3]
     results = {"started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                "load_before": " ".join(load_before), "cores": os.cpu_count(), "seconds": SECONDS,
-               "soak_seconds": SOAK_SECONDS, "connections": CONNECTIONS, "rows": {}}
+               "soak_seconds": SOAK_SECONDS, "connections": CONNECTIONS, "rows": {}, "hummingbird": hummingbird}
     rows = results["rows"]
     url_threads = 2
 
@@ -812,6 +869,8 @@ def render_report(results):
     header = (f"Command: `{os.environ.get('BENCH_COMMAND', 'make bench')}` · {results['started']} · {results['cores']} cores "
               f"shared by wrk and the server, load average before the run {results['load_before']} · "
               f"{results['seconds']} s per scenario · list page {results['list_page_bytes']:,} bytes")
+    if results.get("hummingbird"):
+        header += f" · {results['hummingbird']}"
     if results.get("experiment"):
         header += f" · **experiment: {results['experiment']}**"
     return header + "\n\n" + table + "\n\n" + "\n".join(budgets) + "\n"

@@ -1,4 +1,5 @@
 import Foundation
+import WishlistCore
 import WishlistTemplates
 
 /// The list page's data, as the app holds it after the queries of `GET /lists/hardcover-fiction`
@@ -6,7 +7,7 @@ import WishlistTemplates
 ///
 /// The books come from the app's own sample catalog, read from its JSON files
 /// (`Sources/WishlistCore/Catalog/SampleCatalog`, `--catalog`) and decoded and cleaned by the app's own
-/// code (`NYTResponses`, `CatalogEdition` and `TitleCase` are symlinks into `Sources/Wishlist/Catalog`),
+/// code (`NYTResponses`, `CatalogEdition` and the `TitleCase` it applies, from the app's `WishlistCore` product),
 /// exactly as a sync stores them. The signed-in user "bench" has three
 /// of the fifteen books on the wishlist (ranks 2, 5 and 9, items 1, 2 and 3), as `make bench`
 /// arranges on the server, so both branches of "Add to wishlist" are rendered.

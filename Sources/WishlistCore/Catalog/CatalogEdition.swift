@@ -55,7 +55,7 @@ public struct CatalogEdition: Sendable, Equatable {
 extension CatalogEdition {
     /// Builds an edition from an API list, dropping books without a usable id and any link that
     /// is not http(s).
-    init(_ list: NYTList, publishedDate: String, frequency: ListFrequency) {
+    public init(_ list: NYTList, publishedDate: String, frequency: ListFrequency) {
         listNameEncoded = list.listNameEncoded
         displayName = list.displayName
         self.frequency = frequency

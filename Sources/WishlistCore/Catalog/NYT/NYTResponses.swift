@@ -4,17 +4,17 @@ import Foundation
 // are sometimes null, empty or missing are optional here, and `price` is a string or a number.
 
 /// `GET lists/names.json`
-struct NYTNamesResponse: Decodable {
-    let results: [NYTListName]
+public struct NYTNamesResponse: Decodable, Sendable {
+    public let results: [NYTListName]
 }
 
-struct NYTListName: Decodable {
+public struct NYTListName: Decodable, Sendable {
     let listName: String
     let displayName: String
-    let listNameEncoded: String
+    public let listNameEncoded: String
     let oldestPublishedDate: String?
     let newestPublishedDate: String
-    let updated: String
+    public let updated: String
 
     enum CodingKeys: String, CodingKey {
         case listName = "list_name", displayName = "display_name", listNameEncoded = "list_name_encoded"
@@ -23,17 +23,17 @@ struct NYTListName: Decodable {
 }
 
 /// `GET lists/full-overview.json`: some lists with their books, one publication date for all.
-struct NYTOverviewResponse: Decodable {
-    struct Results: Decodable {
-        let publishedDate: String
-        let lists: [NYTList]
+public struct NYTOverviewResponse: Decodable, Sendable {
+    public struct Results: Decodable, Sendable {
+        public let publishedDate: String
+        public let lists: [NYTList]
 
         enum CodingKeys: String, CodingKey {
             case publishedDate = "published_date", lists
         }
     }
 
-    let results: Results
+    public let results: Results
 }
 
 /// `GET lists/current/{list}.json` and `GET lists/{date}/{list}.json`: one list.
@@ -41,8 +41,8 @@ struct NYTListResponse: Decodable {
     let results: NYTList
 }
 
-struct NYTList: Decodable {
-    let listNameEncoded: String
+public struct NYTList: Decodable, Sendable {
+    public let listNameEncoded: String
     let displayName: String
     let listName: String?
     let updated: String?

@@ -37,17 +37,22 @@ struct ListController: RouteCollection {
             .sort("published_date", .descending)
             .first()?.id?.publishedDate
 
-        // A book the API gives no rank last week for: where it was last seen on this list, if ever.
+        // The books the API gives no rank last week for: where each was last seen on this list, if
+        // ever. One query for all of them (as the app's `earlierAppearances(list:before:books:)`),
+        // newest first, so the first row of a book is its latest earlier appearance.
         var earlier: [String: (date: String, rank: Int)] = [:]
-        for entry in entries where entry.rankLastWeek == 0 {
-            let bookID = entry.$book.id
-            if let seen = try await EditionEntry.query(on: req.db)
+        let unranked = entries.filter { $0.rankLastWeek == 0 }.map { $0.$book.id }
+        if !unranked.isEmpty {
+            let seen = try await EditionEntry.query(on: req.db)
                 .filter(\.$id.$listName == name)
-                .filter(\.$book.$id == bookID)
+                .filter(\.$book.$id ~~ unranked)
                 .filter(\.$id.$publishedDate < publishedDate)
                 .sort("published_date", .descending)
-                .first(), let id = seen.id {
-                earlier[bookID] = (id.publishedDate, id.rank)
+                .all()
+            for appearance in seen {
+                if let id = appearance.id, earlier[appearance.$book.id] == nil {
+                    earlier[appearance.$book.id] = (id.publishedDate, id.rank)
+                }
             }
         }
 

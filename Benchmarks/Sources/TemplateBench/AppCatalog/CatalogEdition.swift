@@ -1,1 +1,0 @@
-../../../../Sources/WishlistCore/Catalog/CatalogEdition.swift
