@@ -63,7 +63,12 @@ def test_a_backup_under_write_load_restores_every_acknowledged_write(server: str
     for writer in writers:
         writer.start()
     try:
-        while len(acknowledged) < 5:  # the load is under way
+        # The load is under way once five sign-ups were acknowledged; a writer that died (a server
+        # that stopped answering) must fail the test within a minute, not hang it.
+        deadline = time.monotonic() + 60
+        while len(acknowledged) < 5:
+            assert time.monotonic() < deadline, f"only {len(acknowledged)} sign-ups acknowledged in 60 s"
+            assert any(writer.is_alive() for writer in writers), "every writer stopped before five sign-ups"
             writers[0].join(timeout=0.05)
         started = time.monotonic()
         backup = tmp_path / "backup.sqlite"

@@ -57,6 +57,33 @@ struct DatabaseBackupTests {
         #expect(try await copy.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM throttle_event") } == 1)
     }
 
+    /// Issue 35: "checked with PRAGMA integrity_check, then renamed into place" had no test. A
+    /// source whose index no longer matches its table (its definition rewritten under it) copies
+    /// page for page into a copy that fails the check: refused, and the earlier backup stays.
+    @Test func aCopyThatFailsTheIntegrityCheckIsRefusedAndTheEarlierBackupStays() async throws {
+        let directory = try temporaryDirectory()
+        let database = try AppDatabase.open(path: directory.appendingPathComponent("live.sqlite").path)
+        try await database.pool.write { db in
+            try db.execute(sql: "CREATE TABLE junk (a INTEGER); CREATE INDEX junk_a ON junk (a)")
+            for value in 1...200 { try db.execute(sql: "INSERT INTO junk (a) VALUES (?)", arguments: [value]) }
+        }
+        let backups = try temporaryDirectory()
+        let backup = backups.appendingPathComponent("backup.sqlite")
+        _ = try DatabaseBackup.write(database, to: backup.path)
+        let earlier = try Data(contentsOf: backup)
+
+        try await database.pool.writeWithoutTransaction { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(sql: "UPDATE sqlite_master SET sql = 'CREATE INDEX junk_a ON junk (a DESC)' WHERE name = 'junk_a'")
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+        }
+        #expect(throws: DatabaseBackup.Failure.self) { try DatabaseBackup.write(database, to: backup.path) }
+        #expect(try Data(contentsOf: backup) == earlier, "the earlier backup is untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path) == ["backup.sqlite"], "no partial copy left")
+    }
+
     @Test func aMissingFolderIsRefusedWithASentence() async throws {
         let database = try AppDatabase.open(path: try temporaryDirectory().appendingPathComponent("live.sqlite").path)
         let missing = try temporaryDirectory().appendingPathComponent("no-such-folder/backup.sqlite").path

@@ -1,3 +1,6 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import WishlistWeb
@@ -31,5 +34,43 @@ struct AccessLogTests {
     ])
     func aSecretIsRedactedHoweverThePathIsSpelled(path: String, route: String?) {
         #expect(!Log.loggedPath(path, route: route).contains("abc123"), "\(path) logged as \(Log.loggedPath(path, route: route))")
+    }
+}
+
+/// Issue 35: "no query strings in access logs" and no cookies, for every route of the app.
+@Suite("Access log: never a query string or a cookie", .removesTemporaryDirectories)
+struct AccessLogPrivacyTests {
+    static let marker = "Zq8secretMarker"
+
+    @Test func noRouteLogsItsQueryOrItsCookies() async throws {
+        let log = LogCapture()
+        let server = try await WishlistServer.build(config: try TestApp.config(), logger: log.logger)
+        let book = try #require(try await WishlistHTTPTests.fictionIDs(server).first)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            try await browser.post("/wishlist", [("book", book), ("return_to", "/wishlist")])
+            let item = try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM wishlist_item")! }
+            let gets = [
+                "/", "/lists", "/lists/hardcover-fiction", "/books/\(book)", "/search", "/wishlist", "/wishlist/\(item)",
+                "/wishlist/\(item)/remove", "/wishlist.csv", "/people", "/people/someone", "/reservations", "/settings", "/admin",
+                "/login", "/signup", "/reset/\(Self.marker)", "/shared/\(Self.marker)", "/feeds/\(Self.marker)/favorites.atom",
+                "/healthz", "/static/style.css", "/no/such/page",
+            ]
+            let cookie = "wishlist_session=\(browser.sessionCookie ?? ""); tracking=\(Self.marker)"
+            for path in gets {
+                _ = try await browser.client.execute(
+                    uri: path + "?q=\(Self.marker)&next=/\(Self.marker)", method: .get, headers: [.cookie: cookie]
+                )
+            }
+            for path in ["/wishlist", "/reservations", "/settings/sharing", "/lists/hardcover-fiction/favorite", "/login", "/logout"] {
+                _ = try await browser.client.execute(
+                    uri: path + "?q=\(Self.marker)", method: .post,
+                    headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "csrf_token=\(browser.csrfToken)&note=\(Self.marker)")
+                )
+            }
+        }
+        #expect(log.all.count > 20, "the requests were logged")
+        #expect(!log.all.contains { $0.contains(Self.marker) }, "\(log.all.filter { $0.contains(Self.marker) }.prefix(3))")
     }
 }
