@@ -102,6 +102,11 @@ bench-templates: deps
 		--catalog Sources/WishlistCore/Catalog/SampleCatalog \
 		--out .build/bench/templates.md --readme Benchmarks/README.md
 
+## mutants: flip each guard the promises table names, run its tests, report survivors (outside CI; about 15 minutes)
+.PHONY: mutants
+mutants: deps
+	python3 scripts/mutants.py
+
 # Attack and crash tests (README "Attack and crash tests"). Their scripts use only Python's standard
 # library and run on Debian's python3, where Debian's wapiti lives too: no virtual environment.
 ATTACK_PACKAGES := wapiti sqlmap python3
