@@ -102,6 +102,10 @@ class Browser:
     # Navigation
 
     def url(self, path: str) -> str:
+        """`path` on this browser's base URL; an absolute URL (a link the app handed out, on the
+        server's public URL) is kept as it is, so `visit` opens a link as a person would."""
+        if urlsplit(path).scheme in ("http", "https"):
+            return path
         return self.base_url + path
 
     def visit(self, path: str, name: str | None = None, expect_status: int | None = None) -> None:

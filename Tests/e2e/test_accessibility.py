@@ -32,6 +32,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -75,8 +76,11 @@ class Household:
     removed: str
     open_item: str  # left for the giver to reserve on the member page (a flash message)
     book_path: str
-    share_path: str
-    reset_path: str = ""  # made by the admin page's check, opened signed out after it
+    # One-time links as the app hands them out: on the server's public URL (localhost), not on the
+    # base URL (127.0.0.1) the browser uses otherwise. Both are opened signed out, as given; the
+    # next `become` brings the browser back to the base URL, where the cookies are.
+    share_link: str
+    reset_link: str = ""  # made by the admin page's check, opened signed out after it
 
 
 def click(browser: Browser, element) -> None:
@@ -89,8 +93,9 @@ def click(browser: Browser, element) -> None:
 class Site:
     """One Chromium for the whole module; `become(role)` swaps in that person's cookies."""
 
-    def __init__(self, browser: Browser) -> None:
+    def __init__(self, browser: Browser, public_url: str) -> None:
         self.browser = browser
+        self.public_url = public_url  # where the links the app hands out lead (`server.publicURL`)
         self.role: str | None = None
         self.cookies: dict[str, list[dict]] = {}
         self._household: Household | None = None
@@ -177,17 +182,17 @@ class Site:
         b.visit(f"/wishlist/{removed}/remove", "remove")
         follow(b, driver.find_element(By.ID, "remove-submit"))
         assert b.path == "/wishlist"
-        share_path = share_url[len(b.base_url):] if share_url.startswith(b.base_url) else share_url
-        return Household(owner, giver, other, items, removed, open_item, book_path[len(b.base_url):], share_path)
+        assert share_url.startswith(self.public_url + "/shared/"), f"the share link is not on {self.public_url}: {share_url}"
+        return Household(owner, giver, other, items, removed, open_item, book_path[len(b.base_url):], share_url)
 
 
 @pytest.fixture(scope="module")
-def site(server: str) -> Iterator[Site]:
+def site(server: str, public_url: str) -> Iterator[Site]:
     driver = new_chromium(*DEFAULT_WINDOW)
     try:
         browser = Browser(driver, server, "a11y")
         browser.resize(*DEFAULT_WINDOW)
-        yield Site(browser)
+        yield Site(browser, public_url)
     finally:
         driver.quit()
 
@@ -265,14 +270,16 @@ def _new_share_link(site: Site) -> None:
     b.visit("/settings", "settings")
     follow(b, b.driver.find_element(By.ID, "share-link-create"))
     url = b.driver.find_element(By.ID, "share-link-url").get_attribute("value")
-    site.household.share_path = url[len(b.base_url):]  # the old link no longer works
+    assert url.startswith(site.public_url + "/shared/"), f"the share link is not on {site.public_url}: {url}"
+    site.household.share_link = url  # the old link no longer works
 
 
 def _new_feed_link(site: Site) -> None:
     b = site.browser
     b.visit("/settings", "settings")
     follow(b, b.driver.find_element(By.ID, "feed-link-create"))
-    assert b.driver.find_element(By.ID, "feed-link-url").get_attribute("value"), "no feed link was shown"
+    url = b.driver.find_element(By.ID, "feed-link-url").get_attribute("value")
+    assert url.startswith(site.public_url + "/feeds/"), f"no feed link on {site.public_url} was shown: {url!r}"
 
 
 def _book_rank_history(site: Site) -> None:
@@ -315,7 +322,9 @@ def _admin_with_a_new_link(site: Site) -> None:
     b = site.browser
     b.visit("/admin", "admin")
     follow(b, b.driver.find_element(By.CSS_SELECTOR, f'#users tr[data-user="{h.giver}"] form[action$="/reset-link"] button'))
-    site.household.reset_path = b.driver.find_element(By.ID, "new-link-url").get_attribute("value")[len(b.base_url):]
+    url = b.driver.find_element(By.ID, "new-link-url").get_attribute("value")
+    assert url.startswith(site.public_url + "/reset/"), f"the reset link is not on {site.public_url}: {url}"
+    site.household.reset_link = url
 
 
 def _member_after_reserving(site: Site) -> None:
@@ -354,7 +363,7 @@ PAGES = [
     Page("not-found", None, _get("/no-such-page", status=404), household=False),
     Page("login-failed", None, _login_failed, household=False),
     Page("signup-failed", None, _signup_failed, household=False),
-    Page("shared", None, _get(lambda h: h.share_path, shot="shared")),
+    Page("shared", None, _get(lambda h: h.share_link, shot="shared")),
     # The owner.
     Page("lists", "owner", _get("/lists")),
     Page("lists-new-this-week", "owner", _lists_new_this_week),  # LIST starred from here on
@@ -374,7 +383,7 @@ PAGES = [
     Page("password-failed", "owner", _password_failed),
     Page("list-earlier-edition", "owner", _get(f"/lists/{LIST}?date=2026-10-04")),
     Page("admin", "owner", _admin_with_a_new_link),
-    Page("reset-password", None, _get(lambda h: h.reset_path)),
+    Page("reset-password", None, _get(lambda h: h.reset_link, shot="reset-password")),
     # A giver.
     Page("people", "giver", _get("/people")),
     Page("people-member", "giver", _member_after_reserving),
@@ -674,8 +683,9 @@ def test_page_is_accessible(site: Site, page: Page) -> None:
     emulate(browser, WIDTHS[-1])
     started = time.monotonic()
     page.open(site)
-    path = browser.driver.current_url[len(browser.base_url):]
-    entry = {"name": page.name, "path": re.sub(r"/shared/[^/?#]+", "/shared/{token}", path),
+    opened = urlsplit(browser.driver.current_url)  # on the base URL, or the public URL for a link handed out
+    path = opened.path + (f"?{opened.query}" if opened.query else "")
+    entry = {"name": page.name, "path": re.sub(r"/(shared|reset)/[^/?#]+", r"/\1/{token}", path),
              "role": page.role or "signed out", "axe": [], "reflow": [], "text_spacing": [], "forced_colors": []}
     REPORT[page.name] = entry
     try:

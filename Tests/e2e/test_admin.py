@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 
+from conftest import _public_url
 from support import (
     PASSWORD, REPO_ROOT, Browser, fill, follow, http_get, sign_in, sign_up, signed_in_as, unique_username,
 )
@@ -72,14 +73,17 @@ def tags(row: WebElement) -> list[str]:
     return [text_of(tag) for tag in row.find_elements(By.CSS_SELECTOR, ".tag")]
 
 
-def new_link(browser: Browser) -> str:
-    """The link the admin just made, shown this once in a read-only field: its path and query."""
+def new_link(browser: Browser, public_url: str) -> str:
+    """The link the admin just made, shown this once in a read-only field, as handed over.
+
+    It leads to the server's public URL (`server.publicURL`), never to the host the admin page was
+    opened at (the base URL, 127.0.0.1): the link must not follow the request's Host header."""
     field = browser.driver.find_element(By.ID, "new-link-url")
     assert field.get_attribute("readonly") is not None, "the new link's field is not read-only"
     url = field.get_attribute("value")
-    assert url.startswith(browser.base_url + "/"), f"the link does not lead to this server: {url}"
-    parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")
+    assert url.startswith(public_url + "/"), f"the link does not lead to the server's public URL {public_url}: {url}"
+    assert urlsplit(url).netloc == urlsplit(public_url).netloc != urlsplit(browser.driver.current_url).netloc, url
+    return url
 
 
 def audit_log(browser: Browser) -> list[str]:
@@ -105,8 +109,10 @@ def refused_sign_in(browser: Browser, username: str, password: str, shot: str) -
 
 
 @contextmanager
-def invite_only_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """`wishlist serve` with sign-up by invitation, on its own database; yields (base URL, database)."""
+def invite_only_server(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
+    """`wishlist serve` with sign-up by invitation, on its own database; yields (base URL, public
+    URL, database). Its config sets no `server.publicURL`, so the links it hands out are on the
+    default, http://localhost:{port}, which `_public_url` names as the fixture's server does."""
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"accounts": {"signup": "invite", "signupsPerAddress": 500}}), encoding="utf-8")
     database = tmp_path / "db.sqlite"
@@ -120,7 +126,7 @@ def invite_only_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_serving(server, base, log)
-        yield base, database
+        yield base, _public_url(port), database
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -131,7 +137,9 @@ def invite_only_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 # The stories
 
 
-def test_an_admin_disables_and_enables_an_account_and_hands_over_a_reset_link(browser: Browser, server: str) -> None:
+def test_an_admin_disables_and_enables_an_account_and_hands_over_a_reset_link(
+    browser: Browser, server: str, public_url: str,
+) -> None:
     database = os.environ.get("WISHLIST_E2E_DATABASE")
     assert database, "the server fixture exports WISHLIST_E2E_DATABASE"
     admin = make_admin(database)
@@ -186,14 +194,16 @@ def test_an_admin_disables_and_enables_an_account_and_hands_over_a_reset_link(br
         assert browser.path.startswith("/admin/users/"), browser.driver.current_url
         label = text_of(browser.driver.find_element(By.CSS_SELECTOR, 'label[for="new-link-url"]'))
         assert label == f"Password-reset link for {member}", label
-        link = new_link(browser)
-        assert re.fullmatch(r"/reset/[A-Za-z0-9_-]{20,}", link), link
+        link = new_link(browser, public_url)
+        assert re.fullmatch(r"/reset/[A-Za-z0-9_-]{20,}", urlsplit(link).path) and not urlsplit(link).query, link
         browser.visit("/admin", "admin-after-reset-link")
         assert not browser.driver.find_elements(By.ID, "new-link-url"), "the reset link is shown again"
-        status, headers, _ = http_get(fresh.url(link))
+        status, headers, _ = http_get(link)
         assert status == 200 and headers.get("referrer-policy") == "no-referrer", (status, headers)
 
-        # The member opens it in a fresh Chromium and sets a new password.
+        # The member opens it, as handed over, in a fresh Chromium and sets a new password. That
+        # browser stays on the public URL's host (localhost) from here on: it signs in there, and
+        # needs no cookie of the base URL.
         fresh.visit(link, "reset-form")
         assert heading(fresh) == "Set a new password", heading(fresh)
         assert member in text_of(fresh.driver.find_element(By.TAG_NAME, "main"))
@@ -235,7 +245,7 @@ def test_an_admin_disables_and_enables_an_account_and_hands_over_a_reset_link(br
 
 
 def test_sign_up_by_invitation_only(tmp_path: Path) -> None:
-    with invite_only_server(tmp_path) as (base, database):
+    with invite_only_server(tmp_path) as (base, public_url, database):
         admin = make_admin(database)
         newcomer = unique_username("invited")
         with ExitStack() as stack:
@@ -258,7 +268,7 @@ def test_sign_up_by_invitation_only(tmp_path: Path) -> None:
             follow(admin_browser, admin_browser.driver.find_element(By.ID, "invite-create"), "invite-made")
             label = text_of(admin_browser.driver.find_element(By.CSS_SELECTOR, 'label[for="new-link-url"]'))
             assert label == "Invite link", label
-            link = new_link(admin_browser)
+            link = new_link(admin_browser, public_url)
             assert urlsplit(link).path == "/signup" and list(parse_qs(urlsplit(link).query)) == ["invite"], link
             invites = admin_browser.driver.find_elements(By.CSS_SELECTOR, "#invite-list tr[data-invite]")
             assert len(invites) == 1, len(invites)
@@ -266,7 +276,8 @@ def test_sign_up_by_invitation_only(tmp_path: Path) -> None:
             assert text_of(invites[0].find_element(By.CSS_SELECTOR, "td:nth-of-type(4)")) == "open"
             assert invites[0].find_elements(By.CSS_SELECTOR, f'form[action="/admin/invites/{invite_id}/delete"]')
 
-            # A fresh Chromium signs up through it: the form carries the invite along.
+            # A fresh Chromium signs up through it, as handed over (on the public URL's host,
+            # localhost, where it then stays signed in): the form carries the invite along.
             visitor.visit(link, "signup-with-invite")
             assert visitor.path == "/signup" and visitor.driver.find_elements(By.ID, "signup-form")
             hidden = visitor.driver.find_element(By.CSS_SELECTOR, '#signup-form input[type="hidden"][name="invite"]')
@@ -291,7 +302,7 @@ def test_sign_up_by_invitation_only(tmp_path: Path) -> None:
             assert not row.find_elements(By.CSS_SELECTOR, "form")
             user_row(admin_browser, newcomer)
             follow(admin_browser, admin_browser.driver.find_element(By.ID, "invite-create"), "second-invite")
-            second = new_link(admin_browser)
+            second = new_link(admin_browser, public_url)
             second_id = max(int(r.get_attribute("data-invite")) for r in admin_browser.driver.find_elements(By.CSS_SELECTOR, "#invite-list tr[data-invite]"))
             revoke = admin_browser.driver.find_element(By.CSS_SELECTOR, f'form[action="/admin/invites/{second_id}/delete"] button')
             follow(admin_browser, revoke, "invite-revoked")

@@ -244,13 +244,15 @@ def read_feed(url: str) -> tuple[ET.Element, dict[str, str]]:
     return root, headers
 
 
-def feed_url_on_page(browser: Browser, server: str) -> str:
+def feed_url_on_page(browser: Browser, public_url: str) -> str:
+    """The feed link just made, shown in Settings: on the server's public URL (`server.publicURL`),
+    whatever host the page was opened at, since a feed reader fetches it from elsewhere."""
     field = browser.driver.find_element(By.ID, "feed-link-url")
     assert field.get_attribute("readOnly") == "true", "the feed link is shown in a field that can be edited"
     assert field.accessible_name.strip(), "the feed link's field has no label"
     url = field.get_attribute("value")
     parts = urlsplit(url)
-    assert (parts.scheme, parts.netloc) == tuple(urlsplit(server)[:2]), f"the feed link {url!r} is not on {server}"
+    assert (parts.scheme, parts.netloc) == tuple(urlsplit(public_url)[:2]), f"the feed link {url!r} is not on the public URL {public_url}"
     match = re.fullmatch(r"/feeds/([A-Za-z0-9_-]+)/favorites\.atom", parts.path)
     assert match, f"unexpected feed link {url!r}"
     assert len(match[1]) >= 43, f"the feed token {match[1]!r} is shorter than 256 bits in base64url"
@@ -539,14 +541,15 @@ def test_new_this_week_on_favourite_lists(browser: Browser, new_account: str) ->
     browser.assert_no_console_errors()
 
 
-def test_atom_feed_of_new_books(browser: Browser, new_account: str, server: str) -> None:
+def test_atom_feed_of_new_books(browser: Browser, new_account: str, public_url: str) -> None:
     """A reader stars a list and makes a feed link in Settings; the link is shown once. Fetched with
     no cookies, as a feed reader would, it is an Atom feed (id, title, updated, self link) whose
     entries include the books new on the list, linking to their pages, with stable urn:uuid ids.
     Resetting the link stops the old one; turning the feed off stops the new one; a made-up
-    token finds nothing."""
+    token finds nothing. The link, and every link in the feed, is on the server's public URL,
+    though Settings was opened at the base URL (127.0.0.1)."""
     driver = browser.driver
-    host = urlsplit(server).netloc
+    host = urlsplit(public_url).netloc
     browser.visit("/lists", "catalog")
     star_on_catalog(browser, LIST, "starred")
 
@@ -555,7 +558,7 @@ def test_atom_feed_of_new_books(browser: Browser, new_account: str, server: str)
     assert not driver.find_elements(By.ID, "feed-link-revoke"), "there is no feed to turn off yet"
     assert visible_text(browser, feed_button(browser)) == "Make a feed link"
     follow(browser, feed_button(browser), "feed-link-made")
-    url = feed_url_on_page(browser, server)
+    url = feed_url_on_page(browser, public_url)
     assert visible_text(browser, feed_button(browser)) == "Reset feed link"
     assert driver.find_element(By.ID, "feed-link-revoke").is_displayed()
 
@@ -607,7 +610,7 @@ def test_atom_feed_of_new_books(browser: Browser, new_account: str, server: str)
 
     # Reset: the old link stops, the new one works.
     follow(browser, feed_button(browser), "feed-link-reset")
-    new_url = feed_url_on_page(browser, server)
+    new_url = feed_url_on_page(browser, public_url)
     assert new_url != url
     status, _, _ = http_get(url)
     assert status == 404, f"the feed link from before the reset still answers {status}"

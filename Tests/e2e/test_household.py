@@ -368,7 +368,7 @@ def test_two_givers_reserve_and_the_owner_never_knows(browser: Browser, server: 
             session.assert_no_console_errors()
 
 
-def test_share_link_for_someone_without_an_account(browser: Browser, server: str) -> None:
+def test_share_link_for_someone_without_an_account(browser: Browser, server: str, public_url: str) -> None:
     owner = unique_username("sharer")
     giver = unique_username("giver")
     note = "Paperback is fine — “any edition”"
@@ -396,18 +396,24 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         field = browser.driver.find_element(By.ID, "share-link-url")
         assert field.get_attribute("readonly") is not None and field.accessible_name, "the new link is not a labelled, read-only field"
         link = field.get_attribute("value")
-        assert re.fullmatch(re.escape(browser.url("/shared/")) + r"[A-Za-z0-9_-]{40,}", link), link
+        # The link is on the server's public URL (`server.publicURL`), never on the host the page was
+        # asked for: the page, as the browser has it, is at the base URL (127.0.0.1), the link it
+        # shows on localhost.
+        origin, shown = browser.js("return [location.origin, document.getElementById('share-link-url').value];")
+        assert origin == server and shown.startswith(public_url + "/shared/"), (origin, shown)
+        assert urlsplit(link).netloc == urlsplit(public_url).netloc != urlsplit(server).netloc, link
+        assert re.fullmatch(re.escape(public_url + "/shared/") + r"[A-Za-z0-9_-]{40,}", link), link
         browser.visit("/settings", "settings-with-link")
         assert not browser.driver.find_elements(By.ID, "share-link-url"), "the link is shown again after the page is left"
         assert link not in browser.driver.page_source
         assert browser.driver.find_element(By.ID, "share-link-revoke").is_displayed()
 
-        # A fresh browser, never signed in, opens it: titles, priority and note, nothing of the reservation.
+        # A fresh browser, never signed in, opens it as given (on the public URL, the same server):
+        # titles, priority and note, nothing of the reservation.
         guest = stack.enter_context(another_browser(server, f"{browser.test_name}-guest"))
         assert guest.driver.get_cookies() == []
-        guest.driver.get(link)
-        guest.wait_for_load()
-        guest.screenshot("shared-list")
+        guest.visit(link, "shared-list")
+        assert guest.driver.current_url == link, guest.driver.current_url
         assert signed_in_as(guest) is None
         assert heading(guest).startswith(f"{owner}’s wishlist") and "2 books" in heading(guest), heading(guest)
         shared = rows(guest, "shared-items")
@@ -423,15 +429,15 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert_well_made(guest, "the shared list")
         status, headers, _ = http_get(link)
         assert status == 200 and headers.get("referrer-policy") == "no-referrer", (status, headers)
-        assert_fits_a_phone(guest, {"shared-list": urlsplit(link).path})
+        assert_fits_a_phone(guest, {"shared-list": link})
 
         # Replacing the link: the new one works, the old one is gone.
         browser.visit("/settings", "settings-replace")
         follow(browser, browser.driver.find_element(By.ID, "share-link-create"), "link-replaced")
         replacement = browser.driver.find_element(By.ID, "share-link-url").get_attribute("value")
-        assert replacement != link
+        assert replacement != link and replacement.startswith(public_url + "/shared/"), replacement
         assert http_get(replacement)[0] == 200
-        guest.visit(urlsplit(link).path, "old-link", expect_status=404)
+        guest.visit(link, "old-link", expect_status=404)
         assert "404" in heading(guest), heading(guest)
         assert owner not in guest.driver.page_source and items[oldest] not in guest.driver.page_source
 
@@ -441,7 +447,7 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert browser.path == "/settings", browser.driver.current_url
         assert "no longer works" in flash_text(browser), flash_text(browser)
         assert not browser.driver.find_elements(By.ID, "share-link-revoke")
-        guest.visit(urlsplit(replacement).path, "revoked-link", expect_status=404)
+        guest.visit(replacement, "revoked-link", expect_status=404)
         assert "404" in heading(guest), heading(guest)
         assert items[oldest] not in guest.driver.page_source
         status, headers, _ = http_get(replacement)
