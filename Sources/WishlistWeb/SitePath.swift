@@ -6,6 +6,9 @@ enum SitePath {
     static let catalog = "/lists"
     static let wishlist = "/wishlist"
     static let wishlistImport = "/wishlist/import"
+    static let profile = "/settings/profile"
+    static let profilePicture = "/settings/profile/picture"
+    static func picture(_ key: String, size: Int) -> String { "/pictures/\(key)-\(size).jpg" }
     static let people = "/people"
     static let reservations = "/reservations"
 
@@ -16,6 +19,8 @@ enum SitePath {
 
     static func list(_ nameEncoded: String) -> String { catalog + "/" + nameEncoded }
     static func book(_ id: String) -> String { "/books/" + id }
+    static func bookReading(_ id: String) -> String { book(id) + "/reading" }
+    static let reading = "/reading"
     static func wishlistItem(_ id: Int64) -> String { wishlist + "/\(id)" }
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { people + "/" + username }

@@ -64,6 +64,7 @@ public struct WishlistServer: Sendable {
         let catalog = CatalogStore(database: database)
         let wishlist = WishlistStore(database: database)
         let household = HouseholdStore(database: database)
+        let reading = ReadingStore(database: database)
         let invites = Invites(database: database, clock: clock)
         let shareLinks = SecretLinkStore(database: database, kind: .share)
         let feedLinks = SecretLinkStore(database: database, kind: .feed)
@@ -72,7 +73,7 @@ public struct WishlistServer: Sendable {
             secureCookies: config.server.secureCookies
         )
         let wishlistPages = WishlistController(
-            database: database, wishlist: wishlist, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
+            database: database, wishlist: wishlist, reading: reading, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
             secureCookies: config.server.secureCookies
         )
         let householdPages = HouseholdController(
@@ -85,7 +86,7 @@ public struct WishlistServer: Sendable {
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo
         ))
-        router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, secure: config.server.secureCookies))
+        router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, reading: reading, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: CSRFMiddleware(csrf: csrf))
@@ -96,6 +97,10 @@ public struct WishlistServer: Sendable {
         catalogPages.addRoutes(to: signedIn, loaders: pageLoaders)
         wishlistPages.addRoutes(to: signedIn, loaders: pageLoaders)
         householdPages.addRoutes(to: signedIn, loaders: pageLoaders)
+        ReadingController(
+            reading: reading, catalog: catalog, wishlist: wishlist, pages: pages, clock: clock, secureCookies: config.server.secureCookies
+        ).addRoutes(to: signedIn)
+        ProfileController(profiles: ProfileStore(database: database), reading: reading, pages: pages, clock: clock).addRoutes(to: signedIn)
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)

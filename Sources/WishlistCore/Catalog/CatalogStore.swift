@@ -278,8 +278,24 @@ public struct CatalogStore: Sendable {
 
     /// Books on current lists whose title or author has words starting with each word of
     /// `query`, ignoring case and accents; best-ranked first.
-    public func search(_ query: String, limit: Int = 50) async throws -> [BookSummary] {
+    /// The orders of search results the catalog can give; the household's orders (rating, how
+    /// many want a book) are made from these by the page, which knows the household.
+    public enum SearchOrder: Sendable {
+        /// How well the words match (SQLite's bm25), then the best rank on a current list.
+        case relevance
+        case title
+        case author
+    }
+
+    /// Books on the current lists whose title or author match `query`; with `list`, only that
+    /// list's (the NYT's lists are its genres).
+    public func search(_ query: String, list: String? = nil, order: SearchOrder = .relevance, limit: Int = 50) async throws -> [BookSummary] {
         guard let match = Self.ftsQuery(query) else { return [] }
+        let orderBy = switch order {
+        case .relevance: "book_search.rank, (SELECT MIN(rank) FROM list_entry WHERE list_entry.book_id = book.id), book.title"
+        case .title: "book.title COLLATE NOCASE, book.author COLLATE NOCASE"
+        case .author: "book.author COLLATE NOCASE, book.title COLLATE NOCASE"
+        }
         return try await database.pool.read { db in
             try Row.fetchAll(
                 db,
@@ -287,11 +303,11 @@ public struct CatalogStore: Sendable {
                     SELECT book.* FROM book_search JOIN book ON book.id = book_search.book_id
                     WHERE book_search MATCH ?
                       AND EXISTS (SELECT 1 FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
-                                  WHERE list_entry.book_id = book.id AND catalog_list.is_current)
-                    ORDER BY (SELECT MIN(rank) FROM list_entry WHERE list_entry.book_id = book.id), book.title
+                                  WHERE list_entry.book_id = book.id AND catalog_list.is_current AND (?2 IS NULL OR catalog_list.name_encoded = ?2))
+                    ORDER BY \(orderBy)
                     LIMIT ?
                     """,
-                arguments: [match, limit]
+                arguments: [match, list, limit]
             ).map(Self.bookSummary)
         }
     }

@@ -13,11 +13,18 @@ extension CatalogController {
         guard let read else { throw Self.unknownBook }
         let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
         let returnTo = Self.returnPath(request)
+        let yourReading = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment("partials/reading-form.html", [
+            "csrf_token": .string(context.visitor.csrfToken), "errors": .null,
+            "reading": ReadingPresenter.formValue(
+                bookID: read.key.bookID, title: entry.title, reading: read.reading, onWishlist: read.wishlistItem != nil, returnTo: returnTo, now: clock.now()
+            ),
+        ])))
         return try pages.respond(entry.page, for: context.visitor) { slot in
             switch slot {
             case .returnTo: .value(.string(returnTo))
             case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
             case .item: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
+            case .yourReading: yourReading
             }
         }
     }
@@ -26,17 +33,24 @@ extension CatalogController {
     func loadBookPage(_ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedBookPage {
         let id = context.parameters.get("id") ?? ""
         guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
-        let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), generation: try read.catalog.generation())
+        // The household panel counts wishes and readings, which grow the wishlist generation.
+        let key = BookPageKey(
+            bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
+            generation: try read.catalog.generation() + read.wishlist.generation()
+        )
         let cached = pageCaches.books.entry(key)
         var content: BookPageContent?
         if cached == nil {
             guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(read: nil) }
             content = BookPageContent(
-                book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
+                book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id),
+                opinion: try read.reading.opinion(bookID: id)
             )
         }
         let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
-        return LoadedBookPage(read: BookPageRead(key: key, cached: cached, content: content, wishlistItem: wishlistItem))
+        return LoadedBookPage(read: BookPageRead(
+            key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID)
+        ))
     }
 
     struct LoadedBookPage: KeepablePageRead, Sendable {
@@ -53,6 +67,7 @@ extension CatalogController {
         let book: CatalogBook
         let placements: [Placement]
         let histories: [RankHistory]
+        let opinion: HouseholdOpinion
     }
 
     struct BookPageRead: Sendable {
@@ -60,6 +75,7 @@ extension CatalogController {
         let cached: BookPage?
         let content: BookPageContent?
         let wishlistItem: Int64?
+        let reading: Reading?
     }
 
     /// Renders a book's page for every visitor with the same key, and keeps it.
@@ -82,10 +98,12 @@ extension CatalogController {
                 "breadcrumb_list": content.placements.first.map(BookPresenter.placementValue) ?? .null,
                 "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),
                 "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
+                "your_reading": .slot("your_reading"),
+                "opinion": ReadingPresenter.opinionValue(content.opinion),
             ],
             own: slot
         )
-        let entry = BookPage(page: page, marks: try wishlistMarks(detail, own: slot))
+        let entry = BookPage(page: page, marks: try wishlistMarks(detail, own: slot), title: book.title)
         pageCaches.books.keep(entry, for: key)
         return entry
     }

@@ -24,7 +24,7 @@ extension CatalogController {
                 message: "There is no stored edition of \(displayName) published on \(date). The links beside a list lead to the editions there are."
             )
         }
-        let entry = try page.cached ?? sharedListPage(page.edition!, key: page.key)
+        let entry = try page.cached ?? sharedListPage(page.edition!, standings: page.standings, key: page.key)
         let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
             : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
         // The closure is called for every slot: it captures only what it needs, made once.
@@ -40,7 +40,7 @@ extension CatalogController {
             case .newThisWeek: newThisWeekFill
             }
         }
-        if !requested.isEmpty, remembered.set(name, byWeeks: requested == "weeks") {
+        if let requested = ListSort(rawValue: requested), remembered.set(name, requested) {
             response.setCookie(remembered.cookie(secure: secureCookies))
         }
         return response
@@ -54,15 +54,19 @@ extension CatalogController {
             throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
         }
         let requested = try request.queryText("sort")
-        guard ["", "rank", "weeks"].contains(requested) else {
-            throw PageError.badRequest("Lists can be sorted by rank or by weeks on the list; “\(requested.prefix(40))” is neither.")
+        guard requested.isEmpty || ListSort(rawValue: requested) != nil else {
+            throw PageError.badRequest(
+                "Lists can be sorted by rank, weeks on the list, how many here want a book or their rating; “\(requested.prefix(40))” is none of them."
+            )
         }
         let remembered = ListSortCookie(request.cookieValue(ListSortCookie.name))
-        let byWeeks = requested.isEmpty ? remembered.sortsByWeeks(name) : requested == "weeks"
+        let sort = ListSort(rawValue: requested) ?? remembered.sort(of: name)
         let favorites = try read.catalog.favoriteLists(userID: user.userID)
+        // Rows say how many here want a book and what they rated it: wishes and readings grow
+        // the wishlist generation.
         let key = ListPageKey(
-            list: name, date: date, sortsByWeeks: byWeeks, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
-            statusLine: pages.notices.statusLine(), generation: try read.catalog.generation()
+            list: name, date: date, sort: sort, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
+            statusLine: pages.notices.statusLine(), generation: try read.catalog.generation() + read.wishlist.generation()
         )
         let lookup = try Self.listPageLookup(key, favorites: favorites, user: user, cache: pageCaches.lists, read)
         return LoadedListPage(name: name, date: date, requested: requested, remembered: remembered, lookup: lookup)
@@ -83,9 +87,10 @@ extension CatalogController {
         }
         let isCurrent = cached?.isCurrent ?? edition?.isCurrent ?? false
         let bookIDs = cached?.bookIDs ?? edition?.books.map(\.book.id) ?? []
+        let standings = cached == nil ? try read.reading.standings(of: bookIDs) : [:]
         let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
         return .found(ListPageRead(
-            key: key, cached: cached, edition: edition, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
+            key: key, cached: cached, edition: edition, standings: standings, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
             newThisWeek: isStartPage ? try read.catalog.newOnFavoriteLists(userID: user.userID) : []
         ))
     }
@@ -127,11 +132,15 @@ extension CatalogController {
         let key: ListPageKey
         let cached: ListPage?
         let edition: ListEdition?
+        /// The household's wishes and ratings of the edition's books, read with it.
+        let standings: [String: BookStanding]
         let marks: [String: Int64]
         let newThisWeek: [NewEntry]
 
-        init(key: ListPageKey, cached: ListPage?, edition: ListEdition?, marks: [String: Int64], newThisWeek: [NewEntry]) {
-            (self.key, self.cached, self.edition, self.marks, self.newThisWeek) = (key, cached, edition, marks, newThisWeek)
+        init(
+            key: ListPageKey, cached: ListPage?, edition: ListEdition?, standings: [String: BookStanding], marks: [String: Int64], newThisWeek: [NewEntry]
+        ) {
+            (self.key, self.cached, self.edition, self.standings, self.marks, self.newThisWeek) = (key, cached, edition, standings, marks, newThisWeek)
         }
     }
 
@@ -162,9 +171,9 @@ extension CatalogController {
     }
 
     /// Renders an edition's page for every visitor with the same key, and keeps it.
-    func sharedListPage(_ edition: ListEdition, key: ListPageKey) throws -> ListPage {
+    func sharedListPage(_ edition: ListEdition, standings: [String: BookStanding], key: ListPageKey) throws -> ListPage {
         let list = edition.list, name = list.nameEncoded
-        let ordered = key.sortsByWeeks ? edition.books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) } : edition.books
+        let ordered = Self.ordered(edition.books, by: key.sort, standings: standings)
         let editionPath = { (date: String) in SitePath.list(name) + (date == edition.currentDate ? "" : "?date=" + date) }
         let indexes = Dictionary(ordered.enumerated().map { ($1.book.id, $0) }) { first, _ in first }
         let slot = { (name: String) in ListPage.Slot(name, indexes: indexes) }
@@ -174,6 +183,7 @@ extension CatalogController {
             guard case .dictionary(var row) = BookPresenter.bookRow(listed.book, listed: listed, movement: movement, wishlistItem: nil) else { return .null }
             marks.append(try wishlistMarks(row, own: slot))
             row["actions"] = .slot("mark:" + listed.book.id)
+            row["standing"] = ReadingPresenter.standingValue(standings[listed.book.id])
             return .dictionary(row)
         }
         let page = try pages.renderShared(
@@ -181,7 +191,7 @@ extension CatalogController {
             isAdmin: key.isAdmin, statusLine: key.statusLine,
             values: [
                 "list": BookPresenter.listValue(list, isFavorite: key.isFavorite),
-                "sort": .string(key.sortsByWeeks ? "weeks" : "rank"),
+                "sort": .string(key.sort.rawValue),
                 "books": .array(rows),
                 "new_this_week_html": .slot("new_this_week"),
                 "return_to": .slot("return_to"),
@@ -199,6 +209,23 @@ extension CatalogController {
         let entry = ListPage(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
         pageCaches.lists.keep(entry, for: key)
         return entry
+    }
+
+    /// An edition's books in a list page's order; ties keep the NYT's rank.
+    static func ordered(_ books: [ListedBook], by sort: ListSort, standings: [String: BookStanding]) -> [ListedBook] {
+        switch sort {
+        case .rank:
+            return books
+        case .weeks:
+            return books.sorted { ($0.weeksOnList, -$0.rank) > ($1.weeksOnList, -$1.rank) }
+        case .wanted:
+            let wanted = { (book: ListedBook) in standings[book.book.id]?.wantCount ?? 0 }
+            return books.sorted { (wanted($0), -$0.rank) > (wanted($1), -$1.rank) }
+        case .rating:
+            // Rated books first, best first; a tie on the average goes to the one rated more often.
+            let rating = { (book: ListedBook) in (standings[book.book.id]?.averageRating ?? -1, standings[book.book.id]?.ratingCount ?? 0) }
+            return books.sorted { (rating($0).0, rating($0).1, -$0.rank) > (rating($1).0, rating($1).1, -$1.rank) }
+        }
     }
 
     /// A book's wishlist mark in both states, with slots for the visitor's token, the page's

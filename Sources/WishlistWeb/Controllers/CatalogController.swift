@@ -61,24 +61,72 @@ struct CatalogController {
         return redirect(to: returnTo)
     }
 
+    /// The orders search offers: the catalog's, and the household's opinion.
+    enum SearchSort: String, CaseIterable {
+        case relevance, title, author, rating, wanted
+    }
+
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let query = try request.queryText("q")
-        let results = query.isEmpty ? [] : try await catalog.search(query)
-        let placements = try await catalog.placements(of: results.map(\.id))
+        let lists = try await catalog.currentLists()
+        let list = try request.queryText("list")
+        guard list.isEmpty || lists.contains(where: { $0.nameEncoded == list }) else {
+            throw PageError.badRequest("There is no current list called “\(list.prefix(60))” to search in. Choose one of the lists offered, or all of them.")
+        }
+        let requested = try request.queryText("sort")
+        guard let sort = requested.isEmpty ? .relevance : SearchSort(rawValue: requested) else {
+            throw PageError.badRequest("Search results can be sorted by relevance, title, author, rating or how many here want a book; “\(requested.prefix(40))” is none of them.")
+        }
+        let order: CatalogStore.SearchOrder = switch sort {
+        case .title: .title
+        case .author: .author
+        case .relevance, .rating, .wanted: .relevance
+        }
+        let found = query.isEmpty ? [] : try await catalog.search(query, list: list.isEmpty ? nil : list, order: order)
+        let (placements, standings) = try await database.pageRead { read in
+            (try read.catalog.placements(of: found.map(\.id)), try read.reading.standings(of: found.map(\.id)))
+        }
+        let results = Self.ordered(found, by: sort, standings: standings)
         let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
         let rows = results.map { book -> TemplateValue in
             guard case .dictionary(var row) = BookPresenter.bookRow(book, listed: nil, wishlistItem: onWishlist[book.id]) else { return .null }
             row["lists"] = .array((placements[book.id] ?? []).map(BookPresenter.placementValue))
+            row["standing"] = ReadingPresenter.standingValue(standings[book.id])
             return .dictionary(row)
         }
         return try pages.render(
             "search/results.html", title: query.isEmpty ? "Search" : "Search: \(query)", nav: "search", for: context.visitor,
             values: [
                 "q": .string(query), "searched": .bool(!query.isEmpty), "results": .array(rows),
+                "list": .string(list), "sort": .string(sort.rawValue),
+                "lists": .array(lists.map { ["value": .string($0.nameEncoded), "name": .string($0.displayName), "selected": .bool($0.nameEncoded == list)] }),
+                "sorts": .array(Self.searchSortChoices(sort)),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )
+    }
+
+    /// Results in the household's order where that was asked for; ties keep relevance.
+    static func ordered(_ books: [BookSummary], by sort: SearchSort, standings: [String: BookStanding]) -> [BookSummary] {
+        let position = Dictionary(books.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        switch sort {
+        case .relevance, .title, .author:
+            return books
+        case .wanted:
+            let wanted = { (book: BookSummary) in standings[book.id]?.wantCount ?? 0 }
+            return books.sorted { (wanted($0), -position[$0.id]!) > (wanted($1), -position[$1.id]!) }
+        case .rating:
+            let rating = { (book: BookSummary) in (standings[book.id]?.averageRating ?? -1, standings[book.id]?.ratingCount ?? 0) }
+            return books.sorted { (rating($0).0, rating($0).1, -position[$0.id]!) > (rating($1).0, rating($1).1, -position[$1.id]!) }
+        }
+    }
+
+    static func searchSortChoices(_ current: SearchSort) -> [TemplateValue] {
+        let names: [SearchSort: String] = [
+            .relevance: "Best match", .title: "Title", .author: "Author", .rating: "Best rated here", .wanted: "Most wanted here",
+        ]
+        return SearchSort.allCases.map { ["value": .string($0.rawValue), "name": .string(names[$0]!), "selected": .bool($0 == current)] }
     }
 
     // MARK: Input

@@ -70,8 +70,8 @@ struct HouseholdController {
         switch loaded {
         case .viewer: return redirect(to: SitePath.wishlist)
         case .notFound: throw Self.memberNotFound
-        case .found(let member, let sort, let read):
-            let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: user.isAdmin)
+        case .found(let member, let sort, let read, let about):
+            let entry = try sharedMemberPage(member, sort: sort, read: read, about: about, isAdmin: user.isAdmin)
             return try pages.respond(entry.page, for: context.visitor)
         }
     }
@@ -93,33 +93,53 @@ struct HouseholdController {
             page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
             generation: try read.catalog.generation() + read.wishlist.generation() + read.household.reservationGeneration()
         )
-        if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached)) }
+        if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached), nil) }
         let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
-        return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))))
+        let about = MemberAbout(
+            profile: try read.profiles.profile(userID: member.id),
+            readThisYear: try read.reading.finishedCount(userID: member.id, year: FinishedDate(clock.now()).year),
+            readings: try read.reading.readings(userID: member.id, sort: .finished)
+        )
+        return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))), about)
     }
 
     enum LoadedMemberPage: KeepablePageRead, Sendable {
         /// The viewer's own name: their own wishlist is elsewhere.
         case viewer
         case notFound
-        case found(Member, WishlistSort, WishlistPageRead<SharedItem>)
+        /// The member, the order, and the page or its wishlist; `MemberAbout` when not cached.
+        case found(Member, WishlistSort, WishlistPageRead<SharedItem>, MemberAbout?)
 
         var isWorthKeeping: Bool {
-            if case .found(_, _, let read) = self { read.isCached } else { true }
+            if case .found(_, _, let read, _) = self { read.isCached } else { true }
         }
+    }
+
+    /// The profile and reading a member's page opens and ends with.
+    struct MemberAbout: Sendable {
+        let profile: Profile
+        let readThisYear: Int
+        let readings: [Reading]
     }
 
     /// A member's wishlist as this viewer sees it: from the cache, or rendered from the page's
     /// read and kept (``WishlistPageCache``).
-    private func sharedMemberPage(_ member: Member, sort: WishlistSort, read: WishlistPageRead<SharedItem>, isAdmin: Bool) throws -> WishlistPage {
+    private func sharedMemberPage(
+        _ member: Member, sort: WishlistSort, read: WishlistPageRead<SharedItem>, about: MemberAbout?, isAdmin: Bool
+    ) throws -> WishlistPage {
         switch read {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
             let path = SitePath.person(member.username)
+            let about = about ?? MemberAbout(profile: .empty, readThisYear: 0, readings: [])
             let page = WishlistPage(page: try pages.renderShared(
-                "people/show.html", title: "\(member.username)’s wishlist", nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
+                "people/show.html", title: member.username, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
+                    "profile": ProfilePresenter.profileValue(
+                        about.profile, username: member.username, wishCount: items.count, readThisYear: about.readThisYear
+                    ),
+                    "readings": .array(about.readings.map(ReadingPresenter.readingValue)),
                     "member": ["name": .string(member.username), "path": .string(path), "count": .int(items.count)],
                     "sort": .string(sort.rawValue),
                     "items": .array(items.map { Self.sharedItemValue($0, placements: placements[$0.item.bookID ?? ""] ?? []) }),

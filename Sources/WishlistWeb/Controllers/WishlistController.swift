@@ -7,6 +7,7 @@ import WishlistTemplates
 struct WishlistController {
     let database: AppDatabase
     let wishlist: WishlistStore
+    let reading: ReadingStore
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
@@ -220,6 +221,14 @@ struct WishlistController {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let value = try await itemValue(item, detailed: true)
+        // "I've read it" for a catalog book: the form offers to take the book off the wishlist.
+        var readingForm = TemplateValue.null
+        if let bookID = item.bookID {
+            let saved = try await reading.reading(bookID: bookID, userID: try context.signedInUser().userID)
+            readingForm = ReadingPresenter.formValue(
+                bookID: bookID, title: item.title, reading: saved, onWishlist: true, returnTo: SitePath.wishlistItem(item.id), now: clock.now()
+            )
+        }
         return try pages.render(
             "wishlist/item.html", title: item.title, nav: "wishlist", for: context.visitor, status: status,
             values: [
@@ -228,6 +237,7 @@ struct WishlistController {
                 "buy_links": BookPresenter.linksValue(item.buyLinks, label: "name"),
                 "review_links": BookPresenter.linksValue(item.readingLinks, label: "label"),
                 "note_value": .string(entered.note), "priority_value": .string(entered.priority),
+                "reading": readingForm,
                 "errors": TemplateValue(errors),
             ]
         )

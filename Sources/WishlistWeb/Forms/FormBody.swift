@@ -8,13 +8,33 @@ import WishlistTemplates
 public struct FormBody: Sendable {
     /// Bodies over this many bytes are refused with 413.
     public static let maximumBytes = 64 * 1024
-    /// The one route that takes a file (a Goodreads export), and its larger limit.
-    public static let uploadPath = SitePath.wishlistImport
-    public static let uploadMaximumBytes = 2 * 1024 * 1024
+    /// The routes that take a file, each with its form field and its body limit: a Goodreads
+    /// export, and a profile picture (8 MB, the picture rule's, and room for the form around it).
+    public struct Upload: Sendable {
+        public let field: String
+        public let maximumBytes: Int
+        /// What the 413 says when a declared body is over the limit.
+        public let tooLarge: String
+    }
+
+    public static let uploads: [String: Upload] = [
+        SitePath.wishlistImport: Upload(
+            field: "file", maximumBytes: 2 * 1024 * 1024, tooLarge: "Goodreads exports can be up to 2 MB. Upload a smaller file."
+        ),
+        SitePath.profilePicture: Upload(
+            field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
+        ),
+    ]
 
     /// The body limit for a request to `path`.
     public static func limit(for path: String) -> Int {
-        path == uploadPath ? uploadMaximumBytes : maximumBytes
+        uploads[path]?.maximumBytes ?? maximumBytes
+    }
+
+    /// The 413 for a body over the limit of `path`.
+    public static func tooLarge(for path: String) -> PageError {
+        guard let upload = uploads[path] else { return .payloadTooLarge }
+        return PageError(.contentTooLarge, title: "That file is too large", message: upload.tooLarge)
     }
 
     private var fields: [String: String] = [:]

@@ -8,7 +8,7 @@ import WishlistCore
 struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > FormBody.limit(for: request.uri.path) {
-            throw PageError.payloadTooLarge
+            throw FormBody.tooLarge(for: request.uri.path)
         }
         return try await next(request, context)
     }

@@ -21,14 +21,14 @@ struct CSRFMiddleware: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             // A body without a declared length (chunked) that runs past the limit: the 413 that
             // `BodyLimitMiddleware` gives a declared one.
-            throw PageError.payloadTooLarge
+            throw FormBody.tooLarge(for: request.uri.path)
         }
         let contentType = request.headers[.contentType] ?? ""
         let token: String
         if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             context.form = try FormBody(parsing: body)
             token = try context.form.text("csrf_token", maxLength: 100)
-        } else if contentType.lowercased().hasPrefix("multipart/form-data"), request.uri.path == FormBody.uploadPath {
+        } else if contentType.lowercased().hasPrefix("multipart/form-data"), let upload = FormBody.uploads[request.uri.path] {
             let multipart: MultipartForm
             do {
                 multipart = try MultipartForm(body: Array(body.readableBytesView), contentType: contentType)
@@ -40,7 +40,7 @@ struct CSRFMiddleware: RouterMiddleware {
             for part in multipart.parts where !names.insert(part.name).inserted {
                 throw PageError.badRequest("The form sent the field “\(part.name.prefix(40))” more than once. Reload the page and try again.")
             }
-            context.upload = multipart.file("file")
+            context.upload = multipart.file(upload.field)
             token = multipart.text("csrf_token") ?? ""
         } else if contentType.lowercased().hasPrefix("application/json"), request.uri.path.hasPrefix("/passkeys/") {
             // The passkey script posts JSON; it sends the page's token in a header instead.

@@ -10,6 +10,7 @@ struct FlashMiddleware: RouterMiddleware {
 
     let wishlist: WishlistStore
     let household: HouseholdStore
+    let reading: ReadingStore
     let secure: Bool
 
     /// The cookie a redirect sets to show `code` on the next page.
@@ -32,6 +33,9 @@ struct FlashMiddleware: RouterMiddleware {
 
     private func message(for code: String, userID: Int64) async throws -> PageFlash? {
         let parts = code.split(separator: "-", maxSplits: 1).map(String.init)
+        if parts.count == 2, parts[0] == "read" || parts[0] == "readoff" {
+            return try await readingMessage(bookID: parts[1], removedFromWishlist: parts[0] == "readoff", userID: userID)
+        }
         switch (parts.first ?? "", parts.count > 1 ? ItemID(parts[1]) : nil) {
         case ("added", let id?):
             guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
@@ -51,9 +55,19 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Your reservation was cancelled. The book is free for others to reserve.")
         case ("note", _):
             return PageFlash(kind: "success", message: "Your priority and note were saved.")
+        case ("unread", _):
+            return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         default:
             return nil
         }
+    }
+}
+
+extension FlashMiddleware {
+    private func readingMessage(bookID: String, removedFromWishlist: Bool, userID: Int64) async throws -> PageFlash? {
+        guard let saved = try await reading.reading(bookID: bookID, userID: userID) else { return nil }
+        let also = removedFromWishlist ? " It is off your wishlist now." : ""
+        return PageFlash(kind: "success", message: "Saved: you've read “\(saved.title)”.\(also)", link: (SitePath.reading, "Books I’ve read"))
     }
 }
 

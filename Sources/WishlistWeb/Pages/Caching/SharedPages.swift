@@ -4,7 +4,8 @@ import WishlistTemplates
 /// Rendered list pages. The catalog part of a list page (the books, their movement, the edition
 /// links) is the same for every user who opens an edition in the same order, so it is rendered
 /// once; the marks are rendered once per book too, and a request only copies bytes and fills slots.
-/// Key: ``ListPageKey``; invalidated by the catalog's generation.
+/// Key: ``ListPageKey``; invalidated by the catalog's and the wishlists' generations (each row says
+/// how many here want the book and what they rated it).
 typealias ListPageCache = SharedPageCache<ListPageKey, ListPage>
 
 extension ListPageCache {
@@ -16,7 +17,7 @@ struct ListPageKey: SharedPageKey {
     let list: String
     /// The `date` asked for; empty for the current edition.
     let date: String
-    let sortsByWeeks: Bool
+    let sort: ListSort
     let isFavorite: Bool
     let isAdmin: Bool
     let statusLine: String?
@@ -60,9 +61,10 @@ struct ListPage: SharedPage {
     }
 }
 
-/// Rendered book pages: the description, the lists, the rank charts and the links are the same
-/// for everyone; the wishlist mark is filled per visitor. Key: ``BookPageKey``; invalidated by the
-/// catalog's generation.
+/// Rendered book pages: the description, the lists, the rank charts, the links and what the
+/// household thinks are the same for everyone; the wishlist mark and the visitor's own reading
+/// are filled per visitor. Key: ``BookPageKey``; invalidated by the catalog's and the wishlists'
+/// generations (wishes and readings are counted on the page).
 typealias BookPageCache = SharedPageCache<BookPageKey, BookPage>
 
 extension BookPageCache {
@@ -81,6 +83,7 @@ struct BookPageKey: SharedPageKey {
 struct BookPage: SharedPage {
     let page: SharedHTML<Slot>
     let marks: WishlistMarks<Slot>
+    let title: String
 
     /// The book page's own slots.
     enum Slot: Equatable, Sendable {
@@ -88,9 +91,12 @@ struct BookPage: SharedPage {
         case wishlistMark
         /// The visitor's wishlist item of the book, in its mark (`item:<book>`).
         case item
+        /// The visitor's own reading form.
+        case yourReading
 
         init?(_ name: String, bookID: String) {
             switch name {
+            case "your_reading": self = .yourReading
             case "return_to": self = .returnTo
             case "wishlist_mark": self = .wishlistMark
             case "item:" + bookID: self = .item

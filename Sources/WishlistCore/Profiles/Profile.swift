@@ -1,0 +1,60 @@
+import CivilTime
+import Foundation
+
+/// What a member tells the household about themselves: a bio, a birthday, a picture and the
+/// books they would press on anyone.
+public struct Profile: Sendable, Equatable {
+    public static let bioMaximumLength = 500
+    public static let favoriteMaximumCount = 6
+
+    public let bio: String
+    public let birthday: Birthday?
+    /// The current picture's key (its address), or nil for initials on a colour.
+    public let pictureKey: String?
+    /// Up to six books from what the member has read, in the order chosen.
+    public let favorites: [Reading]
+
+    public static let empty = Profile(bio: "", birthday: nil, pictureKey: nil, favorites: [])
+}
+
+/// A birthday without the year: month and day.
+public struct Birthday: Sendable, Equatable {
+    public let month: Int
+    public let day: Int
+
+    /// Any day that exists in some year, 29 February included.
+    public init?(month: Int, day: Int) {
+        guard (1...12).contains(month), (1...Self.longestMonth(month)).contains(day) else { return nil }
+        (self.month, self.day) = (month, day)
+    }
+
+    /// Reads the stored `MM-DD`.
+    init?(stored: String) {
+        let parts = stored.split(separator: "-")
+        guard parts.count == 2, let month = Int(parts[0]), let day = Int(parts[1]) else { return nil }
+        self.init(month: month, day: day)
+    }
+
+    var stored: String {
+        var text = ""
+        text.appendPadded(month, minimumDigits: 2)
+        text.append("-")
+        text.appendPadded(day, minimumDigits: 2)
+        return text
+    }
+
+    public static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+
+    /// "14 March".
+    public var text: String { "\(day) \(Self.monthNames[month - 1])" }
+
+    private static func longestMonth(_ month: Int) -> Int {
+        switch month {
+        case 2: 29
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

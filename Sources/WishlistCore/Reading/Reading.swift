@@ -1,0 +1,148 @@
+import CivilTime
+import Foundation
+
+/// A book a member has read, with what they thought of it.
+public struct Reading: Sendable, Equatable {
+    public let id: Int64
+    /// The catalog's id, or nil for a book read elsewhere (imported from Goodreads).
+    public let bookID: String?
+    public let title: String
+    public let author: String
+    public let rating: Int?
+    public let review: String
+    public let finished: FinishedDate?
+    public let updatedAt: Date
+}
+
+/// The orders of "Books I've read".
+public enum ReadingSort: String, Sendable, CaseIterable {
+    case finished, rating, title, author
+
+    var orderBy: String {
+        switch self {
+        // Books without a date come after the dated ones, most recently recorded first.
+        case .finished: "finished_on IS NULL, finished_on DESC, updated_at DESC, id DESC"
+        case .rating: "rating IS NULL, rating DESC, finished_on DESC, title COLLATE NOCASE"
+        case .title: "title COLLATE NOCASE, author COLLATE NOCASE"
+        case .author: "author COLLATE NOCASE, title COLLATE NOCASE"
+        }
+    }
+}
+
+/// The day a book was finished, as a reader gives it: `YYYY-MM-DD`, a real calendar day.
+public struct FinishedDate: Sendable, Equatable, Comparable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Reads `YYYY-MM-DD`; nil for anything else, or a day that does not exist.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              year >= 1000, (1...12).contains(month), (1...CivilDateTime.daysInMonth(month, year: year)).contains(day)
+        else { return nil }
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    /// The calendar day of `date` in UTC.
+    public init(_ date: Date) {
+        let moment = CivilDateTime(date)
+        (year, month, day) = (moment.year, moment.month, moment.day)
+    }
+
+    public var text: String {
+        var text = ""
+        text.appendPadded(year, minimumDigits: 4)
+        text.append("-")
+        text.appendPadded(month, minimumDigits: 2)
+        text.append("-")
+        text.appendPadded(day, minimumDigits: 2)
+        return text
+    }
+
+    /// The latest day a reader may give: the date somewhere on Earth already has (UTC+14), so
+    /// "today" is accepted wherever the reader lives, and no later day anywhere.
+    public static func latestAllowed(at now: Date) -> FinishedDate {
+        FinishedDate(now.addingTimeInterval(14 * 3600))
+    }
+
+    public static func < (lhs: FinishedDate, rhs: FinishedDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// What a reader entered about a book, checked.
+public struct ReadingInput: Sendable, Equatable {
+    public static let reviewMaximumLength = 5000
+
+    public let rating: Int?
+    public let review: String
+    public let finished: FinishedDate?
+
+    public init(rating: Int?, review: String, finished: FinishedDate?) {
+        self.rating = rating
+        self.review = review
+        self.finished = finished
+    }
+
+    /// Each field's problem as a sentence for the person, by field name; empty when all is well.
+    public static func problems(rating: String, review: String, finished: String, now: Date) -> [String: String] {
+        var problems: [String: String] = [:]
+        if !rating.isEmpty, Int(rating).map({ (1...5).contains($0) }) != true {
+            problems["rating"] = "Choose from one to five stars, or no rating."
+        }
+        if review.count > reviewMaximumLength {
+            problems["review"] = "Reviews can be up to 5,000 characters; this one has \(review.count). Shorten it and save again."
+        }
+        if !finished.isEmpty {
+            if let date = FinishedDate(finished) {
+                if date > FinishedDate.latestAllowed(at: now) {
+                    problems["finished"] = "The date you finished can't be in the future."
+                }
+            } else {
+                problems["finished"] = "Give the date you finished as year, month and day (for example 2026-03-14), or leave it empty."
+            }
+        }
+        return problems
+    }
+
+    /// The input, when ``problems(rating:review:finished:now:)`` found none.
+    public init?(rating: String, review: String, finished: String, now: Date) {
+        guard Self.problems(rating: rating, review: review, finished: finished, now: now).isEmpty else { return nil }
+        self.init(rating: Int(rating), review: review.trimmingCharacters(in: .whitespacesAndNewlines), finished: FinishedDate(finished))
+    }
+}
+
+/// What the household (the members who share) thinks of one book.
+public struct HouseholdOpinion: Sendable, Equatable {
+    public struct Review: Sendable, Equatable {
+        public let username: String
+        public let rating: Int?
+        public let review: String
+        public let finished: FinishedDate?
+    }
+
+    public let wantCount: Int
+    public let readCount: Int
+    public let averageRating: Double?
+    public let ratingCount: Int
+    /// Readings with a rating or a review, newest first.
+    public let reviews: [Review]
+
+    public static let none = HouseholdOpinion(wantCount: 0, readCount: 0, averageRating: nil, ratingCount: 0, reviews: [])
+}
+
+/// A book's household figures as a list row shows them: "2 here want it", "★ 4.5 (3)".
+public struct BookStanding: Sendable, Equatable {
+    public let wantCount: Int
+    public let averageRating: Double?
+    public let ratingCount: Int
+
+    public static let none = BookStanding(wantCount: 0, averageRating: nil, ratingCount: 0)
+}

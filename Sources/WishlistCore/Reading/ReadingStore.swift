@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+
+/// The `reading` table: what each member has read, rated and reviewed.
+///
+/// A member's own readings are always theirs to see. What others see of them, one by one or
+/// counted, comes only from members whose sharing is `household` (and whose account is not
+/// disabled): a count that included a private member would change when she read or wished, and
+/// so tell on her.
+public struct ReadingStore: Sendable {
+    public enum RecordOutcome: Sendable, Equatable {
+        /// Recorded; `removedFromWishlist` says the wishlist item of the book went with it.
+        case recorded(removedFromWishlist: Bool)
+        case unknownBook
+    }
+
+    let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// Marks a catalog book read, or updates the reading; with `removeFromWishlist`, the member's
+    /// wishlist item of the book goes in the same transaction.
+    public func record(bookID: String, userID: Int64, _ input: ReadingInput, removeFromWishlist: Bool, at now: Date) async throws -> RecordOutcome {
+        try await database.pool.write { db in
+            guard let book = try Row.fetchOne(db, sql: "SELECT title, author, isbn13 FROM book WHERE id = ?", arguments: [bookID]) else {
+                return .unknownBook
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, finished_on, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id, book_id) DO UPDATE SET
+                        rating = excluded.rating, review = excluded.review, finished_on = excluded.finished_on, updated_at = excluded.updated_at
+                    """,
+                arguments: [userID, bookID, book["title"], book["author"], book["isbn13"], input.rating, input.review, input.finished?.text, StoredDate(now)]
+            )
+            var removed = false
+            if removeFromWishlist {
+                try db.execute(sql: "DELETE FROM wishlist_item WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
+                removed = db.changesCount > 0
+            }
+            return .recorded(removedFromWishlist: removed)
+        }
+    }
+
+    /// Forgets the member's reading of a book; false when there was none.
+    public func forget(bookID: String, userID: Int64) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM reading WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
+            return db.changesCount > 0
+        }
+    }
+
+    public func readings(userID: Int64, sort: ReadingSort) async throws -> [Reading] {
+        try await database.pool.read { try Reader(db: $0).readings(userID: userID, sort: sort) }
+    }
+
+    public func reading(bookID: String, userID: Int64) async throws -> Reading? {
+        try await database.pool.read { try Reader(db: $0).reading(bookID: bookID, userID: userID) }
+    }
+
+    /// The reading queries on a connection a ``PageRead`` holds.
+    public struct Reader {
+        let db: Database
+
+        /// Members whose readings and wishes others may see.
+        static let sharingMember = "user.sharing = 'household' AND user.disabled_at IS NULL"
+
+        public func readings(userID: Int64, sort: ReadingSort) throws -> [Reading] {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID])
+                .map(ReadingStore.reading)
+        }
+
+        public func reading(bookID: String, userID: Int64) throws -> Reading? {
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? AND book_id = ?"), arguments: [userID, bookID])
+                .map(ReadingStore.reading)
+        }
+
+        /// How many books the member finished in `year`.
+        public func finishedCount(userID: Int64, year: Int) throws -> Int {
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE user_id = ? AND finished_on >= ? AND finished_on < ?"),
+                arguments: [userID, "\(year)-01-01", "\(year + 1)-01-01"]
+            ) ?? 0
+        }
+
+        /// The sharing members' wishes, readings, ratings and reviews of one book.
+        public func opinion(bookID: String) throws -> HouseholdOpinion {
+            let wanted = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id WHERE book_id = ? AND \(Self.sharingMember)"),
+                arguments: [bookID]
+            ) ?? 0
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT user.username, reading.rating, reading.review, reading.finished_on
+                    FROM reading JOIN user ON user.id = reading.user_id
+                    WHERE reading.book_id = ? AND \(Self.sharingMember)
+                    ORDER BY reading.finished_on IS NULL, reading.finished_on DESC, reading.updated_at DESC
+                    """),
+                arguments: [bookID]
+            )
+            let ratings = rows.compactMap { $0["rating"] as Int? }
+            let reviews = rows.filter { $0["rating"] as Int? != nil || !($0["review"] as String).isEmpty }.map { row in
+                HouseholdOpinion.Review(
+                    username: row["username"], rating: row["rating"], review: row["review"],
+                    finished: (row["finished_on"] as String?).flatMap(FinishedDate.init)
+                )
+            }
+            return HouseholdOpinion(
+                wantCount: wanted, readCount: rows.count, averageRating: Self.average(ratings), ratingCount: ratings.count, reviews: reviews
+            )
+        }
+
+        /// Each of these books' figures among the sharing members; books with none are left out.
+        public func standings(of bookIDs: [String]) throws -> [String: BookStanding] {
+            guard !bookIDs.isEmpty else { return [:] }
+            let books = JSONText.array(of: bookIDs)
+            var wanted: [String: Int] = [:]
+            for row in try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT book_id, COUNT(*) FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id
+                    WHERE book_id IN (SELECT value FROM json_each(?)) AND \(Self.sharingMember) GROUP BY book_id
+                    """),
+                arguments: [books]
+            ) {
+                wanted[row[0]] = row[1]
+            }
+            var rated: [String: (Double, Int)] = [:]
+            for row in try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT book_id, AVG(rating), COUNT(rating) FROM reading JOIN user ON user.id = reading.user_id
+                    WHERE book_id IN (SELECT value FROM json_each(?)) AND rating IS NOT NULL AND \(Self.sharingMember) GROUP BY book_id
+                    """),
+                arguments: [books]
+            ) {
+                rated[row[0]] = (row[1], row[2])
+            }
+            var standings: [String: BookStanding] = [:]
+            for id in Set(wanted.keys).union(rated.keys) {
+                standings[id] = BookStanding(wantCount: wanted[id] ?? 0, averageRating: rated[id]?.0, ratingCount: rated[id]?.1 ?? 0)
+            }
+            return standings
+        }
+
+        static func average(_ ratings: [Int]) -> Double? {
+            ratings.isEmpty ? nil : Double(ratings.reduce(0, +)) / Double(ratings.count)
+        }
+    }
+
+    static func reading(_ row: Row) -> Reading {
+        Reading(
+            id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], rating: row["rating"], review: row["review"],
+            finished: (row["finished_on"] as String?).flatMap(FinishedDate.init), updatedAt: row.date("updated_at")
+        )
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// What a member has read: mark a book read with a rating, a review and a date, edit or forget
+/// it, and "Books I've read".
+struct ReadingController {
+    let reading: ReadingStore
+    let catalog: CatalogStore
+    let wishlist: WishlistStore
+    let pages: PageRenderer
+    let clock: WallClock
+    let secureCookies: Bool
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("reading", use: index)
+        group.get("books/:id/reading", use: edit)
+        group.post("books/:id/reading", use: save)
+        group.post("books/:id/reading/delete", use: forget)
+    }
+
+    // MARK: Handlers
+
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let requested = try request.queryText("sort")
+        guard let sort = requested.isEmpty ? .finished : ReadingSort(rawValue: requested) else {
+            throw PageError.badRequest("Books you've read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
+        }
+        let readings = try await reading.readings(userID: user.userID, sort: sort)
+        return try pages.render(
+            "reading/index.html", title: "Books I’ve read", nav: "reading", for: context.visitor,
+            values: ["sort": .string(sort.rawValue), "readings": .array(readings.map(ReadingPresenter.readingValue)), "count": .int(readings.count)]
+        )
+    }
+
+    /// The reading form on a page of its own: where "Edit" in "Books I've read" leads, and where
+    /// a refused form is shown again with its problems.
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let book = try await catalogBook(context)
+        return try await editPage(context, book: book, userID: user.userID, returnTo: SitePath.book(book.id))
+    }
+
+    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let book = try await catalogBook(context)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.book(book.id))
+        // Read generously so that the rule, not the reader, tells the person it is too long.
+        let entered = (
+            rating: try context.form.text("rating", maxLength: 40).trimmingCharacters(in: .whitespaces),
+            review: try context.form.text("review", maxLength: 4 * ReadingInput.reviewMaximumLength),
+            finished: try context.form.text("finished", maxLength: 40).trimmingCharacters(in: .whitespaces)
+        )
+        let now = clock.now()
+        guard let input = ReadingInput(rating: entered.rating, review: entered.review, finished: entered.finished, now: now) else {
+            let problems = ReadingInput.problems(rating: entered.rating, review: entered.review, finished: entered.finished, now: now)
+            return try await editPage(
+                context, book: book, userID: user.userID, returnTo: returnTo, entered: entered, errors: problems, status: .unprocessableContent
+            )
+        }
+        let removeFromWishlist = try context.form.text("remove_from_wishlist", maxLength: 10) == "yes"
+        switch try await reading.record(bookID: book.id, userID: user.userID, input, removeFromWishlist: removeFromWishlist, at: now) {
+        case .unknownBook:
+            throw CatalogController.unknownBook
+        case .recorded(let removed):
+            return redirectWithFlash(to: removed && returnTo.hasPrefix(SitePath.wishlist) ? SitePath.wishlist : returnTo, (removed ? "readoff-" : "read-") + book.id)
+        }
+    }
+
+    @Sendable func forget(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let book = try await catalogBook(context)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.book(book.id))
+        _ = try await reading.forget(bookID: book.id, userID: user.userID)
+        return redirectWithFlash(to: returnTo, "unread")
+    }
+
+    // MARK: Pages
+
+    private func editPage(
+        _ context: AppRequestContext, book: CatalogBook, userID: Int64, returnTo: String,
+        entered: (rating: String, review: String, finished: String)? = nil, errors: FieldErrors = [:], status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let saved = try await reading.reading(bookID: book.id, userID: userID)
+        let onWishlist = try await wishlist.itemIDsByBook(userID: userID)[book.id] != nil
+        return try pages.render(
+            "reading/edit.html", title: "Your reading of \(book.title)", nav: "reading", for: context.visitor, status: status,
+            values: [
+                "book": ["id": .string(book.id), "title": .string(book.title), "author": .string(book.author), "path": .string(SitePath.book(book.id))],
+                "reading": ReadingPresenter.formValue(
+                    bookID: book.id, title: book.title, reading: saved, entered: entered, onWishlist: onWishlist, returnTo: returnTo, now: clock.now()
+                ),
+                "errors": TemplateValue(errors),
+            ]
+        )
+    }
+
+    // MARK: Input
+
+    /// The catalog book the path names, or the book page's 404.
+    private func catalogBook(_ context: AppRequestContext) async throws -> CatalogBook {
+        let id = context.parameters.get("id") ?? ""
+        guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else { throw CatalogController.unknownBook }
+        return book
+    }
+
+    private func redirectWithFlash(to location: String, _ code: String) -> Response {
+        var response = redirect(to: location)
+        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+        return response
+    }
+}

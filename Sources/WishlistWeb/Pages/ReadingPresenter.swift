@@ -1,0 +1,97 @@
+import Foundation
+import WishlistCore
+import WishlistTemplates
+
+/// Readings, ratings and the household's opinion as the templates show them.
+enum ReadingPresenter {
+    /// What `partials/reading-form.html` needs. `entered` is what the person typed when saving
+    /// failed; otherwise the form holds their saved reading.
+    static func formValue(
+        bookID: String, title: String, reading: Reading?, entered: (rating: String, review: String, finished: String)? = nil,
+        onWishlist: Bool, returnTo: String, now: Date
+    ) -> TemplateValue {
+        let values = entered ?? (
+            reading?.rating.map(String.init) ?? "", reading?.review ?? "", reading?.finished?.text ?? ""
+        )
+        return [
+            "book_id": .string(bookID), "title": .string(title), "path": .string(SitePath.bookReading(bookID)),
+            "is_read": .bool(reading != nil), "rating_choices": ratingChoices(checked: values.rating),
+            "review": .string(values.review), "finished": .string(values.finished),
+            "latest": .string(FinishedDate.latestAllowed(at: now).text), "on_wishlist": .bool(onWishlist), "return_to": .string(returnTo),
+        ]
+    }
+
+    /// "No rating" and one to five stars, as radio buttons.
+    static func ratingChoices(checked: String) -> TemplateValue {
+        let none: TemplateValue = ["id": "none", "value": "", "label": "No rating", "stars": "", "checked": .bool(checked.isEmpty)]
+        return .array([none] + (1...5).map { count in
+            [
+                "id": .string(String(count)), "value": .string(String(count)), "label": .string(starsLabel(count)),
+                "stars": .string(stars(count)), "checked": .bool(checked == String(count)),
+            ]
+        })
+    }
+
+    static func stars(_ count: Int) -> String { String(repeating: "★", count: count) }
+
+    static func starsLabel(_ count: Int) -> String { count == 1 ? "1 star" : "\(count) stars" }
+
+    /// An average to one decimal place: 4.5, 4.0.
+    static func averageText(_ average: Double) -> String {
+        let tenths = Int((average * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// One reading as "Books I've read" and a profile list it.
+    static func readingValue(_ reading: Reading) -> TemplateValue {
+        [
+            "title": .string(reading.title), "author": .string(reading.author),
+            "book_path": .string(reading.bookID.map(SitePath.book) ?? ""),
+            "edit_path": .string(reading.bookID.map(SitePath.bookReading) ?? ""),
+            "rating": reading.rating.map { .int($0) } ?? .null,
+            "stars": .string(reading.rating.map(stars) ?? ""), "stars_label": .string(reading.rating.map(starsLabel) ?? ""),
+            "review": .string(reading.review),
+            "finished": .string(reading.finished?.text ?? ""),
+        ]
+    }
+
+    /// The book page's "In this household".
+    static func opinionValue(_ opinion: HouseholdOpinion) -> TemplateValue {
+        [
+            "has_any": .bool(opinion.wantCount > 0 || opinion.readCount > 0),
+            "wanted": .string(membersText(opinion.wantCount, verb: "want", object: "it")),
+            "read": .string(membersText(opinion.readCount, verb: "have read", object: "it", singularVerb: "has read")),
+            "average": .string(opinion.averageRating.map(averageText) ?? ""),
+            "rating_count": .string(opinion.ratingCount == 1 ? "1 rating" : "\(opinion.ratingCount) ratings"),
+            "reviews": .array(opinion.reviews.map { review in
+                [
+                    "username": .string(review.username), "person_path": .string(SitePath.person(review.username)),
+                    "stars": .string(review.rating.map(stars) ?? ""), "stars_label": .string(review.rating.map(starsLabel) ?? ""),
+                    "review": .string(review.review), "finished": .string(review.finished?.text ?? ""),
+                ]
+            }),
+        ]
+    }
+
+    /// "No member wants it", "1 member wants it", "3 members want it".
+    static func membersText(_ count: Int, verb: String, object: String, singularVerb: String? = nil) -> String {
+        switch count {
+        case 0: "No member \(singularVerb ?? verb + "s") \(object)"
+        case 1: "1 member \(singularVerb ?? verb + "s") \(object)"
+        default: "\(count) members \(verb) \(object)"
+        }
+    }
+
+    /// A list row's "2 here want it" and "★ 4.5 (3)".
+    static func standingValue(_ standing: BookStanding?) -> TemplateValue {
+        guard let standing else { return .null }
+        return [
+            "wanted": .string(standing.wantCount == 0 ? "" : "\(standing.wantCount) here want\(standing.wantCount == 1 ? "s" : "") it"),
+            "average": .string(standing.averageRating.map(averageText) ?? ""),
+            "rating_text": .string(standing.averageRating.map { "★ \(averageText($0)) (\(standing.ratingCount))" } ?? ""),
+            "rating_label": .string(standing.averageRating.map {
+                "Rated \(averageText($0)) on average by \(standing.ratingCount == 1 ? "1 member" : "\(standing.ratingCount) members") here"
+            } ?? ""),
+        ]
+    }
+}

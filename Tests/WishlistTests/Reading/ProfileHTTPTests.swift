@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+@Suite("Profiles over HTTP: bio, birthday, favourites, the member's page", .removesTemporaryDirectories)
+struct ProfileHTTPTests {
+    @Test func aProfileSavedInSettingsOpensTheMembersPageAboveTheirWishlistAndReading() async throws {
+        let home = try await Household.make()
+        let books = try await home.bookIDs()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            try await maya.share()
+            _ = try await maya.markRead(books[0], rating: "5", review: "Read it twice.", finished: FinishedDate(Date()).text)
+            _ = try await maya.markRead(books[1], finished: "2001-05-05")
+            let form = try await maya.get("/settings/profile")
+            let readingIDs = form.text.matches(of: /name="favorite_(\d+)"/).map { String($0.1) }
+            #expect(readingIDs.count == 2)
+            let saved = try await maya.post("/settings/profile", [
+                ("bio", "Reads on the train.\nLikes lighthouses."), ("birthday_month", "2"), ("birthday_day", "29"), ("favorite_\(readingIDs[0])", "yes"),
+            ])
+            #expect(saved.location == "/settings/profile?done=saved")
+            let page = try await ana.get("/people/maya")
+            #expect(page.text.contains("Reads on the train.\nLikes lighthouses."))
+            #expect(page.shows("Birthday: 29 February"))
+            #expect(page.shows("3 wishes"))
+            #expect(page.shows("1 book read this year"), "the book finished in 2001 is not this year's")
+            #expect(page.text.contains(#"avatar-initials"#) && page.text.contains(">M</span>"), "initials without a picture")
+            let favorites = try #require(page.text.firstMatch(of: /id="profile-favorites"[\s\S]*?<\/ol>/)?.0)
+            #expect(favorites.contains(home.titles[0]) && !favorites.contains(home.titles[1]))
+            let profileAt = try #require(page.text.range(of: #"id="profile""#)).lowerBound
+            let wishlistAt = try #require(page.text.range(of: #"id="member-items""#)).lowerBound
+            let readingAt = try #require(page.text.range(of: #"id="member-reading-list""#)).lowerBound
+            #expect(profileAt < wishlistAt && wishlistAt < readingAt, "profile, then wishlist, then reading")
+            #expect(page.text.contains("Read it twice."))
+        }
+    }
+
+    @Test func aLongBioAnImpossibleBirthdayOrSevenFavouritesAreRefusedWithASentence() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            let books = try await CatalogStore(database: home.server.database).list(named: "hardcover-fiction")!.1.prefix(7).map(\.book.id)
+            for book in books { _ = try await maya.markRead(book) }
+            let ids = try await maya.get("/settings/profile").text.matches(of: /name="favorite_(\d+)"/).map { String($0.1) }
+            let cases: [([(String, String)], String)] = [
+                ([("bio", String(repeating: "b", count: 501))], "A bio can be up to 500 characters; this one has 501."),
+                ([("birthday_month", "2"), ("birthday_day", "30")], "Choose both the month and a day that month has, or neither."),
+                ([("birthday_month", "4")], "Choose both the month and a day that month has, or neither."),
+                (ids.map { ("favorite_\($0)", "yes") }, "Choose up to 6 favourite books; you chose 7."),
+            ]
+            for (fields, sentence) in cases {
+                let refused = try await maya.post("/settings/profile", fields)
+                #expect(refused.status == .unprocessableContent)
+                #expect(refused.shows(sentence))
+            }
+            let stored = try await home.server.database.pool.read { db in
+                (try String.fetchOne(db, sql: "SELECT bio FROM user WHERE username = 'maya'"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite_book"))
+            }
+            #expect(stored.0 == "" && stored.1 == 0, "nothing refused was stored")
+            #expect(try await maya.post("/settings/profile", [("bio", String(repeating: "b", count: 500))]).status == .seeOther)
+        }
+    }
+
+    @Test func aBioIsTextWhateverItHolds() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            try await maya.share()
+            let hostile = "<img src=x onerror=alert(1)>\u{202E}desrever\u{200F}"
+            #expect(try await maya.post("/settings/profile", [("bio", hostile)]).status == .seeOther)
+            let page = try await ana.get("/people/maya")
+            #expect(page.text.contains("&lt;img src=x onerror=alert(1)&gt;\u{202E}desrever\u{200F}"))
+            #expect(!page.text.contains("<img src=x"))
+            #expect(try await maya.post("/settings/profile", [("bio", "tab\tok, escape \u{1B} not")]).status == .badRequest)
+        }
+    }
+
+    @Test func aPrivateMembersProfileIsNobodysToSee() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            #expect(try await maya.post("/settings/profile", [("bio", "secret bio")]).status == .seeOther)
+            let hidden = try await ana.get("/people/maya")
+            #expect(hidden.status == .notFound)
+            #expect(!hidden.text.contains("secret bio"))
+        }
+    }
+}
