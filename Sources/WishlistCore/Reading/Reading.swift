@@ -8,6 +8,8 @@ public struct Reading: Sendable, Equatable {
     public let bookID: String?
     public let title: String
     public let author: String
+    /// The book's ISBN-13 when known, so an export to Goodreads finds the same edition.
+    public let isbn13: String
     public let rating: Int?
     public let review: String
     public let finished: FinishedDate?

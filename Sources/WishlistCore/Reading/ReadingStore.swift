@@ -53,6 +53,32 @@ public struct ReadingStore: Sendable {
         }
     }
 
+    /// Adds the books of a Goodreads "read" shelf in one transaction (all or nothing), each the
+    /// catalog's book when its ISBN is known there; a book already among the member's readings
+    /// is counted, not changed.
+    public func importReadings(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> (added: Int, alreadyPresent: Int) {
+        let matched = try await database.pool.read { db in try WishlistStore.matchCatalog(books, db) }
+        return try await database.pool.write { db in
+            var present = try PresentBooks(userID: userID, table: "reading", db)
+            var counts = (added: 0, alreadyPresent: 0)
+            for (imported, book) in zip(books, matched) {
+                guard present.insert(book) else {
+                    counts.alreadyPresent += 1
+                    continue
+                }
+                try db.cachedStatement(sql: """
+                    INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, finished_on, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [
+                    userID, book.id.isEmpty ? nil : book.id, book.title, book.author, book.isbn13, imported.rating, imported.review,
+                    imported.dateRead?.text, StoredDate(now),
+                ])
+                counts.added += 1
+            }
+            return counts
+        }
+    }
+
     public func readings(userID: Int64, sort: ReadingSort) async throws -> [Reading] {
         try await database.pool.read { try Reader(db: $0).readings(userID: userID, sort: sort) }
     }
@@ -151,7 +177,7 @@ public struct ReadingStore: Sendable {
 
     static func reading(_ row: Row) -> Reading {
         Reading(
-            id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], rating: row["rating"], review: row["review"],
+            id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], isbn13: row["isbn13"], rating: row["rating"], review: row["review"],
             finished: (row["finished_on"] as String?).flatMap(FinishedDate.init), updatedAt: row.date("updated_at")
         )
     }

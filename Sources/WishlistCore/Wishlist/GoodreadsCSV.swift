@@ -1,7 +1,14 @@
 import CivilTime
 import Foundation
 
-/// One wishlist item as exported.
+/// The two Goodreads shelves the app reads and writes: the wishlist is "to-read", the books
+/// read are "read".
+public enum GoodreadsShelf: String, Sendable {
+    case toRead = "to-read"
+    case read
+}
+
+/// One wishlist item, or one book read, as exported.
 public struct GoodreadsExportRow: Sendable, Equatable {
     public var title: String
     public var author: String
@@ -10,8 +17,16 @@ public struct GoodreadsExportRow: Sendable, Equatable {
     public var publisher: String
     public var dateAdded: Date
     public var notes: String
+    public var shelf: GoodreadsShelf
+    /// 1 to 5, or nil (written as Goodreads' 0).
+    public var rating: Int?
+    public var dateRead: FinishedDate?
+    public var review: String
 
-    public init(title: String, author: String, isbn10: String, isbn13: String, publisher: String, dateAdded: Date, notes: String) {
+    public init(
+        title: String, author: String, isbn10: String, isbn13: String, publisher: String, dateAdded: Date, notes: String,
+        shelf: GoodreadsShelf = .toRead, rating: Int? = nil, dateRead: FinishedDate? = nil, review: String = ""
+    ) {
         self.title = title
         self.author = author
         self.isbn10 = isbn10
@@ -19,11 +34,16 @@ public struct GoodreadsExportRow: Sendable, Equatable {
         self.publisher = publisher
         self.dateAdded = dateAdded
         self.notes = notes
+        self.shelf = shelf
+        self.rating = rating
+        self.dateRead = dateRead
+        self.review = review
     }
 }
 
-/// One to-read book read from a Goodreads export.
+/// One book of the "to-read" or "read" shelf, from a Goodreads export.
 public struct GoodreadsImportedBook: Sendable, Equatable {
+    public var shelf: GoodreadsShelf = .toRead
     public var title: String
     public var author: String
     /// Ten characters, or "" when the file had no usable ISBN.
@@ -34,6 +54,11 @@ public struct GoodreadsImportedBook: Sendable, Equatable {
     /// Midnight UTC of the day added; nil when the file had no readable date.
     public var dateAdded: Date?
     public var notes: String
+    /// My Rating, 1 to 5; nil for Goodreads' 0 (not rated).
+    public var rating: Int? = nil
+    public var dateRead: FinishedDate? = nil
+    /// My Review, as plain text (Goodreads' `<br/>` line breaks become line breaks).
+    public var review: String = ""
     /// The 1-based line of the file on which the book's record starts.
     public var line: Int
 }
@@ -86,10 +111,12 @@ public enum GoodreadsCSV {
     static let maximumAuthorLength = 300
     static let maximumPublisherLength = 200
     static let maximumNotesLength = WishlistStore.noteMaximumLength
+    static let maximumReviewLength = ReadingInput.reviewMaximumLength
 
-    /// Header + one row per item; CRLF line ends; fields quoted when they contain , " CR or LF
-    /// (quotes doubled); every row "to-read" in Bookshelves and Exclusive Shelf; Date Added as
-    /// yyyy/MM/dd (UTC); My Rating, Read Count and Owned Copies 0; other columns empty.
+    /// Header + one row per item or book read; CRLF line ends; fields quoted when they contain ,
+    /// " CR or LF (quotes doubled); "to-read" or "read" in Bookshelves and Exclusive Shelf; Date
+    /// Added and Date Read as yyyy/MM/dd (UTC); My Rating 0 to 5; Read Count 1 for a book read,
+    /// else 0; Owned Copies 0; other columns empty.
     ///
     /// Any cell whose first character is =, +, -, @, tab or CR gets a leading apostrophe so
     /// spreadsheets show it as text. ISBN cells are plain digits, never Goodreads' `="…"` form,
@@ -103,9 +130,9 @@ public enum GoodreadsCSV {
         return output
     }
 
-    /// Parses a Goodreads export (or one of ours) uploaded at `now`. Rows on the "to-read" shelf
-    /// (every row when there is no Exclusive Shelf column) become `books`; rows on other shelves
-    /// or without a title go to `skipped`.
+    /// Parses a Goodreads export (or one of ours) uploaded at `now`. Rows on the "to-read" and
+    /// "read" shelves (every row is to-read when there is no Exclusive Shelf column) become
+    /// `books`; rows on other shelves or without a title go to `skipped`.
     ///
     /// Columns are found by header name (case-insensitive, trimmed); only Title is required.
     /// Values are trimmed, except notes; ISBNs come back as bare digits (and X) or "". Rows
@@ -167,22 +194,22 @@ public enum GoodreadsCSV {
         ExportColumn("Additional Authors"),
         ExportColumn("ISBN") { $0.isbn10 },
         ExportColumn("ISBN13") { $0.isbn13 },
-        ExportColumn("My Rating", constant: "0"),
+        ExportColumn("My Rating") { String($0.rating ?? 0) },
         ExportColumn("Average Rating"),
         ExportColumn("Publisher") { $0.publisher },
         ExportColumn("Binding"),
         ExportColumn("Number of Pages"),
         ExportColumn("Year Published"),
         ExportColumn("Original Publication Year"),
-        ExportColumn("Date Read"),
+        ExportColumn("Date Read") { $0.dateRead.map(GoodreadsDate.format) ?? "" },
         ExportColumn("Date Added") { GoodreadsDate.format($0.dateAdded) },
-        ExportColumn("Bookshelves", constant: "to-read"),
+        ExportColumn("Bookshelves") { $0.shelf.rawValue },
         ExportColumn("Bookshelves with positions"),
-        ExportColumn("Exclusive Shelf", constant: "to-read"),
-        ExportColumn("My Review"),
+        ExportColumn("Exclusive Shelf") { $0.shelf.rawValue },
+        ExportColumn("My Review") { $0.review },
         ExportColumn("Spoiler"),
         ExportColumn("Private Notes") { $0.notes },
-        ExportColumn("Read Count", constant: "0"),
+        ExportColumn("Read Count") { $0.shelf == .read ? "1" : "0" },
         ExportColumn("Owned Copies", constant: "0"),
     ]
 }
@@ -240,6 +267,10 @@ package extension GoodreadsCSVError {
 
     static func tooLong(line: Int, column: String, length: Int, maximum: Int) -> GoodreadsCSVError {
         GoodreadsCSVError(message: "Line \(line): the \(column) field has \(length.grouped) characters, more than the \(maximum.grouped) allowed; shorten it and upload the file again.")
+    }
+
+    static func readInFuture(line: Int, _ date: FinishedDate) -> GoodreadsCSVError {
+        GoodreadsCSVError(message: "Line \(line): the Date Read, \(GoodreadsDate.format(date)), is in the future; correct it and upload the file again.")
     }
 
     static func addedInFuture(line: Int, _ date: Date) -> GoodreadsCSVError {
@@ -358,6 +389,9 @@ private struct ImportColumns {
     private let dateAdded: Int?
     private let notes: Int?
     private let shelf: Int?
+    private let rating: Int?
+    private let dateRead: Int?
+    private let review: Int?
 
     enum Outcome {
         case book(GoodreadsImportedBook)
@@ -379,6 +413,9 @@ private struct ImportColumns {
         dateAdded = indices["date added"]
         notes = indices["private notes"]
         shelf = indices["exclusive shelf"]
+        rating = indices["my rating"]
+        dateRead = indices["date read"]
+        review = indices["my review"]
     }
 
     /// Goodreads writes the day in the user's time zone, which may already be tomorrow in UTC.
@@ -391,13 +428,19 @@ private struct ImportColumns {
             .skip(GoodreadsImport.Skip(line: record.line, title: title.shortenedForDisplay, reason: reason))
         }
         guard !title.isEmpty else { return skip("no title") }
+        var bookShelf = GoodreadsShelf.toRead
         if let shelf {
             let shelfName = text(shelf, in: record)
-            guard shelfName.lowercased() == "to-read" else {
-                return skip(shelfName.isEmpty ? "not on the “to-read” shelf" : "on the “\(shelfName.shortenedForDisplay)” shelf, not “to-read”")
+            guard let known = GoodreadsShelf(rawValue: shelfName.lowercased()) else {
+                return skip(
+                    shelfName.isEmpty ? "on no shelf, neither “to-read” nor “read”"
+                        : "on the “\(shelfName.shortenedForDisplay)” shelf, neither “to-read” nor “read”"
+                )
             }
+            bookShelf = known
         }
-        let book = GoodreadsImportedBook(
+        var book = GoodreadsImportedBook(
+            shelf: bookShelf,
             title: title,
             author: text(author, in: record),
             isbn10: Self.cleanISBN(cell(isbn10, in: record), length: 10),
@@ -407,6 +450,11 @@ private struct ImportColumns {
             notes: FormulaGuard.unguarded(cell(notes, in: record)),
             line: record.line
         )
+        if bookShelf == .read {
+            book.rating = Int(text(rating, in: record)).flatMap { (1...5).contains($0) ? $0 : nil }
+            book.dateRead = GoodreadsDate.parse(text(dateRead, in: record)).map(FinishedDate.init)
+            book.review = Self.plainText(FormulaGuard.unguarded(cell(review, in: record)))
+        }
         try Self.refuseBeyondLimits(book, now: now)
         return .book(book)
     }
@@ -417,6 +465,7 @@ private struct ImportColumns {
         let readColumns = [
             ("Title", title), ("Author", author), ("ISBN", isbn10), ("ISBN13", isbn13), ("Publisher", publisher),
             ("Date Added", dateAdded), ("Private Notes", notes), ("Exclusive Shelf", shelf),
+            ("My Rating", rating), ("Date Read", dateRead), ("My Review", review),
         ]
         for (name, column) in readColumns {
             if let scalar = cell(column, in: record).unicodeScalars.first(where: \.isForbiddenControlCharacter) {
@@ -429,6 +478,7 @@ private struct ImportColumns {
         let limitedColumns = [
             ("Title", book.title, GoodreadsCSV.maximumTitleLength), ("Author", book.author, GoodreadsCSV.maximumAuthorLength),
             ("Publisher", book.publisher, GoodreadsCSV.maximumPublisherLength), ("Private Notes", book.notes, GoodreadsCSV.maximumNotesLength),
+            ("My Review", book.review, GoodreadsCSV.maximumReviewLength),
         ]
         for (name, value, maximum) in limitedColumns where value.count > maximum {
             throw .tooLong(line: book.line, column: name, length: value.count, maximum: maximum)
@@ -436,6 +486,15 @@ private struct ImportColumns {
         if let added = book.dateAdded, added > now.addingTimeInterval(latestDateAddedAhead) {
             throw .addedInFuture(line: book.line, added)
         }
+        if let read = book.dateRead, read > FinishedDate.latestAllowed(at: now) {
+            throw .readInFuture(line: book.line, read)
+        }
+    }
+
+    /// Goodreads keeps a review's line breaks as `<br/>`; the app keeps plain text.
+    private static func plainText(_ review: String) -> String {
+        review.replacingOccurrences(of: "<br />", with: "\n").replacingOccurrences(of: "<br/>", with: "\n")
+            .replacingOccurrences(of: "<br>", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The raw cell; "" for a missing column or past the end of a short row, which pads it.
@@ -491,14 +550,11 @@ private enum FormulaGuard {
 private enum GoodreadsDate {
     /// `yyyy/MM/dd`.
     static func format(_ date: Date) -> String {
-        let day = CivilDateTime(date)
-        var text = ""
-        text.appendPadded(day.year, minimumDigits: 4)
-        text.append("/")
-        text.appendPadded(day.month, minimumDigits: 2)
-        text.append("/")
-        text.appendPadded(day.day, minimumDigits: 2)
-        return text
+        format(FinishedDate(date))
+    }
+
+    static func format(_ day: FinishedDate) -> String {
+        day.text.replacingOccurrences(of: "-", with: "/")
     }
 
     /// Midnight UTC of a `yyyy/MM/dd` or `yyyy-MM-dd` day (month and day may have one digit);

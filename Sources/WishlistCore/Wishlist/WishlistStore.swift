@@ -38,6 +38,9 @@ public enum WishlistSort: String, Sendable, CaseIterable {
 public struct WishlistImportSummary: Sendable, Equatable {
     public var added = 0
     public var alreadyPresent = 0
+    /// Books of the "read" shelf added to the books read, and those that were there already.
+    public var readAdded = 0
+    public var readAlreadyPresent = 0
     public var skipped: [GoodreadsImport.Skip] = []
 }
 
@@ -156,7 +159,7 @@ public struct WishlistStore: Sendable {
     public func importBooks(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> WishlistImportSummary {
         let matched = try await database.pool.read { db in try Self.matchCatalog(books, db) }
         return try await database.pool.write { db in
-            var present = try PresentBooks(userID: userID, db)
+            var present = try PresentBooks(userID: userID, table: "wishlist_item", db)
             var summary = WishlistImportSummary()
             for (imported, book) in zip(books, matched) {
                 guard present.insert(book) else {
@@ -195,7 +198,7 @@ public struct WishlistStore: Sendable {
     }
 
     /// The catalog book for each imported book, or the imported book as the user's own.
-    private static func matchCatalog(_ books: [GoodreadsImportedBook], _ db: Database) throws -> [CatalogBook] {
+    static func matchCatalog(_ books: [GoodreadsImportedBook], _ db: Database) throws -> [CatalogBook] {
         var catalogBooks: [String: CatalogBook] = [:]
         return try books.map { imported in
             guard let id = try catalogBookID(matching: imported, db) else { return ownBook(imported) }
@@ -242,10 +245,10 @@ public struct WishlistStore: Sendable {
     }
 }
 
-/// What is on a user's wishlist, to tell which imported books are there already: a catalog book
-/// by its id; any book by its ISBN-13, or by title and author ignoring ASCII case as SQLite's
-/// NOCASE does.
-private struct PresentBooks {
+/// What is on a user's wishlist (or among the books they read), to tell which imported books
+/// are there already: a catalog book by its id; any book by its ISBN-13, or by title and author
+/// ignoring ASCII case as SQLite's NOCASE does.
+struct PresentBooks {
     private struct TitleAndAuthor: Hashable {
         let title: String
         let author: String
@@ -265,8 +268,9 @@ private struct PresentBooks {
     private var isbn13s: Set<String> = []
     private var titlesAndAuthors: Set<TitleAndAuthor> = []
 
-    init(userID: Int64, _ db: Database) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT book_id, isbn13, title, author FROM wishlist_item WHERE user_id = ?", arguments: [userID])
+    /// `table` is `wishlist_item` or `reading`.
+    init(userID: Int64, table: String, _ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT book_id, isbn13, title, author FROM \(table) WHERE user_id = ?", arguments: [userID])
         for row in rows {
             remember(bookID: row["book_id"], isbn13: row["isbn13"], title: row["title"], author: row["author"])
         }

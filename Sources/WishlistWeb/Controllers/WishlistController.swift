@@ -139,15 +139,23 @@ struct WishlistController {
         return redirectWithFlash(to: SitePath.wishlist, "removed")
     }
 
-    /// A CSV that Goodreads' importer accepts, newest first.
+    /// A CSV that Goodreads' importer accepts: the wishlist on the "to-read" shelf, newest
+    /// first, then the books read on the "read" shelf with their ratings, dates and reviews.
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let rows = try await wishlist.items(userID: user.userID, sort: .added).map {
+        let wishes = try await wishlist.items(userID: user.userID, sort: .added).map {
             GoodreadsExportRow(
                 title: $0.title, author: $0.author, isbn10: $0.isbn10, isbn13: $0.isbn13,
                 publisher: $0.publisher, dateAdded: $0.addedAt, notes: $0.note
             )
         }
+        let read = try await reading.readings(userID: user.userID, sort: .finished).map {
+            GoodreadsExportRow(
+                title: $0.title, author: $0.author, isbn10: "", isbn13: $0.isbn13, publisher: "", dateAdded: $0.updatedAt, notes: "",
+                shelf: .read, rating: $0.rating, dateRead: $0.finished, review: $0.review
+            )
+        }
+        let rows = wishes + read
         return Response(
             status: .ok,
             headers: [
@@ -175,7 +183,10 @@ struct WishlistController {
         } catch let error as GoodreadsCSVError {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
         }
-        var summary = try await wishlist.importBooks(parsed.books, userID: user.userID, at: now)
+        var summary = try await wishlist.importBooks(parsed.books.filter { $0.shelf == .toRead }, userID: user.userID, at: now)
+        (summary.readAdded, summary.readAlreadyPresent) = try await reading.importReadings(
+            parsed.books.filter { $0.shelf == .read }, userID: user.userID, at: now
+        )
         summary.skipped = parsed.skipped
         var visitor = context.visitor
         visitor.signedIn?.wishlistCount = try await wishlist.count(userID: user.userID)
@@ -201,6 +212,7 @@ struct WishlistController {
                 "import_summary": summary.map { summary in
                     [
                         "added": .int(summary.added), "already": .int(summary.alreadyPresent),
+                        "read_added": .int(summary.readAdded), "read_already": .int(summary.readAlreadyPresent),
                         "skipped": .array(summary.skipped.map { ["line": .int($0.line), "title": .string($0.title), "reason": .string($0.reason)] }),
                     ]
                 } ?? .null,

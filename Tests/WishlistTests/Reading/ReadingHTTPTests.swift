@@ -224,6 +224,29 @@ struct ReadingHTTPTests {
         }
     }
 
+    @Test func aRoundTripThroughGoodreadsKeepsWhatWasReadRatedAndSaid() async throws {
+        let home = try await Household.make()
+        let books = try await home.bookIDs()
+        try await TestApp.run(home.server) { browser in
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            _ = try await ana.markRead(books[0], rating: "4", review: "Line one,\n\"line\" two", finished: "2026-10-02")
+            _ = try await ana.markRead(books[1])
+            let exported = try await ana.get("/wishlist.csv")
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            try await ben.get("/wishlist")
+            let imported = try await WishlistHTTPTests().upload(exported.text, as: &ben)
+            #expect(imported.text.contains(#"<li id="import-read-added"><strong>2</strong>"#))
+            let store = ReadingStore(database: home.server.database)
+            let anas = try await store.readings(userID: 2, sort: .title)
+            let bens = try await store.readings(userID: 3, sort: .title)
+            #expect(bens.map { [$0.bookID, $0.title, $0.rating.map(String.init), $0.review, $0.finished?.text] }
+                == anas.map { [$0.bookID, $0.title, $0.rating.map(String.init), $0.review, $0.finished?.text] })
+            #expect(bens.first { $0.bookID == books[0] }?.review == "Line one,\n\"line\" two")
+            let again = try await WishlistHTTPTests().upload(exported.text, as: &ben)
+            #expect(again.text.contains(#"<li id="import-read-already"><strong>2</strong>"#), "a second import adds nothing")
+        }
+    }
+
     /// The catalog ids of a page's book rows, in order.
     static func bookOrder(_ html: String) -> [String] {
         html.matches(of: /<li class="book" data-book="([^"]+)"/).map { String($0.1) }

@@ -29,7 +29,8 @@ struct GoodreadsCSVTests {
         result.books.map {
             GoodreadsExportRow(
                 title: $0.title, author: $0.author, isbn10: $0.isbn10, isbn13: $0.isbn13,
-                publisher: $0.publisher, dateAdded: $0.dateAdded ?? .distantPast, notes: $0.notes
+                publisher: $0.publisher, dateAdded: $0.dateAdded ?? .distantPast, notes: $0.notes,
+                shelf: $0.shelf, rating: $0.rating, dateRead: $0.dateRead, review: $0.review
             )
         }
     }
@@ -51,6 +52,34 @@ struct GoodreadsCSVTests {
     }
 
     // MARK: Export
+
+    @Test func booksReadGoOnTheReadShelfWithRatingDateAndReviewAndComeBackTheSame() throws {
+        let read = GoodreadsExportRow(
+            title: "Piranesi", author: "Susanna Clarke", isbn10: "", isbn13: "9781635575637", publisher: "", dateAdded: Self.day(2024, 2, 1),
+            notes: "", shelf: .read, rating: 5, dateRead: FinishedDate("2024-01-30"), review: "The House is kind.\nSo is this book, \"mostly\"."
+        )
+        let unrated = GoodreadsExportRow(
+            title: "Unrated", author: "Someone", isbn10: "", isbn13: "", publisher: "", dateAdded: Self.day(2024, 2, 2), notes: "", shelf: .read
+        )
+        let csv = GoodreadsCSV.export([Self.row(), read, unrated])
+        let lines = Self.dataLines(csv)
+        #expect(lines[1].hasPrefix(",Piranesi,Susanna Clarke,,,,9781635575637,5,,,,,,,2024/01/30,2024/02/01,read,,read,\"The House is kind."))
+        #expect(lines[1].hasSuffix(",,,1,0"), "a book read has been read once")
+        #expect(lines[2].contains(",0,,,,,,,,2024/02/02,read,,read,,,,1,0"), "no rating is Goodreads' 0")
+        let parsed = try GoodreadsCSV.parse(csv, now: Self.now)
+        #expect(Self.exportRows(parsed) == [Self.row(), read, unrated], "a round trip keeps every book, shelf, rating, date and review")
+    }
+
+    @Test func aGoodreadsReviewsLineBreaksBecomeLineBreaks() throws {
+        let csv = "Title,Exclusive Shelf,My Rating,My Review,Date Read\nA,read,3,first<br/>second<br />third,2024/5/6\nB,read,9,,2099/01/01"
+        #expect(Self.parseError(csv) == "Line 3: the Date Read, 2099/01/01, is in the future; correct it and upload the file again.")
+        let parsed = try GoodreadsCSV.parse(String(csv.prefix { $0 != "B" }), now: Self.now)
+        #expect(parsed.books.first?.review == "first\nsecond\nthird")
+        #expect(parsed.books.first?.dateRead == FinishedDate("2024-05-06"))
+        #expect(parsed.books.first?.rating == 3)
+        let unrated = try GoodreadsCSV.parse("Title,Exclusive Shelf,My Rating\nB,read,9\nC,read,0", now: Self.now)
+        #expect(unrated.books.map(\.rating) == [nil, nil], "a rating outside 1 to 5 is no rating")
+    }
 
     @Test func headerIsGoodreadsColumnsInOrder() {
         #expect(GoodreadsCSV.header.joined(separator: ",") == Self.goodreadsHeader)
@@ -139,14 +168,18 @@ struct GoodreadsCSVTests {
                 dateAdded: Self.day(2024, 3, 2), notes: "", line: 2
             ),
             GoodreadsImportedBook(
+                shelf: .read, title: "The Great Gatsby", author: "F. Scott Fitzgerald",
+                isbn10: "0743273567", isbn13: "9780743273565", publisher: "Scribner",
+                dateAdded: Self.day(2023, 6, 1), notes: "", rating: 4, dateRead: FinishedDate("2023-08-19"),
+                review: "Loved it.\r\nThe green light!\r\n\r\nWould reread.", line: 3
+            ),
+            GoodreadsImportedBook(
                 title: "Sea of Tranquility", author: "Emily St. John Mandel",
                 isbn10: "", isbn13: "", publisher: "Knopf",
                 dateAdded: Self.day(2024, 3, 5), notes: "Ask Jo, she has it", line: 7
             ),
         ])
-        #expect(result.skipped == [
-            GoodreadsImport.Skip(line: 3, title: "The Great Gatsby", reason: "on the “read” shelf, not “to-read”"),
-        ])
+        #expect(result.skipped == [])
     }
 
     @Test func columnsAreFoundByNameWhateverTheirOrderAndCase() throws {
@@ -209,18 +242,18 @@ struct GoodreadsCSVTests {
             "Finished,Someone,read,",
             "Abandoned,Someone,currently-reading,",
             "Shelfless,Someone,,",
-            "\(String(repeating: "T", count: 501)),Someone,read,\(String(repeating: "n", count: 2001))",
+            "\(String(repeating: "T", count: 501)),Someone,currently-reading,\(String(repeating: "n", count: 2001))",
             "Kept,Someone,To-Read,",
         ].joined(separator: "\n")
         let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.skipped == [
             GoodreadsImport.Skip(line: 2, title: "", reason: "no title"),
-            GoodreadsImport.Skip(line: 3, title: "Finished", reason: "on the “read” shelf, not “to-read”"),
-            GoodreadsImport.Skip(line: 4, title: "Abandoned", reason: "on the “currently-reading” shelf, not “to-read”"),
-            GoodreadsImport.Skip(line: 5, title: "Shelfless", reason: "not on the “to-read” shelf"),
-            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: "on the “read” shelf, not “to-read”"),
+            GoodreadsImport.Skip(line: 4, title: "Abandoned", reason: "on the “currently-reading” shelf, neither “to-read” nor “read”"),
+            GoodreadsImport.Skip(line: 5, title: "Shelfless", reason: "on no shelf, neither “to-read” nor “read”"),
+            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: "on the “currently-reading” shelf, neither “to-read” nor “read”"),
         ])
-        #expect(result.books.map(\.line) == [7], "the shelf is matched case-insensitively; skipped rows are not held to the limits")
+        #expect(result.books.map(\.line) == [3, 7], "the shelf is matched case-insensitively; skipped rows are not held to the limits")
+        #expect(result.books.map(\.shelf) == [.read, .toRead])
     }
 
     // MARK: Rows that break the rules of form input

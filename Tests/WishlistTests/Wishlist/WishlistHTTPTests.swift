@@ -190,12 +190,14 @@ struct WishlistHTTPTests {
 
     @Test func importAddsCatalogMatchesAndOwnBooksAndReportsSkips() async throws {
         let server = try await TestApp.build()
-        // Goodreads writes ISBNs as ="..." formulas, quoted; a row on the "read" shelf is skipped.
+        // Goodreads writes ISBNs as ="..." formulas, quoted; a row on the "read" shelf joins the
+        // books read, one on another shelf is skipped.
         let csv = [
             "Book Id,Title,Author,ISBN,ISBN13,Date Added,Bookshelves,Exclusive Shelf,Private Notes",
             #"1,Anything,Someone,"=""","=""\#(Self.sharedBook)""",2026/01/02,to-read,to-read,from my shelf"#,
             "2,A Book Nobody Lists,Ann Author,,,2026/01/03,to-read,to-read,",
             "3,Already Read,Reader,,,2026/01/04,read,read,",
+            "4,Half Read,Reader,,,2026/01/05,currently-reading,currently-reading,",
         ].joined(separator: "\r\n") + "\r\n"
         try await TestApp.run(server) { browser in
             try await browser.signUp("importer")
@@ -207,7 +209,10 @@ struct WishlistHTTPTests {
             #expect(items.contains { $0.title == "A Book Nobody Lists" && $0.bookID == nil })
             #expect(items.count == 2)
             #expect(items.first { $0.bookID == Self.sharedBook }?.note == "from my shelf")
-            #expect(response.shows("Already Read"), "the skipped row is named")
+            #expect(response.shows("Half Read"), "the skipped row is named")
+            let read = try await ReadingStore(database: server.database).readings(userID: 1, sort: .title)
+            #expect(read.map(\.title) == ["Already Read"])
+            #expect(response.text.contains(#"<li id="import-read-added"><strong>1</strong>"#))
         }
     }
 
