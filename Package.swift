@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("png16")]),
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
         // Foundation's calendars and date formatters would load ICU (docs/architecture.md, "Memory").
         .target(name: "CivilTime", swiftSettings: swiftSettings),
@@ -56,6 +58,7 @@ let package = Package(
             dependencies: [
                 "CArgon2",
                 "CCurl",
+                "CVipsShim",
                 "CivilTime",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -107,6 +110,7 @@ let package = Package(
                 "WishlistCore",
                 "WishlistTemplates",
                 "WishlistWeb",
+                "CVipsShim",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // A software authenticator signs the passkey tests' assertions.
                 .product(name: "Crypto", package: "swift-crypto"),

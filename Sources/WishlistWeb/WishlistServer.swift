@@ -100,7 +100,9 @@ public struct WishlistServer: Sendable {
         ReadingController(
             reading: reading, catalog: catalog, wishlist: wishlist, pages: pages, clock: clock, secureCookies: config.server.secureCookies
         ).addRoutes(to: signedIn)
-        ProfileController(profiles: ProfileStore(database: database), reading: reading, pages: pages, clock: clock).addRoutes(to: signedIn)
+        ProfileController(
+            profiles: ProfileStore(database: database), reading: reading, pictures: try PictureProcessor(), pages: pages, clock: clock, logger: logger
+        ).addRoutes(to: signedIn)
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)

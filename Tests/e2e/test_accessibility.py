@@ -31,6 +31,7 @@ import re
 import subprocess
 import time
 from dataclasses import dataclass
+from datetime import date
 from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
@@ -44,9 +45,12 @@ from selenium_axe_python import Axe
 from support import (
     DEFAULT_WINDOW, REPO_ROOT, Browser, fill, follow, new_chromium, sign_up, unique_username,
 )
+from test_household import share_with_household
+from test_reading import add_to_wishlist, book_path, mark_read, sample_book, save_profile
 
 LIST = "hardcover-fiction"
 HISTORY_BOOK = "9798940831327"  # on LIST in seven of the eight stored editions: its chart has a gap
+OTHER_READ = ("hardcover-nonfiction", 2)  # a second book the owner reads, never on the owner's wishlist
 WIDTHS = (390, 1280)
 SCHEMES = ("light", "dark")
 REFLOW_WIDTH = 320
@@ -83,6 +87,15 @@ class Household:
     reset_link: str = ""  # made by the admin page's check, opened signed out after it
 
 
+@dataclass
+class Readers:
+    """What the household has read: the owner (sharing) read the household's book page's book with
+    stars, a review of two lines and a date, and a second book with nothing else; a critic, who
+    shares too, wants the first book and reviewed it. So its "In this household" shows every part."""
+    critic: str
+    book_path: str  # the household's book page, /books/{id}
+
+
 def click(browser: Browser, element) -> None:
     """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
     smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
@@ -99,6 +112,8 @@ class Site:
         self.role: str | None = None
         self.cookies: dict[str, list[dict]] = {}
         self._household: Household | None = None
+        self._readers: Readers | None = None
+        self.profile_saved = False
 
     @property
     def driver(self):
@@ -128,6 +143,46 @@ class Site:
         if self._household is None:
             self._household = self._make_household()
         return self._household
+
+    @property
+    def readers(self) -> Readers:
+        if self._readers is None:
+            role = self.role
+            self._readers = self._make_readers()
+            self.become(role)  # back to whoever the page is for
+        return self._readers
+
+    def _make_readers(self) -> Readers:
+        b, h = self.browser, self.household
+        # The household's book is LIST's first, whose wishlist item the owner removed: the form
+        # offers no "Take it off my wishlist" to the owner, and the owner's wishlist stays as it is.
+        reviewed, other = sample_book(LIST, 1), sample_book(*OTHER_READ)
+        assert book_path(reviewed) == h.book_path, f"the household's book is not {LIST}'s first: {h.book_path}"
+        self.become("owner")
+        mark_read(b, reviewed, "owner-read", stars=5, review="Funny, then sad, then funny again.\nRead it twice.",
+                  finished=date.today().replace(day=1).isoformat())
+        mark_read(b, other, "owner-read-other")
+        critic = (unique_username("critic") + "-with-a-long-name")[:32]
+        self.become(None)
+        sign_up(b, critic)
+        self.remember("critic")
+        share_with_household(b)
+        add_to_wishlist(b, reviewed, "critic-wishes")
+        mark_read(b, reviewed, "critic-read", stars=4, review="The organ chapter alone is worth it.", keep_on_wishlist=True)
+        return Readers(critic, h.book_path)
+
+    def save_profile(self) -> None:
+        """The owner's profile: a bio of two lines, a birthday and a favourite book (once)."""
+        if self.profile_saved:
+            return
+        role = self.role
+        self.readers  # the favourite is a book read
+        self.become("owner")
+        self.browser.visit("/settings/profile", "profile")
+        save_profile(self.browser, "Reads anything with a map in the front.\nAsk me about lighthouses.", ("March", "14"),
+                     [sample_book(LIST, 1)], "profile-saved")
+        self.profile_saved = True
+        self.become(role)
 
     def _reserve(self, owner: str, item: str) -> None:
         """Presses "Reserve as a gift" on `item` of `owner`'s shared list."""
@@ -348,6 +403,71 @@ def _reservations(site: Site) -> None:
     assert b.driver.find_elements(By.CSS_SELECTOR, "section.gift-group li.wishlist-item"), "no reservation listed"
 
 
+def _book_household(site: Site) -> None:
+    """The book page with "In this household" filled: figures, an average, two reviews by name."""
+    b = site.browser
+    b.visit(site.readers.book_path, "book-household")
+    assert len(b.driver.find_elements(By.CSS_SELECTOR, "#household-reviews > li.review")) >= 2, "fewer than two reviews"
+    assert b.driver.find_elements(By.ID, "household-rating"), "no average rating"
+    assert b.driver.find_elements(By.ID, "reading-forget"), "the owner's reading is not on the page"
+
+
+def _reading_edit(site: Site) -> None:
+    b = site.browser
+    b.visit(site.readers.book_path + "/reading", "reading-edit")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#reading-form input[name=rating]:checked"), "the edit form holds no rating"
+
+
+def _reading_refused(site: Site) -> None:
+    """The reading form refused on every field: a rating no radio offers, a review too long and a
+    date in the future, each kept from the browser's own checks as a person's crafted post would be."""
+    b = site.browser
+    b.visit(site.readers.book_path + "/reading", "reading-edit")
+    b.js(
+        "const r = document.getElementById('rating-5'); r.value = '7'; r.checked = true;"
+        "const t = document.getElementById('review'); t.removeAttribute('maxlength'); t.value = 'x'.repeat(5001);"
+        "const f = document.getElementById('finished'); f.removeAttribute('max'); f.value = '2999-01-01';"
+    )
+    follow(b, b.driver.find_element(By.ID, "reading-submit"))
+    for field in ("rating", "review", "finished"):
+        assert b.driver.find_element(By.ID, f"{field}-error").text.strip(), f"the {field} was not refused"
+
+
+def _reading(site: Site) -> None:
+    b = site.browser
+    site.readers
+    b.visit("/reading", "reading")
+    assert len(b.driver.find_elements(By.CSS_SELECTOR, "#reading-list > li.reading-row")) >= 2, "fewer than two books read"
+
+
+def _list_most_wanted(site: Site) -> None:
+    """LIST sorted by wanted, its first row saying what the household wants and rates. (Remembered
+    for LIST from here on: no later page of the owner's opens it.)"""
+    b = site.browser
+    site.readers
+    b.visit(f"/lists/{LIST}?sort=wanted", "list-most-wanted")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#books .book-standing .standing-wanted"), "no row says who wants it"
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#books .book-standing .standing-rating"), "no row shows a rating"
+
+
+def _settings_profile(site: Site) -> None:
+    """Settings → Profile as saving it answers: the confirmation, the bio, the birthday, a favourite ticked."""
+    site.save_profile()
+    b = site.browser
+    if b.path != "/settings/profile":
+        b.visit("/settings/profile", "profile")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#favorites input:checked"), "no favourite ticked"
+
+
+def _people_profile(site: Site) -> None:
+    """The owner's page under People with the profile, the wishlist and the books read."""
+    site.save_profile()
+    b = site.browser
+    b.visit(f"/people/{site.household.owner}", "people-profile")
+    for part in ("profile-bio", "profile-birthday", "profile-favorites", "member-reading-list"):
+        assert b.driver.find_elements(By.ID, part), f"the member page has no #{part}"
+
+
 @dataclass(frozen=True)
 class Page:
     name: str
@@ -382,6 +502,12 @@ PAGES = [
     Page("settings-new-feed-link", "owner", _new_feed_link),
     Page("password-failed", "owner", _password_failed),
     Page("list-earlier-edition", "owner", _get(f"/lists/{LIST}?date=2026-10-04")),
+    Page("book-household", "owner", _book_household),  # the owner and a critic read LIST's first book from here on
+    Page("reading-edit", "owner", _reading_edit),
+    Page("reading-refused", "owner", _reading_refused),
+    Page("reading", "owner", _reading),
+    Page("list-most-wanted", "owner", _list_most_wanted),
+    Page("settings-profile", "owner", _settings_profile),  # the owner's profile from here on
     Page("admin", "owner", _admin_with_a_new_link),
     Page("reset-password", None, _get(lambda h: h.reset_link, shot="reset-password")),
     # A giver.
@@ -389,6 +515,8 @@ PAGES = [
     Page("people-member", "giver", _member_after_reserving),
     Page("reservations", "giver", _reservations),
     Page("wishlist-empty", "giver", _get("/wishlist")),
+    Page("reading-empty", "giver", _get("/reading")),
+    Page("people-profile", "giver", _people_profile),
 ]
 _only = {name.strip() for name in os.environ.get("A11Y_PAGES", "").split(",") if name.strip()}
 if _only - {p.name for p in PAGES}:

@@ -1,19 +1,30 @@
 import Foundation
 import Hummingbird
+import Logging
 import WishlistCore
 import WishlistTemplates
 
-/// Settings → Profile: the bio, the birthday, the favourite books and the picture.
+/// Settings → Profile: the bio, the birthday, the favourite books and the picture; and the
+/// pictures themselves, served from our own origin.
 struct ProfileController {
     let profiles: ProfileStore
     let reading: ReadingStore
+    let pictures: PictureProcessor
     let pages: PageRenderer
     let clock: WallClock
+    let logger: Logger
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings/profile", use: show)
         group.post("settings/profile", use: save)
+        group.post("settings/profile/picture", use: uploadPicture)
+        group.post("settings/profile/picture/delete", use: deletePicture)
+        group.get("pictures/:file", use: picture)
     }
+
+    static let noSuchPicture = PageError(
+        .notFound, title: "No such picture", message: "That picture has been replaced or removed. Reload the page to see the current one."
+    )
 
     static let confirmations = [
         "saved": "Your profile was saved.",
@@ -78,6 +89,57 @@ struct ProfileController {
             return try await page(context, profile: profile, form: form, errors: errors, status: .unprocessableContent)
         }
         return redirect(to: SitePath.profile + "?done=saved")
+    }
+
+    /// Checks, decodes and re-encodes the upload off the event loop (``PictureProcessor``); a
+    /// picture that cannot be used is the profile page again with a sentence beside the field.
+    @Sendable func uploadPicture(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let file = context.upload, !(file.filename ?? "").isEmpty || !file.body.isEmpty else {
+            return try await refusedPicture(context, userID: user.userID, "Choose a picture file, then press Upload picture.")
+        }
+        let processed: ProcessedPicture
+        do {
+            processed = try await pictures.process(bytes: file.body, declaredType: file.contentType)
+        } catch let problem as PictureProblem {
+            if case .unreadable(let reason) = problem {
+                logger.info("picture refused", metadata: ["reason": .string(String(reason.prefix(200)))])
+            }
+            return try await refusedPicture(
+                context, userID: user.userID, problem.message, status: problem == .busy ? .serviceUnavailable : .unprocessableContent
+            )
+        }
+        _ = try await profiles.setPicture(userID: user.userID, large: processed.large, small: processed.small, at: clock.now())
+        return redirect(to: SitePath.profile + "?done=picture")
+    }
+
+    @Sendable func deletePicture(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        _ = try await profiles.deletePicture(userID: user.userID)
+        return redirect(to: SitePath.profile + "?done=picture-removed")
+    }
+
+    /// `KEY-256.jpg` or `KEY-64.jpg`. A new picture has a new key, so a year of caching is safe.
+    @Sendable func picture(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let file = context.parameters.get("file") ?? ""
+        guard file.hasSuffix(".jpg"), let dash = file.lastIndex(of: "-") else { throw Self.noSuchPicture }
+        let key = String(file[..<dash])
+        let size = file[file.index(after: dash)...].dropLast(4)
+        guard size == "256" || size == "64", key.count == 16, let bytes = try await profiles.picture(key: key, large: size == "256") else {
+            throw Self.noSuchPicture
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/jpeg", .cacheControl: "public, max-age=31536000, immutable"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+
+    private func refusedPicture(
+        _ context: AppRequestContext, userID: Int64, _ message: String, status: HTTPResponse.Status = .unprocessableContent
+    ) async throws -> Response {
+        let profile = try await profiles.profile(userID: userID)
+        return try await page(context, profile: profile, form: ProfileForm(profile), errors: ["picture": message], status: status)
     }
 
     private func page(

@@ -399,6 +399,7 @@ struct AccountsHTTPTests {
         try await browser.markRead(books[0], rating: "5", review: "\(username) loved it")
         let readingID = try #require(try await browser.get("/settings/profile").text.firstMatch(of: /name="favorite_(\d+)"/)?.1)
         try await browser.post("/settings/profile", [("bio", "I am \(username)"), ("birthday_month", "3"), ("birthday_day", "14"), ("favorite_\(readingID)", "yes")])
+        #expect(try await browser.uploadPicture(PictureSamples.png(width: 300, height: 200)).status == .seeOther)
         var authenticator = PasskeyHTTPTests.authenticator()
         try await PasskeyHTTPTests.addPasskey(&browser, &authenticator)
         try await PasskeyHTTPTests.postJSON(&browser, "/passkeys/registration/options", #"{"password":"correct horse battery"}"#)
