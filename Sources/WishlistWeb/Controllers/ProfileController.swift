@@ -50,7 +50,7 @@ struct ProfileController {
             bio = try form.text("bio", maxLength: 4 * Profile.bioMaximumLength)
             month = try form.text("birthday_month", maxLength: 10)
             day = try form.text("birthday_day", maxLength: 10)
-            favorites = Set(try readings.filter { try form.text("favorite_\($0.id)", maxLength: 10) == "yes" }.map(\.id))
+            favorites = Set(try readings.filter { try form.checkbox("favorite_\($0.id)") }.map(\.id))
         }
     }
 

@@ -60,7 +60,7 @@ struct ReadingController {
                 context, book: book, userID: user.userID, returnTo: returnTo, entered: entered, errors: problems, status: .unprocessableContent
             )
         }
-        let removeFromWishlist = try context.form.text("remove_from_wishlist", maxLength: 10) == "yes"
+        let removeFromWishlist = try context.form.checkbox("remove_from_wishlist")
         switch try await reading.record(bookID: book.id, userID: user.userID, input, removeFromWishlist: removeFromWishlist, at: now) {
         case .unknownBook:
             throw CatalogController.unknownBook

@@ -67,7 +67,17 @@ public struct FormBody: Sendable {
         return value
     }
 
-    /// Decodes `+` and `%XX`, then checks the result is text a person could have typed.
+    /// A checkbox sent as `value="yes"`: ticked, or absent; anything else is a form that was
+    /// changed on its way here (a 400).
+    public func checkbox(_ name: String) throws -> Bool {
+        switch try text(name, maxLength: 10) {
+        case "": return false
+        case "yes": return true
+        default: throw PageError.badRequest("The form sent “\(name)” with a value its checkbox never has. Reload the page and try again.")
+        }
+    }
+
+        /// Decodes `+` and `%XX`, then checks the result is text a person could have typed.
     private static func decode(_ encoded: some Collection<UInt8>) throws -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encoded.count)

@@ -438,12 +438,42 @@ struct BadInputTests {
 
     // MARK: Route and query parameters
 
+    @Test func readingAndProfileForms() async throws {
+        try await Self.withOwner { browser, fixture, server in
+            let book = fixture.books[0]
+            try await Self.sweep(
+                Form(
+                    path: "/books/\(book)/reading",
+                    fields: [("rating", "4"), ("review", "Good."), ("finished", "2026-01-02"), ("remove_from_wishlist", "yes"), ("return_to", "/reading")],
+                    optional: ["rating", "review", "finished", "remove_from_wishlist", "return_to"],
+                    wrongTypes: [
+                        "rating": ["0", "6", "4.5", "four", "-1"], "finished": ["yesterday", "2026-02-30", "02/01/2026", "9999-12-31"],
+                        "remove_from_wishlist": ["no", "on", "YES"],
+                    ]
+                ),
+                &browser, server: server
+            )
+            #expect(try await browser.post("/books/\(book)/reading", [("rating", "3")]).status == .seeOther)
+            try await Self.sweep(Form(path: "/books/\(book)/reading/delete", fields: [("return_to", "/reading")], optional: ["return_to"]), &browser, server: server)
+            try await Self.sweep(
+                Form(
+                    path: "/settings/profile", fields: [("bio", "Hello."), ("birthday_month", "3"), ("birthday_day", "14")],
+                    optional: ["bio", "birthday_month", "birthday_day"],
+                    wrongTypes: ["birthday_month": ["13", "0", "March", "3.0"], "birthday_day": ["32", "0", "first"]]
+                ),
+                &browser, server: server
+            )
+            try await Self.sweep(Form(path: "/settings/profile/picture/delete", fields: []), &browser, server: server)
+        }
+    }
+
     @Test func routeParameters() async throws {
         try await Self.withOwner { browser, fixture, server in
             for bad in Self.badIDs {
                 for path in [
                     "/lists/\(bad.encoded)", "/books/\(bad.encoded)", "/wishlist/\(bad.encoded)", "/wishlist/\(bad.encoded)/remove",
-                    "/people/\(bad.encoded)", "/shared/\(bad.encoded)", "/reset/\(bad.encoded)",
+                    "/people/\(bad.encoded)", "/shared/\(bad.encoded)", "/reset/\(bad.encoded)", "/books/\(bad.encoded)/reading",
+                    "/pictures/\(bad.encoded)", "/pictures/\(bad.encoded)-256.jpg",
                 ] {
                     try await Self.expectRefused("id \(bad.label)", &browser, server: server, path)
                 }
@@ -454,6 +484,7 @@ struct BadInputTests {
                     ("/lists/\(bad.encoded)/favorite", "return_to=%2Flists&" + token),
                     ("/reservations/\(bad.encoded)/delete", token), ("/reservations/notices/\(bad.encoded)/dismiss", token),
                     ("/reset/\(bad.encoded)", "new_password=long+enough+1&new_password_confirm=long+enough+1&" + token),
+                    ("/books/\(bad.encoded)/reading", "rating=4&" + token), ("/books/\(bad.encoded)/reading/delete", token),
                 ] {
                     try await Self.expectRefused("id \(bad.label)", &browser, server: server, path, method: .post, body: body)
                 }
@@ -474,6 +505,7 @@ struct BadInputTests {
         try await Self.withOwner { browser, _, server in
             let pages = [
                 ("/lists", "q", false), ("/search", "q", false), ("/lists/hardcover-fiction", "sort", false), ("/wishlist", "sort", false),
+                ("/reading", "sort", false), ("/search", "list", false), ("/search", "sort", false),
             ]
             for (path, name, emptyIsBad) in pages {
                 for bad in Self.badValues(includingEmpty: emptyIsBad) {
@@ -481,7 +513,10 @@ struct BadInputTests {
                 }
                 try await Self.expectRefused("\(name) twice", &browser, server: server, "\(path)?\(name)=a&\(name)=b")
             }
-            for (path, value) in [("/lists/hardcover-fiction", "price"), ("/lists/hardcover-fiction", "RANK"), ("/wishlist", "price"), ("/wishlist", "1")] {
+            for (path, value) in [
+                ("/lists/hardcover-fiction", "price"), ("/lists/hardcover-fiction", "RANK"), ("/lists/hardcover-fiction", "pages"), ("/wishlist", "price"),
+                ("/wishlist", "1"), ("/reading", "pages"), ("/search?q=a&list=x", "title"), ("/search?q=a&list=hardcover-fiction", "length"),
+            ] {
                 try await Self.expectRefused("sort \(value)", &browser, server: server, "\(path)?sort=\(value)")
             }
             try await Self.expectRefused("a broken query string", &browser, server: server, "/search?q=%")
@@ -495,14 +530,15 @@ struct BadInputTests {
             let item = fixture.item
             let getOnly = [
                 "/", "/healthz", "/lists", "/lists/hardcover-fiction", "/books/\(fixture.books[0])", "/search?q=a",
-                "/wishlist.csv", "/wishlist/\(item)/remove", "/settings", "/people", "/people/other",
+                "/wishlist.csv", "/wishlist/\(item)/remove", "/settings", "/people", "/people/other", "/reading", "/pictures/AAAAAAAAAAAAAAAA-64.jpg",
             ]
             let postOnly = [
                 "/logout", "/lists/hardcover-fiction/favorite", "/wishlist/import", "/wishlist/\(item)/delete",
                 "/settings/default-list", "/settings/password", "/settings/sessions/sign-out-others", "/settings/delete-account",
                 "/settings/sharing", "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
+                "/books/\(fixture.books[0])/reading/delete", "/settings/profile/picture", "/settings/profile/picture/delete",
             ]
-            let both = ["/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations"]
+            let both = ["/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations", "/books/\(fixture.books[0])/reading", "/settings/profile"]
             for path in getOnly + postOnly + both {
                 for method in Self.wrongMethods {
                     try await Self.expectRefused("\(method)", &browser, server: server, path, method: method, body: "csrf_token=" + browser.csrfToken)
