@@ -6,6 +6,7 @@ enum SitePath {
     static let catalog = "/lists"
     static let wishlist = "/wishlist"
     static let wishlistImport = "/wishlist/import"
+    static let received = "/wishlist/received"
     static let profile = "/settings/profile"
     static let profilePicture = "/settings/profile/picture"
     static func picture(_ key: String, size: Int) -> String { "/pictures/\(key)-\(size).jpg" }

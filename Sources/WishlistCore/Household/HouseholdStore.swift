@@ -145,10 +145,12 @@ public struct HouseholdStore: Sendable {
                 sql: """
                     SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
                         reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
+                        reservation.bought_at, reservation.card, received_item.received_at,
                         owner.sharing, owner.disabled_at AS owner_disabled_at, wishlist_item.*
                     FROM reservation
                     LEFT JOIN user AS owner ON owner.id = reservation.owner_id
                     LEFT JOIN wishlist_item ON wishlist_item.id = reservation.item_id
+                    LEFT JOIN received_item ON received_item.id = reservation.received_item_id
                     WHERE reservation.giver_id = ?
                     ORDER BY reservation.owner_name COLLATE NOCASE, reservation.reserved_at DESC, reservation.id DESC
                     """,
@@ -165,7 +167,9 @@ public struct HouseholdStore: Sendable {
 
     private static func gift(_ row: Row) -> Gift {
         let state: Gift.State
-        if row["owner_id"] as Int64? == nil {
+        if row["received_at"] as String? != nil {
+            state = .given(receivedAt: row.date("received_at"))
+        } else if row["owner_id"] as Int64? == nil {
             state = .listGone
         } else if row["id"] as Int64? == nil {
             state = .removed
@@ -176,7 +180,7 @@ public struct HouseholdStore: Sendable {
         }
         return Gift(
             id: row["reservation_id"], ownerName: row["owner_name"], title: row["reserved_title"], author: row["reserved_author"],
-            reservedAt: row.date("reserved_at"), state: state
+            reservedAt: row.date("reserved_at"), boughtAt: row.optionalDate("bought_at"), card: row["card"], state: state
         )
     }
 }
@@ -213,7 +217,8 @@ extension HouseholdStore {
         public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) throws -> [SharedItem] {
             try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name
+                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name,
+                        reservation.bought_at IS NOT NULL AS bought, reservation.card
                     FROM wishlist_item
                     LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
                     LEFT JOIN user AS giver ON giver.id = reservation.giver_id
@@ -225,8 +230,8 @@ extension HouseholdStore {
                 let reservation: SharedItem.Reservation
                 switch row["giver_id"] as Int64? {
                 case nil: reservation = .open
-                case viewerID: reservation = .byViewer
-                default: reservation = .byOther(name: row["giver_name"])
+                case viewerID: reservation = .byViewer(bought: row["bought"], card: row["card"])
+                default: reservation = .byOther(name: row["giver_name"], bought: row["bought"])
                 }
                 return SharedItem(item: WishlistStore.item(row), reservation: reservation)
             }

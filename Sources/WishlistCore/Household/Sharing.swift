@@ -19,8 +19,9 @@ public struct Member: Sendable, Equatable {
 public struct SharedItem: Sendable, Equatable {
     public enum Reservation: Sendable, Equatable {
         case open
-        case byViewer
-        case byOther(name: String)
+        /// The viewer's: whether they marked it bought, and their card ("" for none).
+        case byViewer(bought: Bool, card: String)
+        case byOther(name: String, bought: Bool)
     }
 
     public let item: WishlistItem
@@ -40,6 +41,8 @@ public struct Gift: Sendable, Equatable {
         case removed
         /// The owner deleted their account, and the list with it.
         case listGone
+        /// The owner has it: she marked it received (the giver's "Given" history).
+        case given(receivedAt: Date)
     }
 
     public let id: Int64
@@ -47,5 +50,8 @@ public struct Gift: Sendable, Equatable {
     public let title: String
     public let author: String
     public let reservedAt: Date
+    public let boughtAt: Date?
+    /// The giver's card, which the owner reads once she has the book ("" for none).
+    public let card: String
     public let state: State
 }

@@ -24,6 +24,9 @@ struct HouseholdController {
         group.get("reservations", use: gifts)
         group.post("reservations", use: reserve)
         group.post("reservations/:item/delete", use: cancel)
+        group.post("reservations/:item/bought", use: markBought)
+        group.post("reservations/:item/bought/delete", use: unmarkBought)
+        group.post("reservations/:item/card", use: writeCard)
         group.post("reservations/notices/:reservation/dismiss", use: dismiss)
     }
 
@@ -155,14 +158,23 @@ struct HouseholdController {
         let user = try context.signedInUser()
         let gifts = try await household.gifts(giverID: user.userID)
         var notices: [TemplateValue] = []
+        var given: [TemplateValue] = []
         var groups: [(owner: String, gifts: [TemplateValue], shared: Bool)] = []
         for gift in gifts {
             let value: TemplateValue
             let shared: Bool
             switch gift.state {
             case .reserved(let item):
-                value = .dictionary(ItemPresenter.othersValue(item, placements: []).merging(["reservation": "you"]) { $1 })
+                value = .dictionary(ItemPresenter.othersValue(item, placements: []).merging([
+                    "reservation": "you", "bought": .bool(gift.boughtAt != nil), "card": .string(gift.card),
+                ]) { $1 })
                 shared = true
+            case .given(let receivedAt):
+                given.append([
+                    "owner": .string(gift.ownerName), "title": .string(gift.title), "author": .string(gift.author),
+                    "received_at": .date(receivedAt), "card": .string(gift.card),
+                ])
+                continue
             case .listHidden(let itemID):
                 // Only what was stored when reserving: the list is no longer the giver's to read.
                 value = ["id": .int(Int(itemID.rawValue)), "title": .string(gift.title), "author": .string(gift.author)]
@@ -184,6 +196,7 @@ struct HouseholdController {
             "reservations/index.html", title: "Gifts I’m giving", nav: "people", for: context.visitor,
             values: [
                 "notices": .array(notices),
+                "given": .array(given),
                 "groups": .array(groups.map { group in
                     [
                         "owner": .string(group.owner), "path": .string(SitePath.person(group.owner)), "shared": .bool(group.shared),
@@ -226,6 +239,48 @@ struct HouseholdController {
         return redirectWithFlash(to: returnTo, "unreserved")
     }
 
+    @Sendable func markBought(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await changeBought(context, to: true)
+    }
+
+    @Sendable func unmarkBought(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await changeBought(context, to: false)
+    }
+
+    private func changeBought(_ context: AppRequestContext, to bought: Bool) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let itemID = context.parameters.get("item").flatMap(ItemID.init) else { throw Self.reservationNotFound }
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
+        switch try await household.markBought(itemID: itemID, giverID: user.userID, bought, at: clock.now()) {
+        case .changed:
+            return redirectWithFlash(to: returnTo, bought ? "bought" : "unbought")
+        case .unchanged:
+            throw PageError(
+                .conflict, title: bought ? "Already bought" : "Not marked bought",
+                message: bought ? "You had already marked this gift bought, so nothing changed." : "This gift wasn't marked bought, so nothing changed."
+            )
+        case .notReserved:
+            throw Self.reservationNotFound
+        }
+    }
+
+    @Sendable func writeCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let itemID = context.parameters.get("item").flatMap(ItemID.init) else { throw Self.reservationNotFound }
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
+        let message = try context.form.text("message", maxLength: 4 * HouseholdStore.cardMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard message.count <= HouseholdStore.cardMaximumLength else {
+            throw PageError(
+                .unprocessableContent, title: "That card is too long",
+                message: "A card can be up to 500 characters; this one has \(message.count). Go back, shorten it and save it again."
+            )
+        }
+        guard try await household.setCard(itemID: itemID, giverID: user.userID, message: message) != .notReserved else {
+            throw Self.reservationNotFound
+        }
+        return redirectWithFlash(to: returnTo, message.isEmpty ? "card-removed" : "card")
+    }
+
     @Sendable func dismiss(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         guard let reservationID = context.parameters.get("reservation").flatMap(ReservationID.init) else { throw Self.noticeNotFound }
@@ -239,10 +294,14 @@ struct HouseholdController {
         var value = ItemPresenter.othersValue(shared.item, placements: placements)
         switch shared.reservation {
         case .open: value["reservation"] = "open"
-        case .byViewer: value["reservation"] = "you"
-        case .byOther(let name):
+        case .byViewer(let bought, let card):
+            value["reservation"] = "you"
+            value["bought"] = .bool(bought)
+            value["card"] = .string(card)
+        case .byOther(let name, let bought):
             value["reservation"] = "other"
             value["reserved_by"] = .string(name)
+            value["bought"] = .bool(bought)
         }
         return .dictionary(value)
     }

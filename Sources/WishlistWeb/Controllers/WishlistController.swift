@@ -21,6 +21,9 @@ struct WishlistController {
         group.post("wishlist", use: add)
         group.get("wishlist.csv", use: export)
         group.post("wishlist/import", use: importCSV)
+        group.get("wishlist/received", use: receivedBooks)
+        group.post("wishlist/received/:item/restore", use: restoreReceived)
+        group.post("wishlist/:item/received", use: markReceived)
         group.get("wishlist/:item", use: show)
         group.post("wishlist/:item", use: saveNote)
         group.get("wishlist/:item/remove", use: confirmRemoval)
@@ -137,6 +140,53 @@ struct WishlistController {
         let user = try context.signedInUser()
         guard try await wishlist.delete(id: try Self.itemID(context), userID: user.userID) != nil else { throw Self.notFound }
         return redirectWithFlash(to: SitePath.wishlist, "removed")
+    }
+
+    /// "I got it": the item leaves the wishlist for the received books.
+    @Sendable func markReceived(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard try await wishlist.markReceived(itemID: try Self.itemID(context), userID: user.userID, at: clock.now()) != nil else {
+            throw PageError(
+                .notFound, title: "Not on your wishlist",
+                message: "That book isn't on your wishlist any more (it may be among the books you received already), so nothing changed."
+            )
+        }
+        return redirectWithFlash(to: SitePath.received, "received")
+    }
+
+    @Sendable func receivedBooks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let received = try await wishlist.received(userID: user.userID)
+        let read = try await reading.readings(userID: user.userID, sort: .finished).compactMap(\.bookID)
+        return try pages.render(
+            "wishlist/received.html", title: "Books you received", nav: "wishlist", for: context.visitor,
+            values: [
+                "items": .array(received.map { received in
+                    var value = ItemPresenter.value(received.item, placements: [], link: received.item.bookID.map(SitePath.book) ?? "")
+                    value["received_at"] = .date(received.receivedAt)
+                    value["cards"] = .array(received.cards.map { ["giver": .string($0.giverName), "message": .string($0.message)] })
+                    value["reading_path"] = .string(received.item.bookID.map(SitePath.bookReading) ?? "")
+                    value["is_read"] = .bool(received.item.bookID.map(read.contains) ?? false)
+                    return .dictionary(value)
+                }),
+            ]
+        )
+    }
+
+    /// A received book back on the wishlist (pressed by mistake); nobody is told.
+    @Sendable func restoreReceived(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        switch try await wishlist.restoreReceived(itemID: try Self.itemID(context), userID: user.userID) {
+        case .restored:
+            return redirectWithFlash(to: SitePath.wishlist, "restored")
+        case .alreadyOnWishlist:
+            throw PageError(
+                .conflict, title: "Already on your wishlist",
+                message: "You have added this book to your wishlist again since, so it stays among the books you received."
+            )
+        case .notFound:
+            throw PageError(.notFound, title: "Not among your received books", message: "That book isn't among the books you received, so nothing changed.")
+        }
     }
 
     /// A CSV that Goodreads' importer accepts: the wishlist on the "to-read" shelf, newest

@@ -55,6 +55,18 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Your reservation was cancelled. The book is free for others to reserve.")
         case ("note", _):
             return PageFlash(kind: "success", message: "Your priority and note were saved.")
+        case ("bought", _):
+            return PageFlash(kind: "success", message: "Marked bought. The others who see the list see it is bought; its owner never does.")
+        case ("unbought", _):
+            return PageFlash(kind: "success", message: "No longer marked bought.")
+        case ("card", _):
+            return PageFlash(kind: "success", message: "Your card is saved. It will be read once the book has arrived, with your name.")
+        case ("card-removed", _):
+            return PageFlash(kind: "success", message: "Your card is removed: the gift stays anonymous.")
+        case ("received", _):
+            return PageFlash(kind: "success", message: "Enjoy it! The book moved to the books you received.", link: (SitePath.received, "Books you received"))
+        case ("restored", _):
+            return PageFlash(kind: "success", message: "The book is back on your wishlist, as it was.")
         case ("unread", _):
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         default:

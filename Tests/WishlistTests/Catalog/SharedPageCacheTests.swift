@@ -169,7 +169,7 @@ struct SharedPageCacheTests {
     /// Issue 27: the owner's pages were kept under a generation every reservation grew, so her
     /// next page after a giver reserved or cancelled was rendered afresh (13 ms against 5 ms), and
     /// its timing told her. Whether her pages come from the cache must not depend on what givers do.
-    @Test func theOwnersPagesStayCachedWhenGiversReserveAndCancel() async throws {
+    @Test func theOwnersPagesStayCachedWhenGiversReserveBuyWriteCardsAndCancel() async throws {
         let home = try await Household.make()
         let cache = home.server.pageCaches.ownWishlists
         try await TestApp.run(home.server) { browser in
@@ -188,6 +188,10 @@ struct SharedPageCacheTests {
             #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "nothing changed: every page from the cache")
             #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
             #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "a reservation leaves the owner's pages cached")
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/bought", []).status == .seeOther)
+            #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "marking it bought leaves them cached")
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "Happy birthday!")]).status == .seeOther)
+            #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "so does writing a card")
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/delete", []).status == .seeOther)
             #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "so does a cancellation")
             // The cache is not simply stuck: her own change renders afresh.

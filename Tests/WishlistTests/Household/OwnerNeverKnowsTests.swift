@@ -8,8 +8,8 @@ import Testing
 @testable import WishlistWeb
 
 /// The rule gift registries are loved for: nothing the owner can see changes when their books
-/// are reserved. Every route the owner can reach is answered once before and once after the
-/// others reserve every book, and the answers must be the same bytes.
+/// are reserved, bought or given a card. Every route the owner can reach is answered once before
+/// and once after the others do all of that, and the answers must be the same bytes.
 @Suite("Household: the owner never knows", .removesTemporaryDirectories)
 struct OwnerNeverKnowsTests {
     /// What the owner receives, minus what varies between two requests anyway: the date header,
@@ -39,6 +39,7 @@ struct OwnerNeverKnowsTests {
             "/", "/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist?sort=author",
             "/wishlist/\(item)", "/wishlist/\(item)/remove", "/wishlist.csv", "/settings", "/people", "/people/maya",
             "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/search?q=the",
+            "/reading", "/wishlist/received", "/settings/profile", "/lists/hardcover-fiction?sort=wanted",
         ]
         for path in pages {
             answers["GET " + path] = Answer(try await maya.get(path))
@@ -50,6 +51,9 @@ struct OwnerNeverKnowsTests {
             ("/wishlist", [("book", bookID), ("return_to", "/wishlist")]),
             ("/reservations", [("item", "\(item)")]),
             ("/reservations/\(item)/delete", []),
+            ("/reservations/\(item)/bought", []),
+            ("/reservations/\(item)/bought/delete", []),
+            ("/reservations/\(item)/card", [("message", "From me to me")]),
             ("/settings/sharing", [("sharing", "household")]),
         ]
         for (path, fields) in forms {
@@ -77,6 +81,10 @@ struct OwnerNeverKnowsTests {
             #expect(try await ana.reserve(home.itemIDs[1]).status == .seeOther)
             #expect(try await ben.reserve(home.itemIDs[2]).status == .seeOther)
             #expect(try await home.reservationCount() == 3)
+            // And the rest of the cycle a giver goes through before the book arrives.
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/bought", []).status == .seeOther)
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "Love, Ana")]).status == .seeOther)
+            #expect(try await ben.post("/reservations/\(home.itemIDs[2])/card", [("message", "From Ben")]).status == .seeOther)
 
             let after = try await Self.ownerView(&maya, home: home, bookID: bookID)
             #expect(before.keys.sorted() == after.keys.sorted())
@@ -84,7 +92,7 @@ struct OwnerNeverKnowsTests {
                 #expect(after[route] == answer, "\(route) differs once its books are reserved")
             }
             // The reservations are there for the others all along.
-            #expect((try await ben.get("/people/maya")).shows("Reserved by ana"))
+            #expect((try await ben.get("/people/maya")).shows("Bought by ana"))
 
             // Removing a reserved book answers as removing one nobody reserved.
             let unreservedRemoval = Answer(try await ben.post("/wishlist/\(home.itemIDs[0])/delete", []))

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+@Suite("The gift cycle over HTTP: bought, cards, received, given", .removesTemporaryDirectories)
+struct GiftCycleHTTPTests {
+    @Test func aGiverMarksAGiftBoughtTheOthersSeeItAndOnlyTheGiverCanChangeIt() async throws {
+        let home = try await Household.make()
+        let item = home.itemIDs[0]
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            #expect(try await ben.post("/reservations/\(item)/bought", []).status == .notFound, "nothing reserved: nothing to buy")
+            _ = try await ana.reserve(item)
+            #expect(try await ben.post("/reservations/\(item)/bought", []).status == .notFound, "someone else's reservation")
+            #expect(try await maya.post("/reservations/\(item)/bought", []).status == .notFound, "the owner holds none")
+            let bought = try await ana.post("/reservations/\(item)/bought", [("return_to", "/people/maya")])
+            #expect(bought.location == "/people/maya")
+            #expect(try await ben.get("/people/maya").shows("Bought by ana"))
+            #expect(try await ana.get("/people/maya").shows("Bought by you"))
+            let again = try await ana.post("/reservations/\(item)/bought", [])
+            #expect(again.status == .conflict)
+            #expect(again.shows("You had already marked this gift bought, so nothing changed."))
+            #expect(try await ana.post("/reservations/\(item)/bought/delete", []).status == .seeOther)
+            #expect(try await ben.get("/people/maya").shows("Reserved by ana"))
+        }
+    }
+
+    @Test func pressedTwiceAtOnceExactlyOneWinsAndTheOtherIsTold() async throws {
+        let home = try await Household.make()
+        let store = HouseholdStore(database: home.server.database)
+        let wishlist = WishlistStore(database: home.server.database)
+        let (maya, ana) = try await home.server.database.pool.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'maya'")!, try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'ana'")!)
+        }
+        try await HouseholdStore(database: home.server.database).setSharing(userID: maya, .household)
+        let item = ItemID(home.itemIDs[0])
+        _ = try await store.reserve(itemID: item, giverID: ana, at: Date())
+        async let first = store.markBought(itemID: item, giverID: ana, true, at: Date())
+        async let second = store.markBought(itemID: item, giverID: ana, true, at: Date())
+        #expect(Set([try await first, try await second]) == [.changed, .unchanged])
+        async let received = wishlist.markReceived(itemID: item, userID: maya, at: Date())
+        async let receivedAgain = wishlist.markReceived(itemID: item, userID: maya, at: Date())
+        let outcomes = [try await received, try await receivedAgain]
+        #expect(outcomes.filter { $0 != nil }.count == 1, "one move; the other finds nothing to move")
+    }
+
+    @Test func aCardIsTheGiversToWriteAndUpTo500Characters() async throws {
+        let home = try await Household.make()
+        let item = home.itemIDs[0]
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            _ = try await ana.reserve(item)
+            #expect(try await ben.post("/reservations/\(item)/card", [("message", "Ben's words")]).status == .notFound)
+            let long = try await ana.post("/reservations/\(item)/card", [("message", String(repeating: "c", count: 501))])
+            #expect(long.status == .unprocessableContent)
+            #expect(long.shows("A card can be up to 500 characters; this one has 501."))
+            #expect(try await ana.post("/reservations/\(item)/card", [("message", String(repeating: "c", count: 500))]).status == .seeOther)
+            #expect(try await ana.get("/people/maya").text.contains(String(repeating: "c", count: 500) + "</textarea>"))
+            #expect(try await ana.post("/reservations/\(item)/card", [("message", "  ")]).status == .seeOther, "empty removes it")
+            let stored = try await home.server.database.pool.read { try String.fetchOne($0, sql: "SELECT card FROM reservation") }
+            #expect(stored == "")
+        }
+    }
+
+    @Test func whenTheOwnerGetsItTheCardsAreHersAndTheGiversSeeItGiven() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            _ = try await ana.reserve(home.itemIDs[0])
+            _ = try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "For the train, love Ana")])
+            _ = try await ben.reserve(home.itemIDs[1])
+            #expect(try await ana.post("/wishlist/\(home.itemIDs[0])/received", []).status == .notFound, "only the owner gets it")
+            #expect(try await maya.get("/wishlist/received").text.contains(#"id="received-empty""#))
+
+            for item in home.itemIDs.prefix(2) {
+                let received = try await maya.post("/wishlist/\(item)/received", [])
+                #expect(received.location == "/wishlist/received")
+            }
+            #expect(try await maya.post("/wishlist/\(home.itemIDs[0])/received", []).status == .notFound, "twice is nothing")
+            let page = try await maya.get("/wishlist/received")
+            #expect(page.shows("2 books"))
+            #expect(page.text.contains("For the train, love Ana"))
+            #expect(page.shows("From ana"))
+            #expect(!page.text.contains("ben"), "a giver who wrote no card stays anonymous")
+            let wishlist = try await maya.get("/wishlist")
+            #expect(!wishlist.text.contains(home.titles[0]) && wishlist.text.contains(home.titles[2]))
+
+            let anasGifts = try await ana.get("/reservations")
+            #expect(anasGifts.text.contains(#"id="given""#))
+            #expect(anasGifts.shows("got “\(home.titles[0])”"))
+            #expect(anasGifts.shows("Your card: “For the train, love Ana”"))
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/delete", []).status == .notFound, "a given gift cannot be cancelled")
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/bought", []).status == .notFound)
+        }
+    }
+
+    @Test func aBookMovedBackByMistakeIsOnTheWishlistAndReservedAsBefore() async throws {
+        let home = try await Household.make()
+        let item = home.itemIDs[0]
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            _ = try await ana.reserve(item)
+            _ = try await ana.post("/reservations/\(item)/bought", [])
+            _ = try await maya.post("/wishlist/\(item)/received", [])
+            #expect(try await ana.post("/wishlist/received/\(item)/restore", []).status == .notFound, "only hers to move back")
+            let restored = try await maya.post("/wishlist/received/\(item)/restore", [])
+            #expect(restored.location == "/wishlist")
+            #expect(try await maya.get("/wishlist/\(item)").status == .ok, "the same item, at the same address")
+            #expect(try await ana.get("/people/maya").shows("Bought by you"), "the reservation is the giver's again")
+            #expect(!(try await ana.get("/reservations").text.contains(#"id="given""#)))
+            #expect(try await maya.post("/wishlist/received/\(item)/restore", []).status == .notFound)
+        }
+    }
+}
