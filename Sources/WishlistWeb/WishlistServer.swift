@@ -97,6 +97,9 @@ public struct WishlistServer: Sendable {
         catalogPages.addRoutes(to: signedIn, loaders: pageLoaders)
         wishlistPages.addRoutes(to: signedIn, loaders: pageLoaders)
         householdPages.addRoutes(to: signedIn, loaders: pageLoaders)
+        IdeasController(
+            database: database, household: household, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies
+        ).addRoutes(to: signedIn)
         ReadingController(
             reading: reading, catalog: catalog, wishlist: wishlist, pages: pages, clock: clock, secureCookies: config.server.secureCookies
         ).addRoutes(to: signedIn)

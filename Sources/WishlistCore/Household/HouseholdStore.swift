@@ -145,12 +145,13 @@ public struct HouseholdStore: Sendable {
                 sql: """
                     SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
                         reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
-                        reservation.bought_at, reservation.card, received_item.received_at,
+                        reservation.bought_at, reservation.card, received_item.received_at, reservation.idea_id, gift_idea.note AS idea_note,
                         owner.sharing, owner.disabled_at AS owner_disabled_at, wishlist_item.*
                     FROM reservation
                     LEFT JOIN user AS owner ON owner.id = reservation.owner_id
                     LEFT JOIN wishlist_item ON wishlist_item.id = reservation.item_id
                     LEFT JOIN received_item ON received_item.id = reservation.received_item_id
+                    LEFT JOIN gift_idea ON gift_idea.id = reservation.idea_id
                     WHERE reservation.giver_id = ?
                     ORDER BY reservation.owner_name COLLATE NOCASE, reservation.reserved_at DESC, reservation.id DESC
                     """,
@@ -169,6 +170,8 @@ public struct HouseholdStore: Sendable {
         let state: Gift.State
         if row["received_at"] as String? != nil {
             state = .given(receivedAt: row.date("received_at"))
+        } else if let ideaID = row["idea_id"] as Int64? {
+            state = .idea(id: ideaID, note: row["idea_note"])
         } else if row["owner_id"] as Int64? == nil {
             state = .listGone
         } else if row["id"] as Int64? == nil {

@@ -43,6 +43,8 @@ public struct Gift: Sendable, Equatable {
         case listGone
         /// The owner has it: she marked it received (the giver's "Given" history).
         case given(receivedAt: Date)
+        /// A gift idea for the owner (never on her list, so never hidden or removed by her).
+        case idea(id: Int64, note: String)
     }
 
     public let id: Int64

@@ -65,6 +65,7 @@ extension WishlistStore {
             )
             try db.execute(sql: "UPDATE reservation SET item_id = received_item_id WHERE received_item_id = ?", arguments: [itemID.rawValue])
             try db.execute(sql: "DELETE FROM received_item WHERE id = ?", arguments: [itemID.rawValue])
+            if let bookID { try Self.absorbIdea(bookID: bookID, into: itemID.rawValue, ownerID: userID, db) }
             return .restored
         }
     }

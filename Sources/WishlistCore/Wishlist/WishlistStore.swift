@@ -67,7 +67,9 @@ public struct WishlistStore: Sendable {
                 return .alreadyThere(existing)
             }
             try Self.insert(book, userID: userID, note: "", addedAt: now, db)
-            return .added(try Self.fetchOne(db, "id = ?", [db.lastInsertedRowID])!)
+            let itemID = db.lastInsertedRowID
+            try Self.absorbIdea(bookID: book.id, into: itemID, ownerID: userID, db)
+            return .added(try Self.fetchOne(db, "id = ?", [itemID])!)
         }
     }
 
@@ -167,6 +169,7 @@ public struct WishlistStore: Sendable {
                     continue
                 }
                 try Self.insert(book, userID: userID, note: imported.notes, addedAt: imported.dateAdded ?? now, db)
+                if !book.id.isEmpty { try Self.absorbIdea(bookID: book.id, into: db.lastInsertedRowID, ownerID: userID, db) }
                 summary.added += 1
             }
             return summary

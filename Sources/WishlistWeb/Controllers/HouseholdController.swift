@@ -169,6 +169,12 @@ struct HouseholdController {
                     "reservation": "you", "bought": .bool(gift.boughtAt != nil), "card": .string(gift.card),
                 ]) { $1 })
                 shared = true
+            case .idea(let id, let note):
+                value = [
+                    "idea": true, "id": .int(Int(id)), "title": .string(gift.title), "author": .string(gift.author), "note": .string(note),
+                    "cancel_path": .string(SitePath.ideas(gift.ownerName) + "/\(id)/reservation/delete"),
+                ]
+                shared = true
             case .given(let receivedAt):
                 given.append([
                     "owner": .string(gift.ownerName), "title": .string(gift.title), "author": .string(gift.author),

@@ -55,6 +55,10 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Your reservation was cancelled. The book is free for others to reserve.")
         case ("note", _):
             return PageFlash(kind: "success", message: "Your priority and note were saved.")
+        case ("idea", _):
+            return PageFlash(kind: "success", message: "Your idea is added. The others who see the list see it too; its owner never does.")
+        case ("idea-reserved", _):
+            return PageFlash(kind: "success", message: "You reserved this idea as a gift. Its owner won’t see that.", link: (SitePath.reservations, "Gifts I’m giving"))
         case ("bought", _):
             return PageFlash(kind: "success", message: "Marked bought. The others who see the list see it is bought; its owner never does.")
         case ("unbought", _):

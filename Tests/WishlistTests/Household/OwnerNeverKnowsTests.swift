@@ -39,7 +39,7 @@ struct OwnerNeverKnowsTests {
             "/", "/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist?sort=author",
             "/wishlist/\(item)", "/wishlist/\(item)/remove", "/wishlist.csv", "/settings", "/people", "/people/maya",
             "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/search?q=the",
-            "/reading", "/wishlist/received", "/settings/profile", "/lists/hardcover-fiction?sort=wanted",
+            "/reading", "/wishlist/received", "/settings/profile", "/lists/hardcover-fiction?sort=wanted", "/people/maya/ideas",
         ]
         for path in pages {
             answers["GET " + path] = Answer(try await maya.get(path))
@@ -54,6 +54,8 @@ struct OwnerNeverKnowsTests {
             ("/reservations/\(item)/bought", []),
             ("/reservations/\(item)/bought/delete", []),
             ("/reservations/\(item)/card", [("message", "From me to me")]),
+            ("/people/maya/ideas", [("book", bookID), ("note", "for me")]),
+            ("/people/maya/ideas/1/reserve", []),
             ("/settings/sharing", [("sharing", "household")]),
         ]
         for (path, fields) in forms {
@@ -85,6 +87,10 @@ struct OwnerNeverKnowsTests {
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/bought", []).status == .seeOther)
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "Love, Ana")]).status == .seeOther)
             #expect(try await ben.post("/reservations/\(home.itemIDs[2])/card", [("message", "From Ben")]).status == .seeOther)
+            // And an idea for her, reserved.
+            let idea = try await GiftIdeasHTTPTests.unwishedBook(home)
+            #expect(try await ana.post("/people/maya/ideas", [("book", idea.id), ("note", "She'd love it")]).status == .seeOther)
+            #expect(try await ben.post("/people/maya/ideas/1/reserve", []).status == .seeOther)
 
             let after = try await Self.ownerView(&maya, home: home, bookID: bookID)
             #expect(before.keys.sorted() == after.keys.sorted())

@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// Gift ideas for a member: the others suggest books, with a note, and reserve them like her
+/// items. Every page here is a giver's; for the member herself these addresses answer exactly
+/// as her own `/people/{username}` does, so nothing tells her there are ideas.
+struct IdeasController {
+    let database: AppDatabase
+    let household: HouseholdStore
+    let catalog: CatalogStore
+    let pages: PageRenderer
+    let clock: WallClock
+    let secureCookies: Bool
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("people/:username/ideas", use: show)
+        group.post("people/:username/ideas", use: suggest)
+        group.post("people/:username/ideas/:idea/reserve", use: reserve)
+        group.post("people/:username/ideas/:idea/reservation/delete", use: cancel)
+    }
+
+    static let ideaNotFound = PageError(
+        .notFound, title: "No such gift idea",
+        message: "That gift idea isn't there any more: the member may have wished for the book themselves, or stopped sharing their list."
+    )
+
+    /// The ideas, and with `?q=` books from the catalog to suggest.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let member: Member
+        switch try await lookUp(context, viewerID: user.userID) {
+        case .viewer: return redirect(to: SitePath.wishlist)
+        case .notFound: throw HouseholdController.memberNotFound
+        case .member(let found): member = found
+        }
+        let query = try request.queryText("q")
+        let ideas = try await database.pageRead { try $0.household.ideas(for: member.id, viewerID: user.userID) }
+        let found = query.isEmpty ? [] : try await catalog.search(query, limit: 20)
+        let path = SitePath.ideas(member.username)
+        return try pages.render(
+            "people/ideas.html", title: "Gift ideas for \(member.username)", nav: "people", for: context.visitor,
+            values: [
+                "member": ["name": .string(member.username), "path": .string(SitePath.person(member.username)), "ideas_path": .string(path)],
+                "ideas": .array(ideas.map { Self.ideaValue($0, path: path) }),
+                "q": .string(query), "searched": .bool(!query.isEmpty),
+                "results": .array(found.map { ["id": .string($0.id), "title": .string($0.title), "author": .string($0.author)] }),
+                "return_to": .string(path),
+            ]
+        )
+    }
+
+    @Sendable func suggest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard case .member(let member) = try await lookUp(context, viewerID: user.userID) else { throw HouseholdController.memberNotFound }
+        let bookID = try context.form.text("book", maxLength: 40)
+        let note = try context.form.text("note", maxLength: 4 * HouseholdStore.ideaNoteMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard note.count <= HouseholdStore.ideaNoteMaximumLength else {
+            throw PageError(
+                .unprocessableContent, title: "That note is too long",
+                message: "A note on an idea can be up to 500 characters; this one has \(note.count). Go back, shorten it and suggest again."
+            )
+        }
+        guard CatalogBook.isUsableID(bookID) else { throw CatalogController.unknownBook }
+        switch try await household.suggest(bookID: bookID, for: member.id, by: user.userID, note: note, at: clock.now()) {
+        case .suggested:
+            return redirectWithFlash(to: SitePath.ideas(member.username), "idea")
+        case .alreadySuggested(let name):
+            throw PageError(
+                .conflict, title: "Already an idea",
+                message: "\(name) has already suggested this book for \(member.username), so it is among the ideas once. Reserve it there."
+            )
+        case .alreadyWished:
+            throw PageError(
+                .conflict, title: "Already on the wishlist",
+                message: "\(member.username) wishes for this book already, so it isn't an idea: reserve it on their wishlist instead."
+            )
+        case .unknownBook:
+            throw CatalogController.unknownBook
+        case .notFound:
+            throw HouseholdController.memberNotFound
+        }
+    }
+
+    @Sendable func reserve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let (member, ideaID) = try await memberAndIdea(context, viewerID: user.userID)
+        switch try await household.reserveIdea(ideaID: ideaID, giverID: user.userID, at: clock.now()) {
+        case .reserved:
+            return redirectWithFlash(to: SitePath.ideas(member.username), "idea-reserved")
+        case .alreadyYours:
+            throw PageError(.conflict, title: "Already reserved by you", message: "You have already reserved this idea as a gift, so nothing changed.")
+        case .takenBy(let name):
+            throw PageError(
+                .conflict, title: "Already reserved", message: "\(name) has already reserved this idea as a gift, so it can't be reserved twice."
+            )
+        case .notFound:
+            throw Self.ideaNotFound
+        }
+    }
+
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let (member, ideaID) = try await memberAndIdea(context, viewerID: user.userID)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.ideas(member.username))
+        guard try await household.cancelIdea(ideaID: ideaID, giverID: user.userID) else { throw HouseholdController.reservationNotFound }
+        return redirectWithFlash(to: returnTo, "unreserved")
+    }
+
+    // MARK: Input
+
+    private func lookUp(_ context: AppRequestContext, viewerID: Int64) async throws -> HouseholdStore.Lookup {
+        let username = String((context.parameters.get("username") ?? "").prefix(AccountRules.usernameLengths.upperBound + 1))
+        return try await database.pageRead { try $0.household.member(named: username, viewerID: viewerID) }
+    }
+
+    private func memberAndIdea(_ context: AppRequestContext, viewerID: Int64) async throws -> (Member, Int64) {
+        guard case .member(let member) = try await lookUp(context, viewerID: viewerID) else { throw HouseholdController.memberNotFound }
+        guard let ideaID = context.parameters.get("idea").flatMap(Int64.init), ideaID > 0 else { throw Self.ideaNotFound }
+        return (member, ideaID)
+    }
+
+    static func ideaValue(_ idea: GiftIdea, path: String) -> TemplateValue {
+        var value: [String: TemplateValue] = [
+            "id": .int(Int(idea.id)), "title": .string(idea.title), "author": .string(idea.author), "note": .string(idea.note),
+            "suggested_by": .string(idea.suggestedBy), "book_path": .string(SitePath.book(idea.bookID)),
+            "reserve_path": .string(path + "/\(idea.id)/reserve"), "cancel_path": .string(path + "/\(idea.id)/reservation/delete"),
+        ]
+        switch idea.reservation {
+        case .open: value["reservation"] = "open"
+        case .byViewer: value["reservation"] = "you"
+        case .byOther(let name, _):
+            value["reservation"] = "other"
+            value["reserved_by"] = .string(name)
+        }
+        return .dictionary(value)
+    }
+
+    private func redirectWithFlash(to location: String, _ code: String) -> Response {
+        var response = redirect(to: location)
+        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+        return response
+    }
+}
