@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Hummingbird
 import Logging
@@ -77,7 +78,8 @@ public struct WishlistServer: Sendable {
             secureCookies: config.server.secureCookies
         )
         let householdPages = HouseholdController(
-            database: database, household: household, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
+            database: database, household: household, catalog: catalog, pages: pages, clock: clock,
+            timeZone: try ZoneRules.load(named: config.server.timeZone), pageCaches: pageCaches,
             secureCookies: config.server.secureCookies
         )
         // Filled as the pages' routes are added below, each with its loader (PageLoaders).

@@ -28,6 +28,9 @@ public struct AppConfig: Sendable, Equatable {
         /// Reverse proxies whose `X-Forwarded-For` or `Forwarded` header is believed
         /// (``ForwardedClient``); empty: the TCP peer is the client.
         public var trustedProxies: [AddressRange] = []
+        /// The IANA zone in which "today" is reckoned (birthdays); read from the system's zoneinfo
+        /// by `ZoneRules`, without ICU.
+        public var timeZone = "UTC"
 
         /// `publicURL`, or its default for this port.
         public var effectivePublicURL: URL {

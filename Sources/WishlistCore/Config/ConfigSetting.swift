@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Logging
 
@@ -26,6 +27,7 @@ struct ConfigSetting {
         int("server.maxConnections", env: "WISHLIST_MAX_CONNECTIONS", 8...100_000, \.server.maxConnections),
         url("server.publicURL", env: "WISHLIST_PUBLIC_URL", \.server.publicURL),
         addresses("server.trustedProxies", env: "WISHLIST_TRUSTED_PROXIES", \.server.trustedProxies),
+        timeZone("server.timeZone", env: "WISHLIST_TIME_ZONE", \.server.timeZone),
         string("database.path", env: "WISHLIST_DATABASE", \.database.path),
         string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
         url("nyt.baseURL", env: "NYT_BASE_URL", \.nyt.baseURL),
@@ -85,6 +87,26 @@ struct ConfigSetting {
                 throw ConfigError(key: key, problem: "\(problem), got \(describe(input))")
             }
             config[keyPath: path] = value
+        }
+    }
+
+    /// An IANA zone name that the system's zoneinfo has (or UTC, which needs none), checked by
+    /// loading it, so a misspelt zone stops the server at start rather than shifting birthdays.
+    private static func timeZone(_ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            let text: String
+            switch input {
+            case .text(let value): text = value
+            case .json(.string(let value)): text = value
+            case .json: throw ConfigError(key: key, problem: "expected a string naming a time zone, such as \"Europe/Berlin\"")
+            }
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            do {
+                _ = try ZoneRules.load(named: name)
+            } catch let error as ZoneRulesError {
+                throw ConfigError(key: key, problem: error.description)
+            }
+            config[keyPath: path] = name
         }
     }
 

@@ -43,6 +43,18 @@ public struct Birthday: Sendable, Equatable {
         return text
     }
 
+    /// Days from `today` (a local calendar day) to the next birthday: 0 on the day. In a year
+    /// without 29 February, a birthday on it is kept on the 28th.
+    public func daysUntil(from today: (year: Int, month: Int, day: Int)) -> Int {
+        let todayNumber = CivilDateTime.daysSinceEpoch(year: today.year, month: today.month, day: today.day)
+        for year in [today.year, today.year + 1] {
+            let day = min(day, CivilDateTime.daysInMonth(month, year: year))
+            let number = CivilDateTime.daysSinceEpoch(year: year, month: month, day: day)
+            if number >= todayNumber { return number - todayNumber }
+        }
+        return 366
+    }
+
     public static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
     ]

@@ -72,6 +72,18 @@ public struct ProfileStore: Sendable {
     public struct Reader {
         let db: Database
 
+        /// The birthdays of the members who share (everyone's but `viewerID`'s), by name.
+        public func birthdays(excluding viewerID: Int64) throws -> [(username: String, birthday: Birthday)] {
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT username, birthday FROM user
+                    WHERE birthday IS NOT NULL AND sharing = 'household' AND disabled_at IS NULL AND id != ?
+                    ORDER BY username_key
+                    """),
+                arguments: [viewerID]
+            ).compactMap { row in (row["birthday"] as String?).flatMap(Birthday.init(stored:)).map { (row["username"], $0) } }
+        }
+
         public func profile(userID: Int64) throws -> Profile {
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """

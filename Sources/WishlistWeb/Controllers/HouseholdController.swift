@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Hummingbird
 import WishlistCore
@@ -13,6 +14,8 @@ struct HouseholdController {
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
+    /// Where "today" is, for birthdays (`server.timeZone`).
+    let timeZone: ZoneRules
     let pageCaches: PageCaches
     let secureCookies: Bool
 
@@ -63,8 +66,24 @@ struct HouseholdController {
                 "members": .array(members.items.map { ["name": .string($0.username), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
                 "listing": listing.templateValue(members, path: SitePath.people),
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
+                "birthdays": .array(try await upcomingBirthdays(viewerID: user.userID)),
             ]
         )
+    }
+
+    /// Birthdays of the members who share, in the next 30 days by the server's time zone, soonest first.
+    private func upcomingBirthdays(viewerID: Int64) async throws -> [TemplateValue] {
+        let today = timeZone.localDay(at: clock.now())
+        let birthdays = try await database.pageRead { try $0.profiles.birthdays(excluding: viewerID) }
+        return birthdays.map { ($0.username, $0.birthday, $0.birthday.daysUntil(from: today)) }
+            .filter { $0.2 <= 30 }
+            .sorted { ($0.2, $0.0.lowercased()) < ($1.2, $1.0.lowercased()) }
+            .map { name, birthday, days in
+                [
+                    "name": .string(name), "path": .string(SitePath.person(name)), "date": .string(birthday.text),
+                    "when": .string(days == 0 ? "Birthday today" : days == 1 ? "Birthday tomorrow" : "Birthday in \(days) days"),
+                ]
+            }
     }
 
     /// A member's shared list, highest priority first unless another order is asked for.
