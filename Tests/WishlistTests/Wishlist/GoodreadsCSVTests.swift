@@ -155,7 +155,7 @@ struct GoodreadsCSVTests {
 
     // MARK: Reading Goodreads' own files
 
-    @Test func goodreadsExportKeepsOnlyToReadBooks() throws {
+    @Test func goodreadsExportKeepsTheToReadAndReadShelves() throws {
         let csv = Self.goodreadsHeader + "\r\n"
             + "2767052,\"The Hunger Games (The Hunger Games, #1)\",Suzanne Collins,\"Collins, Suzanne\",,\"=\"\"0439023483\"\"\",\"=\"\"9780439023481\"\"\",0,4.33,Scholastic Press,Hardcover,374,2008,2008,,2024/03/02,to-read,to-read (#2),to-read,,,,0,0\r\n"
             + "4671,The Great Gatsby,F. Scott Fitzgerald,\"Fitzgerald, F. Scott\",,\"=\"\"0743273567\"\"\",\"=\"\"9780743273565\"\"\",4,3.93,Scribner,Paperback,200,2004,1925,2023/08/19,2023/06/01,,,read,\"Loved it.\r\nThe green light!\r\n\r\nWould reread.\",,,1,0\r\n"
