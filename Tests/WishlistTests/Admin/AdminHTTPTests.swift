@@ -110,7 +110,9 @@ struct AdminHTTPTests {
         try await Self.withAdmin { server, root, bob in
             let administration = Administration(database: server.database, clock: .system)
             try await administration.setAdmin(true, username: "bob")
-            #expect(try await bob.get("/admin").status == .ok)
+            let page = try await bob.get("/admin")
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"action="/admin/invites""#), "an administrator's page, with its forms")
             try await administration.setAdmin(false, username: "bob")
             let bobID = try await Self.userID("bob", server)
             #expect(try await bob.post("/admin/invites", []).status == .notFound)

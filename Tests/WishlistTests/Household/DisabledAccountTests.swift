@@ -37,8 +37,12 @@ struct DisabledAccountTests {
             #expect(try await home.reservationCount() == 0)
 
             try await Self.setDisabled(false, mayaID, home.server)
-            #expect(try await guest.get(sharedPath).status == .ok, "enabled again, everything is back")
-            #expect(try await guest.get(feedPath).status == .ok)
+            let shared = try await guest.get(sharedPath)
+            #expect(shared.status == .ok, "enabled again, everything is back")
+            #expect(home.titles.allSatisfy(shared.shows), "the list itself, with its books")
+            let feed = try await guest.get(feedPath)
+            #expect(feed.status == .ok)
+            #expect(feed.text.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\""), "the feed itself")
             #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
         }
     }
