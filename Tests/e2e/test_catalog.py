@@ -98,11 +98,11 @@ def assert_sorted_by(browser: Browser, sort: str, expected: SampleList) -> None:
     current = {a.text: a.get_attribute("aria-current") for a in browser.driver.find_elements(By.CSS_SELECTOR, "#sort-nav a")}
     if sort == "rank":
         assert [row_rank(row) for row in rows] == [book.rank for book in expected.books]
-        assert current == {"By rank": "true", "By weeks on list": None}, current
+        assert current == {"By rank": "true", "By weeks on list": None, "Most wanted here": None, "Best rated here": None}, current
     else:
         weeks = [row_weeks(row) for row in rows]
         assert weeks == sorted((book.weeks_on_list for book in expected.books), reverse=True), weeks
-        assert current == {"By rank": None, "By weeks on list": "true"}, current
+        assert current == {"By rank": None, "By weeks on list": "true", "Most wanted here": None, "Best rated here": None}, current
 
 
 def open_list_from_catalog(browser: Browser, name: str, shot: str) -> None:

@@ -319,7 +319,9 @@ def test_rank_chart_on_the_book_page(signed_in: Browser) -> None:
     details = history.find_element(By.CSS_SELECTOR, "details.rank-chart-figures")
     table = details.find_element(By.CSS_SELECTOR, "table")
     assert details.get_attribute("open") is None and not table.is_displayed(), "the table of figures starts open"
-    details.find_element(By.TAG_NAME, "summary").click()
+    summary = details.find_element(By.TAG_NAME, "summary")
+    browser.assert_in_viewport(summary, "the figures' summary")
+    summary.click()
     WebDriverWait(driver, 5).until(lambda d: table.is_displayed(), "clicking the summary did not open the figures")
     browser.screenshot("figures-open")
     shown = [

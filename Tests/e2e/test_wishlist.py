@@ -433,6 +433,7 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
         goodreads_row(101, string.capwords(in_catalog.title), in_catalog.author, in_catalog.isbn10, in_catalog.isbn13, "to-read"),
         goodreads_row(102, *outside, "to-read"),
         goodreads_row(103, *finished, "read", **{"My Rating": "4", "Date Read": "2025/02/01"}),
+        goodreads_row(104, "Halfway Through", "Ada Finchley", "", "", "currently-reading"),
     ])
 
     browser.visit("/wishlist", "before-import")
@@ -454,10 +455,11 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
     assert summary.is_displayed()
     said = text_of(summary)
     assert "2 added" in said and "0 already" in said and "1 skipped" in said, said
+    assert "1 added to the books you’ve read" in said, said
     skipped = [text_of(li) for li in driver.find_elements(By.CSS_SELECTOR, "#skipped-list li")]
-    assert len(skipped) == 1 and finished[0] in skipped[0], skipped
+    assert len(skipped) == 1 and "Halfway Through" in skipped[0], skipped
     reason = skipped[0].split(":", 1)[-1].strip()
-    assert "read" in reason.lower(), f"the skipped row does not say why: {skipped[0]!r}"
+    assert "currently-reading" in reason.lower(), f"the skipped row does not say why: {skipped[0]!r}"
     assert wishlist_count(browser) == 2
 
     browser.visit("/wishlist", "after-import")
@@ -472,12 +474,19 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
     assert driver.find_element(By.ID, "no-longer-listed").is_displayed()
     assert not driver.find_elements(By.ID, "book-link"), "a book outside the catalog links to a catalog page"
 
-    # The same file again: nothing new, both already there, the read book skipped again.
+    # The read shelf's book is among the books read, with its stars and date.
+    browser.visit("/reading", "imported-reading")
+    read_row = driver.find_element(By.CSS_SELECTOR, "#reading-list li.reading-row")
+    assert finished[0] in read_row.text and "Finished 2025-02-01" in read_row.text, read_row.text
+    assert read_row.find_element(By.CSS_SELECTOR, ".stars").get_attribute("aria-label") == "4 stars"
+
+    # The same file again: nothing new, all already there, the other shelf's book skipped again.
     browser.visit("/wishlist", "before-second-import")
     driver.find_element(By.ID, "import-file").send_keys(str(export))
     follow(browser, driver.find_element(By.ID, "import-submit"), "imported-again")
     said = text_of(driver.find_element(By.ID, "import-summary"))
     assert "0 added" in said and "2 already" in said and "1 skipped" in said, said
+    assert "1 already among the books you’ve read" in said, said
     assert wishlist_count(browser) == 2
 
     # A file that is not a Goodreads export is refused beside the field, and nothing changes.
