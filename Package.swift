@@ -41,8 +41,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("png16")]),
+        // The decoders browsers use on untrusted pictures, and our C around them: read a picture's
+        // header, stream its rows into a centre square, re-encode without metadata (profile pictures).
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .target(name: "CPictureCodec", dependencies: ["CJPEG", "CPNG", "CWebP"]),
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
         // Foundation's calendars and date formatters would load ICU (docs/architecture.md, "Memory").
         .target(name: "CivilTime", swiftSettings: swiftSettings),
@@ -58,7 +62,7 @@ let package = Package(
             dependencies: [
                 "CArgon2",
                 "CCurl",
-                "CVipsShim",
+                "CPictureCodec",
                 "CivilTime",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -110,7 +114,7 @@ let package = Package(
                 "WishlistCore",
                 "WishlistTemplates",
                 "WishlistWeb",
-                "CVipsShim",
+                "CPictureCodec",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // A software authenticator signs the passkey tests' assertions.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -14,7 +14,7 @@ package enum PictureProblem: Error, Equatable, Sendable {
     case sideOutOfRange(width: Int, height: Int)
     /// Laid out so that its decoder holds the whole picture (`DecodingFootprint`), and too big for that.
     case tooBigForItsLayout(layout: String, width: Int, height: Int, allowedMegapixelTenths: Int)
-    /// libvips could not decode it; `reason` is libvips's own words, for the log only.
+    /// Its decoder could not read it; `reason` is the library's own words, for the log only.
     case unreadable(reason: String)
     /// As many pictures as the processor takes are being processed or waiting.
     case busy

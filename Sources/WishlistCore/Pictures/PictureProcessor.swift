@@ -1,9 +1,10 @@
-import CVipsShim
+import CPictureCodec
 import NIOPosix
 import Synchronization
 
-/// A profile picture made from an upload: one square, centre-cropped, as two JPEGs in sRGB that
-/// carry no metadata (no EXIF, GPS position, XMP or ICC profile leaves the server).
+/// A profile picture made from an upload: one square, centre-cropped, as two JPEGs that carry no
+/// metadata (no EXIF, GPS position, XMP or ICC profile leaves the server). Colours are taken as
+/// sRGB, as nearly every picture's are: an embedded ICC profile is not applied.
 package struct ProcessedPicture: Sendable, Equatable {
     /// `PictureProcessor.largeSide` pixels a side.
     package let large: [UInt8]
@@ -11,8 +12,9 @@ package struct ProcessedPicture: Sendable, Equatable {
     package let small: [UInt8]
 }
 
-/// Checks uploaded pictures and re-encodes them with libvips, on threads of its own so that no
-/// decode ever runs on an event loop.
+/// Checks uploaded pictures and re-encodes them with libjpeg-turbo, libpng and libwebp (the
+/// libraries browsers use on untrusted images, through `CPictureCodec`), on threads of its own so
+/// that no decode ever runs on an event loop.
 ///
 /// The checks come cheapest first, all before a pixel is decoded: the size in bytes, the format
 /// by its first bytes (which the declared type must agree with), then on the pool the width and
@@ -29,13 +31,14 @@ package final class PictureProcessor: Sendable {
     package static let largeSide = 256
     package static let smallSide = 64
     /// What a decoder may hold at the picture's full size (`DecodingFootprint`), on top of the
-    /// 5 to 12 MB that any picture costs. A 40 megapixel progressive JPEG would hold 123 MB; this
-    /// lets through progressive JPEGs up to 5.5 megapixels (2.7 without chroma subsampling),
-    /// interlaced PNGs and lossless WebPs up to 4.1, and the process grows by at most 23 MB
-    /// for one picture (measured at those sizes, libvips 8.14).
+    /// 2 to 3 MB that any picture costs. This lets through progressive JPEGs up to 5.5
+    /// megapixels (2.7 without chroma subsampling), interlaced PNGs and lossless WebPs up to 4.1,
+    /// lossy WebPs with transparency up to 3.3, and the process grows by at most 18 MB for one
+    /// picture (measured at those sizes).
     static let decodingBudget = 16 * 1024 * 1024
 
-    /// libvips would not start (a broken install): the server should not start without it.
+    /// The codec libraries loaded are not ones this build can use (a broken install): the
+    /// server should not start without them.
     package struct StartFailure: Error, CustomStringConvertible {
         package let description: String
     }
@@ -44,11 +47,14 @@ package final class PictureProcessor: Sendable {
     private let capacity: Int
     private let admitted = Atomic<Int>(0)
 
-    /// Starts libvips (once a process) and `threads` threads. One thread is the default: a
-    /// picture takes a second or so of a core at most, and each one decoding at once adds its
-    /// memory to the server's peak.
+    /// Checks the codec libraries and starts `threads` threads. One thread is the default: a
+    /// picture takes under half a second of a core (a 40 megapixel PNG; a JPEG or WebP a tenth of
+    /// that), and each one decoding at once adds its memory to the server's peak.
     package init(threads: Int = 1, maxWaiting: Int = 4) throws {
-        guard cvips_start() == 0 else { throw StartFailure(description: "libvips did not start: " + Self.takeError()) }
+        var failure = picture_failure()
+        guard picture_check_codecs(&failure) == 0 else {
+            throw StartFailure(description: "the picture codecs cannot be used: " + failure.text)
+        }
         self.capacity = threads + maxWaiting
         self.threadPool = NIOThreadPool(numberOfThreads: threads)
         self.threadPool.start()
@@ -88,13 +94,14 @@ package final class PictureProcessor: Sendable {
 
     private static func reencode(_ bytes: [UInt8], format: PictureFormat) throws -> ProcessedPicture {
         try bytes.withUnsafeBytes { buffer in
-            let (width, height) = try readSize(buffer, format: format)
+            let header = try readHeader(buffer, format: format)
+            let (width, height) = (Int(header.width), Int(header.height))
             try checkDimensions(width: width, height: height)
-            let footprint = DecodingFootprint(reading: bytes, as: format)
-            guard footprint.heldBytes(width: width, height: height) <= Double(decodingBudget) else {
-                let allowedTenths = Int(Double(decodingBudget) / footprint.bytesPerPixel / 100_000)
+            let footprint = DecodingFootprint(header)
+            guard footprint.heldBytes <= decodingBudget else {
                 throw PictureProblem.tooBigForItsLayout(
-                    layout: footprint.layout, width: width, height: height, allowedMegapixelTenths: allowedTenths)
+                    layout: footprint.layout, width: width, height: height,
+                    allowedMegapixelTenths: footprint.allowedMegapixelTenths(within: decodingBudget, width: width, height: height))
             }
             return try squareJPEGs(buffer, format: format)
         }
@@ -108,43 +115,50 @@ package final class PictureProcessor: Sendable {
         }
     }
 
-    private static func readSize(_ buffer: UnsafeRawBufferPointer, format: PictureFormat) throws -> (Int, Int) {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        guard cvips_read_size(buffer.baseAddress, buffer.count, format.vipsFormat, &width, &height) == 0 else {
-            throw PictureProblem.unreadable(reason: takeError())
+    private static func readHeader(_ buffer: UnsafeRawBufferPointer, format: PictureFormat) throws -> picture_header {
+        var header = picture_header()
+        var failure = picture_failure()
+        guard picture_read_header(buffer.baseAddress, buffer.count, format.codecFormat, &header, &failure) == 0 else {
+            throw PictureProblem.unreadable(reason: failure.text)
         }
-        return (Int(width), Int(height))
+        return header
     }
 
+    /// The decoders' own guards, behind the checks above.
+    private static let limits = picture_limits(longest_side: Int32(maximumSide), whole_frame_bytes: decodingBudget)
+
     private static func squareJPEGs(_ buffer: UnsafeRawBufferPointer, format: PictureFormat) throws -> ProcessedPicture {
-        var large = cvips_bytes()
-        var small = cvips_bytes()
-        let status = cvips_square_jpegs(
-            buffer.baseAddress, buffer.count, format.vipsFormat, Int32(largeSide), Int32(smallSide), &large, &small)
-        guard status == 0 else { throw PictureProblem.unreadable(reason: takeError()) }
+        var large = picture_bytes()
+        var small = picture_bytes()
+        var failure = picture_failure()
+        let status = withUnsafePointer(to: limits) { limits in
+            picture_make_squares(
+                buffer.baseAddress, buffer.count, format.codecFormat, limits, Int32(largeSide), Int32(smallSide),
+                &large, &small, &failure)
+        }
+        guard status == 0 else { throw PictureProblem.unreadable(reason: failure.text) }
         return ProcessedPicture(large: takeBytes(large), small: takeBytes(small))
     }
 
-    private static func takeBytes(_ encoded: cvips_bytes) -> [UInt8] {
-        defer { cvips_free(encoded.bytes) }
+    private static func takeBytes(_ encoded: picture_bytes) -> [UInt8] {
+        defer { picture_free(encoded.bytes) }
         return Array(UnsafeRawBufferPointer(start: encoded.bytes, count: encoded.length))
-    }
-
-    /// libvips's words for what went wrong, on one line, for the log.
-    private static func takeError() -> String {
-        guard let text = cvips_take_error() else { return "libvips gave no reason" }
-        defer { cvips_free(text) }
-        return String(cString: text).split(whereSeparator: \.isNewline).joined(separator: "; ")
     }
 }
 
 extension PictureFormat {
-    var vipsFormat: cvips_format {
+    var codecFormat: picture_format {
         switch self {
-        case .jpeg: CVIPS_JPEG
-        case .png: CVIPS_PNG
-        case .webp: CVIPS_WEBP
+        case .jpeg: PICTURE_JPEG
+        case .png: PICTURE_PNG
+        case .webp: PICTURE_WEBP
         }
+    }
+}
+
+extension picture_failure {
+    /// The library's words, for the log.
+    var text: String {
+        withUnsafeBytes(of: reason) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
