@@ -2,8 +2,10 @@
 
 Each page of the app, in the state that shows the most of it (a wishlist with items, a shared list
 with reserved and open books, a gift notice, forms refused by the server, a book's rank chart with
-its table of figures open, the new books of a favourite list, one-time links just made), is checked
-in one Chromium that switches between the people of one household by swapping their cookies:
+its table of figures open, the new books of a favourite list, one-time links just made, gifts bought
+with cards, ideas in every state, a book received with its card, a birthday coming up, a profile
+picture), is checked in one Chromium that switches between the people of one household by swapping
+their cookies:
 
 - axe-core 4.9 (bundled by `selenium-axe-python`, nothing fetched) with the WCAG 2.0, 2.1 and 2.2
   A and AA rules, at 390 and 1280 CSS px, in the light and the dark colour scheme: no violations.
@@ -31,7 +33,7 @@ import re
 import subprocess
 import time
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
@@ -45,12 +47,15 @@ from selenium_axe_python import Axe
 from support import (
     DEFAULT_WINDOW, REPO_ROOT, Browser, fill, follow, new_chromium, sign_up, unique_username,
 )
+from test_gift_cycle import MONTHS, idea_for, reserve_idea, suggest_idea
 from test_household import share_with_household
+from test_profile_picture import jpeg_with_exif
 from test_reading import add_to_wishlist, book_path, mark_read, sample_book, save_profile
 
 LIST = "hardcover-fiction"
 HISTORY_BOOK = "9798940831327"  # on LIST in seven of the eight stored editions: its chart has a gap
 OTHER_READ = ("hardcover-nonfiction", 2)  # a second book the owner reads, never on the owner's wishlist
+IDEA_RANKS = (6, 7, 8)  # books of LIST the others suggest for the owner, never on her wishlist
 WIDTHS = (390, 1280)
 SCHEMES = ("light", "dark")
 REFLOW_WIDTH = 320
@@ -96,6 +101,17 @@ class Readers:
     book_path: str  # the household's book page, /books/{id}
 
 
+@dataclass
+class GiftCycle:
+    """The household's gifts further on: the giver bought two books and wrote a card for each; the
+    owner got one of them (received, with its card); the other giver bought the book it reserved.
+    Three ideas: the other giver's first reserved by the giver, its second by itself, and the
+    giver's own still open, so the giver's ideas page shows every state."""
+    received: str  # the item the owner got
+    bought: str  # bought by the giver, still to give, its card open on the member page
+    ideas: list[str]  # the ideas' titles
+
+
 def click(browser: Browser, element) -> None:
     """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
     smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
@@ -113,7 +129,9 @@ class Site:
         self.cookies: dict[str, list[dict]] = {}
         self._household: Household | None = None
         self._readers: Readers | None = None
+        self._gift_cycle: GiftCycle | None = None
         self.profile_saved = False
+        self.birthday_saved = False
 
     @property
     def driver(self):
@@ -182,6 +200,70 @@ class Site:
         save_profile(self.browser, "Reads anything with a map in the front.\nAsk me about lighthouses.", ("March", "14"),
                      [sample_book(LIST, 1)], "profile-saved")
         self.profile_saved = True
+        self.become(role)
+
+    @property
+    def gift_cycle(self) -> GiftCycle:
+        if self._gift_cycle is None:
+            role = self.role
+            self._gift_cycle = self._make_gift_cycle()
+            self.become(role)
+        return self._gift_cycle
+
+    def _make_gift_cycle(self) -> GiftCycle:
+        b, driver, h = self.browser, self.driver, self.household
+        received, bought, taken = h.items[1], h.open_item, h.items[2]
+        ideas = [sample_book(LIST, rank) for rank in IDEA_RANKS]
+
+        def row(item: str):
+            return driver.find_element(By.CSS_SELECTOR, f'#member-items > li[data-item="{item}"]')
+
+        # The giver buys both books reserved (the second one reserved here unless the member page's
+        # check did it) and writes a card for each; the other giver buys the one it reserved.
+        self.become("giver")
+        b.visit(f"/people/{h.owner}", "member")
+        if row(bought).find_elements(By.CSS_SELECTOR, "form.reserve-form"):
+            follow(b, row(bought).find_element(By.CSS_SELECTOR, 'form.reserve-form button[type="submit"]'))
+        for item, card in ((received, "Happy birthday! The chapter on the lighthouse keeper made me think of you."),
+                           (bought, "For the long evenings — “read slowly”.\nLove, your neighbour")):
+            follow(b, row(item).find_element(By.CSS_SELECTOR, 'form.bought-form button[type="submit"]'))
+            click(b, row(item).find_element(By.CSS_SELECTOR, "details.card-details summary"))
+            fill(b, f"card-{item}", card)
+            follow(b, row(item).find_element(By.CSS_SELECTOR, 'form.card-form button[type="submit"]'))
+        self.become("other_giver")
+        b.visit(f"/people/{h.owner}", "member")
+        follow(b, row(taken).find_element(By.CSS_SELECTOR, 'form.bought-form button[type="submit"]'))
+
+        # The ideas: two from the other giver (one reserved by itself), one from the giver, who
+        # reserves the other giver's first.
+        b.visit(f"/people/{h.owner}/ideas", "ideas")
+        suggest_idea(b, h.owner, ideas[0].isbn13, ideas[0].title, "Loved the author’s last one — “couldn’t put it down”.", "idea-1")
+        suggest_idea(b, h.owner, ideas[1].isbn13, ideas[1].title, "", "idea-2")
+        reserve_idea(b, idea_for(b, ideas[1].title), "idea-2-reserved")
+        self.become("giver")
+        b.visit(f"/people/{h.owner}/ideas", "ideas")
+        suggest_idea(b, h.owner, ideas[2].isbn13, ideas[2].title, "For the train", "idea-3")
+        reserve_idea(b, idea_for(b, ideas[0].title), "idea-1-reserved")
+
+        # The owner gets the book with the card.
+        self.become("owner")
+        b.visit("/wishlist", "wishlist")
+        got = driver.find_element(By.CSS_SELECTOR, f'#wishlist-items > li[data-item="{received}"] form.received-form button[type="submit"]')
+        follow(b, got)
+        assert b.path == "/wishlist/received", b.driver.current_url
+        return GiftCycle(received, bought, [book.title for book in ideas])
+
+    def save_birthday(self) -> None:
+        """The critic (who shares) has a birthday ten days from the server's today (UTC), once."""
+        if self.birthday_saved:
+            return
+        role = self.role
+        self.readers  # the critic's account
+        self.become("critic")
+        soon = datetime.now(timezone.utc).date() + timedelta(days=10)
+        self.browser.visit("/settings/profile", "profile")
+        save_profile(self.browser, "", (MONTHS[soon.month - 1], str(soon.day)), [], "birthday-saved")
+        self.birthday_saved = True
         self.become(role)
 
     def _reserve(self, owner: str, item: str) -> None:
@@ -468,6 +550,72 @@ def _people_profile(site: Site) -> None:
         assert b.driver.find_elements(By.ID, part), f"the member page has no #{part}"
 
 
+def _received(site: Site) -> None:
+    """Books you received, the book the owner got showing its giver's card and name."""
+    site.gift_cycle
+    b = site.browser
+    if b.path != "/wishlist/received":
+        b.visit("/wishlist/received", "received")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#received-items li.received-item figure.gift-card"), "no card on a received book"
+
+
+def _member_bought(site: Site) -> None:
+    """The owner's page as the giver sees it once gifts are bought: "Bought by you" with the card
+    open (its form), and "Bought by" the other giver."""
+    gc, b = site.gift_cycle, site.browser
+    b.visit(f"/people/{site.household.owner}", "member-bought")
+    mine = b.driver.find_element(By.CSS_SELECTOR, f'#member-items > li[data-item="{gc.bought}"]')
+    assert "Bought by you" in mine.find_element(By.CSS_SELECTOR, ".reserved-by-you").text
+    assert mine.find_element(By.CSS_SELECTOR, "details.card-details").get_attribute("open") is not None, "the card is not open"
+    others = [p.text for p in b.driver.find_elements(By.CSS_SELECTOR, "#member-items .reserved-by-other")]
+    assert any(text.startswith("Bought by") for text in others), others
+
+
+def _ideas(site: Site) -> None:
+    """Gift ideas for the owner as the giver sees them, one idea in each state, and a search's results."""
+    site.gift_cycle
+    b = site.browser
+    b.visit(f"/people/{site.household.owner}/ideas?q=the", "ideas")
+    for state in ("form[action$='/reserve']", ".reserved-by-you", ".reserved-by-other"):
+        assert b.driver.find_elements(By.CSS_SELECTOR, f"#idea-list {state}"), f"no idea shows {state}"
+    assert len(b.driver.find_elements(By.CSS_SELECTOR, "#idea-results > li.idea-result")) >= 2, "the search found fewer than two books"
+
+
+def _reservations_gift_cycle(site: Site) -> None:
+    """Gifts I'm giving with a book bought (its card open), an idea reserved, and a gift given."""
+    site.gift_cycle
+    b = site.browser
+    b.visit("/reservations", "reservations-gift-cycle")
+    for selector in ("section.gift-group form.bought-form[action$='/bought/delete']", "section.gift-group li.idea-gift",
+                     "#given li.given-gift"):
+        assert b.driver.find_elements(By.CSS_SELECTOR, selector), f"Gifts I'm giving has no {selector}"
+
+
+def _people_birthdays(site: Site) -> None:
+    site.save_birthday()
+    b = site.browser
+    b.visit("/people", "people-birthdays")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#birthdays li.birthday"), "no birthday coming up"
+
+
+def _settings_profile_picture(site: Site) -> None:
+    """Settings → Profile as uploading a picture answers: the picture shown, and Remove picture."""
+    b = site.browser
+    upload = REPORT_DIR / "profile-picture.jpg"
+    upload.parent.mkdir(parents=True, exist_ok=True)
+    upload.write_bytes(jpeg_with_exif())
+    b.visit("/settings/profile", "profile")
+    b.driver.find_element(By.ID, "picture-file").send_keys(str(upload))
+    follow(b, b.driver.find_element(By.ID, "picture-submit"))
+    assert b.driver.current_url.endswith("/settings/profile?done=picture"), b.driver.current_url
+    picture = b.driver.find_element(By.CSS_SELECTOR, "#picture img.avatar")
+    WebDriverWait(b.driver, 10).until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0;", picture),
+        "the picture did not load",
+    )
+    assert b.driver.find_elements(By.ID, "picture-remove"), "no Remove picture"
+
+
 @dataclass(frozen=True)
 class Page:
     name: str
@@ -517,6 +665,13 @@ PAGES = [
     Page("wishlist-empty", "giver", _get("/wishlist")),
     Page("reading-empty", "giver", _get("/reading")),
     Page("people-profile", "giver", _people_profile),
+    # The gift cycle (the owner gets a book from here on) and the profile picture.
+    Page("wishlist-received", "owner", _received),
+    Page("people-member-bought", "giver", _member_bought),
+    Page("people-ideas", "giver", _ideas),
+    Page("reservations-gift-cycle", "giver", _reservations_gift_cycle),
+    Page("people-birthdays", "giver", _people_birthdays),
+    Page("settings-profile-picture", "owner", _settings_profile_picture),
 ]
 _only = {name.strip() for name in os.environ.get("A11Y_PAGES", "").split(",") if name.strip()}
 if _only - {p.name for p in PAGES}:

@@ -22,9 +22,31 @@ public struct AppDatabase: Sendable {
         // and with FULL every commit is synced: an acknowledged write survives a crash of the
         // process and of the machine.
         try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        try refuseNewerSchema(pool, path: path)
         let database = AppDatabase(pool: pool, changes: try DatabaseChangeProbe(path: path))
         try database.migrate()
         return database
+    }
+
+    /// A database that a newer version of the app has migrated: this binary does not know its
+    /// tables, so it neither migrates nor serves it, and writes nothing to it.
+    public struct NewerSchema: Error, CustomStringConvertible {
+        public let path: String
+        public let found: String
+        public let known: String
+
+        public var description: String {
+            "the database \(path) was made by a newer version of the app (schema \(found)); this version knows up to \(known): "
+                + "run the newer version, or restore a backup made by this one"
+        }
+    }
+
+    private static func refuseNewerSchema(_ pool: DatabasePool, path: String) throws {
+        let applied = try pool.read { try migrator.appliedIdentifiers($0) }
+        let unknown = applied.subtracting(migrator.migrations)
+        guard unknown.isEmpty else {
+            throw NewerSchema(path: path, found: unknown.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.last!, known: migrator.migrations.last!)
+        }
     }
 
     /// Applies every migration not yet recorded in the database, each in its own transaction.

@@ -303,7 +303,7 @@ struct HouseholdController {
         guard try await household.setCard(itemID: itemID, giverID: user.userID, message: message) != .notReserved else {
             throw Self.reservationNotFound
         }
-        return redirectWithFlash(to: returnTo, message.isEmpty ? "card-removed" : "card")
+        return redirectWithFlash(to: returnTo, message.isEmpty ? "cardremoved" : "card")
     }
 
     @Sendable func dismiss(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -88,7 +88,7 @@ struct IdeasController {
         let (member, ideaID) = try await memberAndIdea(context, viewerID: user.userID)
         switch try await household.reserveIdea(ideaID: ideaID, giverID: user.userID, at: clock.now()) {
         case .reserved:
-            return redirectWithFlash(to: SitePath.ideas(member.username), "idea-reserved")
+            return redirectWithFlash(to: SitePath.ideas(member.username), "ideareserved")
         case .alreadyYours:
             throw PageError(.conflict, title: "Already reserved by you", message: "You have already reserved this idea as a gift, so nothing changed.")
         case .takenBy(let name):

@@ -4,7 +4,8 @@ import WishlistTemplates
 
 /// A one-time confirmation after a redirect ("Added “Title” to your wishlist"), carried by a
 /// short-lived cookie that holds only a code naming what happened, never text to show: the
-/// text is made here, from the signed-in user's own data.
+/// text is made here, from the signed-in user's own data. A code is a word, then "-" and an id
+/// where it has one, so a code's word has no "-" of its own.
 struct FlashMiddleware: RouterMiddleware {
     static let cookieName = "wishlist_flash"
 
@@ -57,7 +58,7 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Your priority and note were saved.")
         case ("idea", _):
             return PageFlash(kind: "success", message: "Your idea is added. The others who see the list see it too; its owner never does.")
-        case ("idea-reserved", _):
+        case ("ideareserved", _):
             return PageFlash(kind: "success", message: "You reserved this idea as a gift. Its owner won’t see that.", link: (SitePath.reservations, "Gifts I’m giving"))
         case ("bought", _):
             return PageFlash(kind: "success", message: "Marked bought. The others who see the list see it is bought; its owner never does.")
@@ -65,7 +66,7 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "No longer marked bought.")
         case ("card", _):
             return PageFlash(kind: "success", message: "Your card is saved. It will be read once the book has arrived, with your name.")
-        case ("card-removed", _):
+        case ("cardremoved", _):
             return PageFlash(kind: "success", message: "Your card is removed: the gift stays anonymous.")
         case ("received", _):
             return PageFlash(kind: "success", message: "Enjoy it! The book moved to the books you received.", link: (SitePath.received, "Books you received"))

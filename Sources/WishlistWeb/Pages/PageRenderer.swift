@@ -142,6 +142,8 @@ struct ErrorSummary {
         ("password_confirm", "password_confirm"), ("list", "default-list"), ("current_password", "current_password"),
         ("new_password", "new_password"), ("new_password_confirm", "new_password_confirm"), ("delete_password", "delete_password"),
         ("priority", "priority-high"), ("note", "note"), ("file", "import-file"),
+        ("rating", "rating-none"), ("review", "review"), ("finished", "finished"),
+        ("picture", "picture-file"), ("bio", "bio"), ("birthday_month", "birthday_month"), ("favorites", "favorites"),
     ]
 
     let problems: [(message: String, href: String)]

@@ -445,6 +445,9 @@ struct AccountsHTTPTests {
             var goner = TestBrowser(client: keeper.client)
             try await Self.giveEveryKindOfRow(&goner, "goner-9x", books: Array(books.suffix(2)))
             try await Self.reserveEachOthersFirstBook(&keeper, &goner, database)
+            // Each suggests a gift idea for the other, from a book neither wished for.
+            #expect(try await keeper.post("/people/goner-9x/ideas", [("book", books[5]), ("note", "for goner")]).status == .seeOther)
+            #expect(try await goner.post("/people/keeper-4k/ideas", [("book", books[6]), ("note", "for keeper")]).status == .seeOther)
             let (keeperID, gonerID) = try await database.pool.read { db in
                 (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'keeper-4k'")!,
                  try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'goner-9x'")!)
@@ -479,6 +482,9 @@ struct AccountsHTTPTests {
             var keeperExpected = keeperBefore
             keeperExpected["reservation.owner_id"] = 0
             keeperExpected["reservation naming keeper-4k"] = nil
+            // The ideas between them go: one was for the deleted user, the other was theirs.
+            keeperExpected["gift_idea.suggested_by"] = 0
+            keeperExpected["gift_idea.owner_id"] = 0
             #expect(keeperAfter == keeperExpected, "the other user's rows stay, but for the reservation the deleted user made")
         }
     }
