@@ -169,7 +169,7 @@ struct SharedPageCacheTests {
     /// Issue 27: the owner's pages were kept under a generation every reservation grew, so her
     /// next page after a giver reserved or cancelled was rendered afresh (13 ms against 5 ms), and
     /// its timing told her. Whether her pages come from the cache must not depend on what givers do.
-    @Test func theOwnersPagesStayCachedWhenGiversReserveBuyWriteCardsAndCancel() async throws {
+    @Test func theOwnersPagesStayCachedWhenGiversReserveBuyWriteCardsSuggestAndCancel() async throws {
         let home = try await Household.make()
         let cache = home.server.pageCaches.ownWishlists
         try await TestApp.run(home.server) { browser in
@@ -192,6 +192,9 @@ struct SharedPageCacheTests {
             #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "marking it bought leaves them cached")
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "Happy birthday!")]).status == .seeOther)
             #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "so does writing a card")
+            let idea = try await GiftIdeasHTTPTests.unwishedBook(home)
+            #expect(try await ana.post("/people/maya/ideas", [("book", idea.id), ("note", "")]).status == .seeOther)
+            #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "and suggesting a gift idea for her")
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/delete", []).status == .seeOther)
             #expect(try await hitsOnAnotherVisit(&maya) == pages.count, "so does a cancellation")
             // The cache is not simply stuck: her own change renders afresh.

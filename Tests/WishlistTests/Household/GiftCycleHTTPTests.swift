@@ -45,6 +45,17 @@ struct GiftCycleHTTPTests {
         async let first = store.markBought(itemID: item, giverID: ana, true, at: Date())
         async let second = store.markBought(itemID: item, giverID: ana, true, at: Date())
         #expect(Set([try await first, try await second]) == [.changed, .unchanged])
+        let ben = try await home.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'ben'")! }
+        let idea = try await GiftIdeasHTTPTests.unwishedBook(home)
+        async let suggested = store.suggest(bookID: idea.id, for: maya, by: ana, note: "", at: Date())
+        async let suggestedAgain = store.suggest(bookID: idea.id, for: maya, by: ben, note: "", at: Date())
+        let suggestions = [try await suggested, try await suggestedAgain]
+        #expect(suggestions.filter { $0 == .suggested }.count == 1 && suggestions.contains { if case .alreadySuggested = $0 { true } else { false } })
+        let ideaID = try await home.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM gift_idea")! }
+        async let reservedIdea = store.reserveIdea(ideaID: ideaID, giverID: ana, at: Date())
+        async let reservedIdeaToo = store.reserveIdea(ideaID: ideaID, giverID: ben, at: Date())
+        let reservations = [try await reservedIdea, try await reservedIdeaToo]
+        #expect(reservations.filter { $0 == .reserved }.count == 1 && reservations.contains { if case .takenBy = $0 { true } else { false } })
         async let received = wishlist.markReceived(itemID: item, userID: maya, at: Date())
         async let receivedAgain = wishlist.markReceived(itemID: item, userID: maya, at: Date())
         let outcomes = [try await received, try await receivedAgain]

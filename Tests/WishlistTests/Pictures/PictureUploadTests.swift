@@ -338,7 +338,7 @@ extension PictureUploadTests {
 }
 
 /// Stripes of `colours`, drawn and encoded by `test_picture_encode`.
-private func picture(
+func picture(
     _ format: PictureFormat, width: Int, height: Int, colours: [[UInt8]] = [PictureUploadTests.green],
     horizontal: Bool = false, stored: PictureUploadTests.StoredColours = .rgb, alpha: Bool = false,
     wholeFrame: Bool = false

@@ -46,6 +46,8 @@ struct ProfilePictureHTTPTests {
     @Test func whatIsNotAUsablePictureGetsASentenceAndChangesNothing() async throws {
         let home = try await Household.make()
         let good = PictureSamples.png(width: 40, height: 30)
+        let jpeg = picture(.jpeg, width: 300, height: 200)
+        let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         try await TestApp.run(home.server) { browser in
             var maya = try await TestBrowser.signedIn("maya", like: browser)
             let cases: [(label: String, bytes: [UInt8], type: String?, says: String)] = [
@@ -55,6 +57,9 @@ struct ProfilePictureHTTPTests {
                 ("a PNG said to be a JPEG", good, "image/jpeg", "That file’s type does not match its contents"),
                 ("a bomb", PictureSamples.pngClaiming(width: 50_000, height: 50_000), "image/png", "That picture is over 40 megapixels (it is 50,000 × 50,000)."),
                 ("cut short", Array(good.prefix(good.count / 2)), "image/png", "That picture could not be read; it may be damaged or cut short."),
+                ("a JPEG cut short", Array(jpeg.prefix(jpeg.count / 2)), "image/jpeg", "That picture could not be read; it may be damaged or cut short."),
+                ("a PNG signature on a JPEG", pngSignature + jpeg, "image/png", "That picture could not be read; it may be damaged or cut short."),
+                ("a GIF that is also a script", Array("GIF89a/*<script>alert(1)</script>*/".utf8), "image/gif", "That file is not a JPEG, PNG or WebP picture."),
                 ("over 8 MB", Array(good) + [UInt8](repeating: 0, count: 8 * 1024 * 1024), "image/png", "That picture is over 8 MB."),
             ]
             for sample in cases {
