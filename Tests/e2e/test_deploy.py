@@ -45,6 +45,8 @@ def test_the_service_is_confined() -> None:
         assert service.get(key) == [value], f"wishlist.service: {key}={service.get(key)}"
     assert service["ExecStart"] == ["/usr/local/bin/wishlist serve"]
     assert "WISHLIST_HOST=127.0.0.1" in service["Environment"], "only the reverse proxy faces the network"
+    assert "WISHLIST_SECURE_COOKIES=true" in service["Environment"], "behind HTTPS, cookies are HTTPS-only and HSTS is sent"
+    assert "WISHLIST_TRUSTED_PROXIES=127.0.0.1,::1" in service["Environment"], "the proxy on this machine is believed, nobody else"
     backup = unit_settings("wishlist-backup.service")
     assert backup["ExecStart"] == ["/usr/local/bin/wishlist backup /var/lib/bestseller-wishlist/backups --keep 14"]
     assert backup["User"] == ["wishlist"] and backup["ProtectSystem"] == ["strict"]
