@@ -97,6 +97,7 @@ WAPITI_MODULES = "xss,permanentxss,sql,blindsql,csrf,http_headers,cookieflags,cs
 # Each tool's user agent, so its session can be found in the `session` table afterwards.
 WAPITI_AGENT = "wishlist-scan-wapiti"
 WAPITI_DELETE_AGENT = "wishlist-scan-wapiti-removal"
+WAPITI_READING_AGENT = "wishlist-scan-wapiti-reading"
 SQLMAP_AGENT = "wishlist-scan-sqlmap"
 SQLMAP_PASSKEY_AGENT = "wishlist-scan-sqlmap-passkeys"
 WAPITI_ADMIN_AGENT = "wishlist-scan-wapiti-admin"
@@ -116,6 +117,7 @@ VICTIM_PASSWORD = "victim-password-0123456789"
 # Hard limits per run: about three times what each took on a 2-core machine.
 WAPITI_DEADLINE_S = 600
 WAPITI_DELETE_DEADLINE_S = 120
+WAPITI_READING_DEADLINE_S = 180
 SQLMAP_DEADLINE_S = 360
 SQLMAP_PASSKEY_DEADLINE_S = 120
 WAPITI_SIGNED_OUT_DEADLINE_S = 180
@@ -138,6 +140,7 @@ WAPITI_ROUTES = [
     r"POST /settings/passkeys/\d+/remove",
 ]
 WAPITI_DELETE_ROUTES = [r"GET /wishlist/\d+/remove", r"POST /wishlist/\d+/delete"]
+WAPITI_READING_ROUTES = [r"GET /books/\d+/reading", r"POST /books/\d+/reading", r"POST /books/\d+/reading/delete"]
 SQLMAP_ROUTES = [
     "GET /lists", "GET /search", "POST /wishlist", r"POST /wishlist/\d+", r"POST /lists/[a-z0-9-]+/favorite",
     "POST /settings/default-list", "POST /settings/password", "POST /settings/delete-account",
@@ -216,6 +219,11 @@ def seed(server: h.Server) -> dict[str, object]:
     status, _, _ = client.post(f"/wishlist/{first}", [("note", "Seeded note: for the holidays.")])
     if status != 303:
         raise h.Failure(f"seeding: saving a note answered {status}")
+    # A book read, rated and reviewed, so that its reading page has the "forget" form too.
+    client.get(f"/books/{books[0]}")
+    status, _, _ = client.post(f"/books/{books[0]}/reading", [("rating", "4"), ("review", "Seeded review."), ("finished", "2026-01-02")])
+    if status != 303:
+        raise h.Failure(f"seeding: marking a book read answered {status}")
     # A passkey (made by passkey_probe's software authenticator), so that Settings lists it with its
     # removal form for wapiti to reach.
     pk.register_passkey(server, USERNAME, PASSWORD, "Scanner's laptop")
@@ -803,7 +811,9 @@ def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict,
             "wapiti", server, "/",
             starts=["/lists", "/wishlist", "/settings", "/search?q=the", f"/wishlist/{item}",
                     "/people", household["member"], "/reservations", household["shared"]],
-            excludes=["/logout", "/wishlist/*/delete"], agent=WAPITI_AGENT,
+            # Every book page carries the reading form, each with its own address, so wapiti would
+            # attack it once a book (86 times, half its requests): one book's is attacked below.
+            excludes=["/logout", "/wishlist/*/delete", "/books/*/reading", "/books/*/reading/delete"], agent=WAPITI_AGENT,
             reports=reports, deadline=WAPITI_DEADLINE_S,
         )
         outcome.findings += wapiti_findings("wapiti", report)
@@ -822,6 +832,18 @@ def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict,
         outcome.notes.append(f"wapiti-removal: the server logged {count} requests")
         if not session_alive(database, WAPITI_DELETE_AGENT):
             outcome.problems.append("wapiti-removal's session did not survive its scan")
+
+        # One book's reading form (rating, review, date, taking it off the wishlist) and its
+        # "forget" form, on the book's reading page.
+        reading = f"/books/{seeded['books'][0]}/reading"
+        mark = len(server.settled_log())
+        report, _ = run_wapiti(
+            "wapiti-reading", server, reading, starts=[reading], excludes=[], agent=WAPITI_READING_AGENT,
+            reports=reports, deadline=WAPITI_READING_DEADLINE_S,
+        )
+        outcome.findings += wapiti_findings("wapiti-reading", report)
+        count = check_log("wapiti-reading", server.settled_log()[mark:], WAPITI_READING_ROUTES, outcome)
+        outcome.notes.append(f"wapiti-reading: the server logged {count} requests")
     finally:
         stop_server(server, "wapiti", "server.log", outcome)
 
