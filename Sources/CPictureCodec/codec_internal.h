@@ -31,56 +31,79 @@ struct jpeg_error_mgr *jpeg_errors_start(jpeg_errors *errors, picture_failure *f
 /// Fails the coder `info` belongs to with `reason`, by the same jump as libjpeg's own errors.
 void jpeg_errors_stop(j_common_ptr info, const char *reason);
 
-// MARK: The centre square, shrunk as its rows arrive (shrunk_square.c)
+// MARK: The region kept, shrunk as its rows arrive (shrunk_region.c)
 
-/// The centre square of a picture, averaged over boxes of `factor` × `factor` pixels as its rows
-/// arrive from the decoder, top to bottom: it costs one row of sums and the result, however
+/// Which part of the picture is kept.
+typedef enum {
+    /// The largest square at its centre: a profile picture.
+    REGION_CENTRE_SQUARE,
+    /// All of it: a book cover.
+    REGION_WHOLE,
+} region_shape;
+
+/// The part of a picture that is kept, averaged over boxes of `factor` × `factor` pixels as its
+/// rows arrive from the decoder, top to bottom: it costs one row of sums and the result, however
 /// large the picture.
 typedef struct {
-    /// Where the square starts in the picture as decoded.
+    /// What the caller asks for: the shape, and how wide the region must stay, as shown, where the
+    /// picture is that large.
+    region_shape shape;
+    int least_width;
+    /// How the stored picture is turned to be shown, EXIF's 1 to 8: the decoder sets it before
+    /// it chooses a scale, since a quarter turn makes the stored height the width shown.
+    int orientation;
+    /// The whole picture's size as stored, before any shrinking: its shape, which turning swaps.
+    int picture_width, picture_height;
+    /// Where the region starts in the picture as decoded.
     int left, top;
     int factor;
-    /// The square's side once shrunk.
-    int side;
+    /// The region's size once shrunk.
+    int width, height;
     /// The sums of the shrunk row being gathered: red, green, blue.
     uint32_t *sums;
-    /// `side` × `side` pixels, red green blue, row by row.
+    /// `width` × `height` pixels, red green blue, row by row.
     unsigned char *pixels;
-} shrunk_square;
+} shrunk_region;
 
-/// For a picture decoded at `width` × `height`: the factor is the largest that leaves the side at
-/// least `least_side`, where the picture is that large. 0, or -1 out of memory.
-int square_start(shrunk_square *square, int width, int height, int least_side);
+/// Of a picture `width` × `height` as stored, the side along which the region's width will be
+/// shown: the shorter for the centre square, and for the whole picture the side it is turned to
+/// show across.
+int region_across(const shrunk_region *region, int width, int height);
+
+/// For a picture `picture_width` × `picture_height` as stored, decoded at `width` × `height`
+/// (smaller when its decoder scaled it, or already the square when it cropped): the factor is the
+/// largest that leaves the region at least `least_width` across where the picture is that large.
+/// 0, or -1 out of memory.
+int region_start(shrunk_region *region, int picture_width, int picture_height, int width, int height);
 
 /// Adds row `y` of the picture, 3 channels (RGB) or 4 (RGBA, flattened onto white a pixel at a time).
-void square_add_row(shrunk_square *square, const unsigned char *row, int channels, int y);
+void region_add_row(shrunk_region *region, const unsigned char *row, int channels, int y);
 
-void square_free(shrunk_square *square);
+void region_free(shrunk_region *region);
 
 // MARK: Turning it upright (orientation.c) and resampling it (resampling.c)
 
 /// The Orientation tag of an EXIF block (a TIFF header and directory), 1 to 8; 1 when it has none.
 int exif_orientation(const unsigned char *tiff, size_t length);
 
-/// Mirrors and turns the square as the EXIF `orientation` (1 to 8) says it is shown. 0 or -1.
-int square_turn_upright(shrunk_square *square, int orientation);
+/// Mirrors and turns the region as its `orientation` says it is shown. 0 or -1.
+int region_turn_upright(shrunk_region *region);
 
-/// The square resampled to `side` × `side` by averaging areas, or NULL out of memory.
-unsigned char *square_resample(const shrunk_square *square, int side);
+/// The region resampled to `width` × `height` by averaging areas, or NULL out of memory.
+unsigned char *region_resample(const shrunk_region *region, int width, int height);
 
 // MARK: The decoders (jpeg_reading.c, png_reading.c, webp_reading.c)
 
-/// Each reads only the header, or decodes the centre square into `square` (shrunk to at least
-/// `least_side` across where the picture is that large) with the EXIF `orientation`. 0 or -1.
+/// Each reads only the header, or decodes the region `region` asks for into it (shrunk to at least
+/// its `least_width` across where the picture is that large), setting its orientation. 0 or -1.
 int read_jpeg_header(const void *bytes, size_t length, picture_header *header, picture_failure *failure);
-int read_jpeg_square(const void *bytes, size_t length, const picture_limits *limits, int least_side,
-                     shrunk_square *square, int *orientation, picture_failure *failure);
-int read_png_header(const void *bytes, size_t length, picture_header *header, picture_failure *failure);
-int read_png_square(const void *bytes, size_t length, const picture_limits *limits, int least_side,
-                    shrunk_square *square, picture_failure *failure);
-int read_webp_header(const void *bytes, size_t length, picture_header *header, picture_failure *failure);
-int read_webp_square(const void *bytes, size_t length, int least_side, shrunk_square *square, int *orientation,
+int read_jpeg_region(const void *bytes, size_t length, const picture_limits *limits, shrunk_region *region,
                      picture_failure *failure);
+int read_png_header(const void *bytes, size_t length, picture_header *header, picture_failure *failure);
+int read_png_region(const void *bytes, size_t length, const picture_limits *limits, shrunk_region *region,
+                    picture_failure *failure);
+int read_webp_header(const void *bytes, size_t length, picture_header *header, picture_failure *failure);
+int read_webp_region(const void *bytes, size_t length, shrunk_region *region, picture_failure *failure);
 
 /// Whether each library, as loaded, is one this code can use (`picture_check_codecs`). 0 or -1.
 int check_libjpeg(picture_failure *failure);
@@ -102,7 +125,7 @@ void growing_destination_attach(j_compress_ptr info, growing_destination *destin
 /// What was written, once the compressor has finished; the buffer is the caller's now.
 picture_bytes growing_destination_take(growing_destination *destination);
 
-/// `rgb`, `side` × `side` pixels, as a JPEG with JFIF's APP0 and no other marker. 0 or -1.
-int write_square_jpeg(const unsigned char *rgb, int side, picture_bytes *out, picture_failure *failure);
+/// `rgb`, `width` × `height` pixels, as a JPEG with JFIF's APP0 and no other marker. 0 or -1.
+int write_bare_jpeg(const unsigned char *rgb, int width, int height, picture_bytes *out, picture_failure *failure);
 
 #endif

@@ -81,15 +81,16 @@ int read_jpeg_header(const void *bytes, size_t length, picture_header *header, p
     return result;
 }
 
-// MARK: The square
+// MARK: The region
 
-/* The largest reduction libjpeg's IDCT offers (1/8 to 8/8) that leaves the shorter side at least
-   `least_side`: only rows that small are ever made, and for a baseline JPEG only a few at once. */
-static void choose_scale(j_decompress_ptr info, int least_side) {
-    unsigned int shorter = MIN(info->image_width, info->image_height);
+/* The largest reduction libjpeg's IDCT offers (1/8 to 8/8) that leaves the region at least its
+   `least_width` across: only rows that small are ever made, and for a baseline JPEG only a few at
+   once. */
+static void choose_scale(j_decompress_ptr info, const shrunk_region *region) {
+    unsigned int across = (unsigned int)region_across(region, (int)info->image_width, (int)info->image_height);
     info->scale_denom = 8;
     info->scale_num = 1;
-    while (info->scale_num < 8 && (shorter * info->scale_num + 7) / 8 < (unsigned int)least_side) {
+    while (info->scale_num < 8 && (across * info->scale_num + 7) / 8 < (unsigned int)region->least_width) {
         info->scale_num++;
     }
 }
@@ -115,7 +116,7 @@ static void cmyk_to_rgb(unsigned char *row, JDIMENSION width, bool inverted) {
     }
 }
 
-static void read_rows(j_decompress_ptr info, shrunk_square *square) {
+static void read_rows(j_decompress_ptr info, shrunk_region *region) {
     JDIMENSION width = info->output_width;
     bool cmyk = info->out_color_space == JCS_CMYK;
     JSAMPARRAY rows = (*info->mem->alloc_sarray)((j_common_ptr)info, JPOOL_IMAGE,
@@ -128,7 +129,7 @@ static void read_rows(j_decompress_ptr info, shrunk_square *square) {
             if (cmyk) {
                 cmyk_to_rgb(rows[index], width, info->saw_Adobe_marker);
             }
-            square_add_row(square, rows[index], 3, (int)(first + index));
+            region_add_row(region, rows[index], 3, (int)(first + index));
         }
     }
 }
@@ -143,8 +144,8 @@ static int orientation_in_markers(j_decompress_ptr info) {
     return 1;
 }
 
-static int read_square_or_jump(jpeg_reading *reading, const void *bytes, size_t length, const picture_limits *limits,
-                               int least_side, shrunk_square *square, int *orientation, picture_failure *failure) {
+static int read_region_or_jump(jpeg_reading *reading, const void *bytes, size_t length, const picture_limits *limits,
+                               shrunk_region *region, picture_failure *failure) {
     j_decompress_ptr info = &reading->info;
     if (setjmp(reading->errors.jump)) {
         return -1;
@@ -152,24 +153,25 @@ static int read_square_or_jump(jpeg_reading *reading, const void *bytes, size_t 
     start_reading(reading, bytes, length, failure);
     jpeg_save_markers(info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(info, TRUE);
-    *orientation = orientation_in_markers(info);
+    region->orientation = orientation_in_markers(info);
     info->mem->max_memory_to_use = (long)(limits->whole_frame_bytes + working_memory);
-    choose_scale(info, least_side);
+    choose_scale(info, region);
     choose_colours(info);
     jpeg_start_decompress(info);
-    if (square_start(square, (int)info->output_width, (int)info->output_height, least_side)) {
+    if (region_start(region, (int)info->image_width, (int)info->image_height, (int)info->output_width,
+                     (int)info->output_height)) {
         jpeg_errors_stop((j_common_ptr)info, "out of memory");
     }
-    read_rows(info, square);
+    read_rows(info, region);
     /* To the end, so that damage after the last row is an error too. */
     jpeg_finish_decompress(info);
     return 0;
 }
 
-int read_jpeg_square(const void *bytes, size_t length, const picture_limits *limits, int least_side,
-                     shrunk_square *square, int *orientation, picture_failure *failure) {
+int read_jpeg_region(const void *bytes, size_t length, const picture_limits *limits, shrunk_region *region,
+                     picture_failure *failure) {
     jpeg_reading reading = {0};
-    int result = read_square_or_jump(&reading, bytes, length, limits, least_side, square, orientation, failure);
+    int result = read_region_or_jump(&reading, bytes, length, limits, region, failure);
     jpeg_destroy_decompress(&reading.info);
     return result;
 }

@@ -50,7 +50,7 @@ picture_bytes growing_destination_take(growing_destination *destination) {
     return taken;
 }
 
-// MARK: A square
+// MARK: A picture
 
 /* One encode; libjpeg's errors jump back to the setjmp of the function that made it, so it lives
    outside that function, where the jump cannot lose it. */
@@ -60,7 +60,8 @@ typedef struct {
     growing_destination destination;
 } jpeg_writing;
 
-static int write_or_jump(jpeg_writing *writing, const unsigned char *rgb, int side, picture_failure *failure) {
+static int write_or_jump(jpeg_writing *writing, const unsigned char *rgb, int width, int height,
+                         picture_failure *failure) {
     j_compress_ptr info = &writing->info;
     if (setjmp(writing->errors.jump)) {
         return -1;
@@ -68,8 +69,8 @@ static int write_or_jump(jpeg_writing *writing, const unsigned char *rgb, int si
     info->err = jpeg_errors_start(&writing->errors, failure);
     jpeg_create_compress(info);
     growing_destination_attach(info, &writing->destination);
-    info->image_width = (JDIMENSION)side;
-    info->image_height = (JDIMENSION)side;
+    info->image_width = (JDIMENSION)width;
+    info->image_height = (JDIMENSION)height;
     info->input_components = 3;
     info->in_color_space = JCS_RGB;
     /* JFIF's APP0 is the only marker the defaults write, and none is added here: no EXIF (and
@@ -79,16 +80,16 @@ static int write_or_jump(jpeg_writing *writing, const unsigned char *rgb, int si
     info->optimize_coding = TRUE;
     jpeg_start_compress(info, TRUE);
     while (info->next_scanline < info->image_height) {
-        JSAMPROW row = (JSAMPROW)(rgb + (size_t)3 * side * info->next_scanline);
+        JSAMPROW row = (JSAMPROW)(rgb + (size_t)3 * width * info->next_scanline);
         jpeg_write_scanlines(info, &row, 1);
     }
     jpeg_finish_compress(info);
     return 0;
 }
 
-int write_square_jpeg(const unsigned char *rgb, int side, picture_bytes *out, picture_failure *failure) {
+int write_bare_jpeg(const unsigned char *rgb, int width, int height, picture_bytes *out, picture_failure *failure) {
     jpeg_writing writing = {0};
-    int result = write_or_jump(&writing, rgb, side, failure);
+    int result = write_or_jump(&writing, rgb, width, height, failure);
     if (result == 0) {
         *out = growing_destination_take(&writing.destination);
     }

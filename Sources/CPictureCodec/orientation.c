@@ -1,47 +1,61 @@
 #include "codec_internal.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
-/* Where the pixel shown at (x, y) is stored, for EXIF's orientations (TIFF 6.0): 2 and 4 mirror,
-   3 turns half round, 6 and 8 a quarter (clockwise and back to show), 5 and 7 do both. A square
-   keeps its centre, so turning the centre square of a picture gives the centre square of the
-   picture turned. */
-static void stored_position(int orientation, int side, int x, int y, int *stored_x, int *stored_y) {
-    int last = side - 1;
+/* Where the pixel shown at (x, y) is stored, in a region stored `width` × `height`, for EXIF's
+   orientations (TIFF 6.0): 2 and 4 mirror, 3 turns half round, 6 and 8 a quarter (clockwise and
+   back to show), 5 and 7 do both. A square keeps its centre, so turning the centre square of a
+   picture gives the centre square of the picture turned. */
+static void stored_position(int orientation, int width, int height, int x, int y, int *stored_x, int *stored_y) {
+    int right = width - 1;
+    int bottom = height - 1;
     switch (orientation) {
-    case 2: *stored_x = last - x; *stored_y = y; break;
-    case 3: *stored_x = last - x; *stored_y = last - y; break;
-    case 4: *stored_x = x; *stored_y = last - y; break;
+    case 2: *stored_x = right - x; *stored_y = y; break;
+    case 3: *stored_x = right - x; *stored_y = bottom - y; break;
+    case 4: *stored_x = x; *stored_y = bottom - y; break;
     case 5: *stored_x = y; *stored_y = x; break;
-    case 6: *stored_x = y; *stored_y = last - x; break;
-    case 7: *stored_x = last - y; *stored_y = last - x; break;
-    case 8: *stored_x = last - y; *stored_y = x; break;
+    case 6: *stored_x = y; *stored_y = bottom - x; break;
+    case 7: *stored_x = right - y; *stored_y = bottom - x; break;
+    case 8: *stored_x = right - y; *stored_y = x; break;
     default: *stored_x = x; *stored_y = y;
     }
 }
 
-int square_turn_upright(shrunk_square *square, int orientation) {
-    int side = square->side;
+int region_turn_upright(shrunk_region *region) {
+    int orientation = region->orientation;
     if (orientation <= 1 || orientation > 8) {
         return 0;
     }
-    unsigned char *turned = malloc((size_t)3 * side * side);
+    int width = region->width;
+    int height = region->height;
+    bool quarter = orientation >= 5;
+    int shown_width = quarter ? height : width;
+    int shown_height = quarter ? width : height;
+    unsigned char *turned = malloc((size_t)3 * width * height);
     if (turned == NULL) {
         return -1;
     }
-    for (int y = 0; y < side; y++) {
-        for (int x = 0; x < side; x++) {
+    for (int y = 0; y < shown_height; y++) {
+        for (int x = 0; x < shown_width; x++) {
             int stored_x, stored_y;
-            stored_position(orientation, side, x, y, &stored_x, &stored_y);
-            const unsigned char *from = square->pixels + 3 * ((size_t)stored_y * side + stored_x);
-            unsigned char *to = turned + 3 * ((size_t)y * side + x);
+            stored_position(orientation, width, height, x, y, &stored_x, &stored_y);
+            const unsigned char *from = region->pixels + 3 * ((size_t)stored_y * width + stored_x);
+            unsigned char *to = turned + 3 * ((size_t)y * shown_width + x);
             to[0] = from[0];
             to[1] = from[1];
             to[2] = from[2];
         }
     }
-    free(square->pixels);
-    square->pixels = turned;
+    free(region->pixels);
+    region->pixels = turned;
+    region->width = shown_width;
+    region->height = shown_height;
+    if (quarter) {
+        int picture_width = region->picture_width;
+        region->picture_width = region->picture_height;
+        region->picture_height = picture_width;
+    }
     return 0;
 }
 

@@ -21,48 +21,72 @@ int picture_read_header(const void *bytes, size_t length, picture_format format,
     }
 }
 
-/* PNG has no EXIF orientation we apply, so `orientation` keeps the 1 it starts at. */
-static int read_square(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
-                       int least_side, shrunk_square *square, int *orientation, picture_failure *failure) {
+/* PNG has no EXIF orientation we apply, so the region's keeps the 1 it starts at. */
+static int read_region(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                       shrunk_region *region, picture_failure *failure) {
     switch (format) {
-    case PICTURE_JPEG: return read_jpeg_square(bytes, length, limits, least_side, square, orientation, failure);
-    case PICTURE_PNG: return read_png_square(bytes, length, limits, least_side, square, failure);
-    case PICTURE_WEBP: return read_webp_square(bytes, length, least_side, square, orientation, failure);
+    case PICTURE_JPEG: return read_jpeg_region(bytes, length, limits, region, failure);
+    case PICTURE_PNG: return read_png_region(bytes, length, limits, region, failure);
+    case PICTURE_WEBP: return read_webp_region(bytes, length, region, failure);
     default: return set_failure(failure, "unknown format");
     }
 }
 
-static int write_side(const shrunk_square *square, int side, picture_bytes *out, picture_failure *failure) {
-    unsigned char *pixels = square_resample(square, side);
+/* The whole picture keeps its shape, rounded to the nearest pixel. */
+static int height_at(const shrunk_region *region, int width) {
+    if (region->shape == REGION_CENTRE_SQUARE) {
+        return width;
+    }
+    int64_t across = region->picture_width;
+    return (int)MAX(1, MIN((width * (int64_t)region->picture_height + across / 2) / across, INT32_MAX));
+}
+
+static int write_at(const shrunk_region *region, int width, int height, picture_bytes *out,
+                    picture_failure *failure) {
+    unsigned char *pixels = region_resample(region, width, height);
     if (pixels == NULL) {
         return set_failure(failure, "out of memory");
     }
-    int result = write_square_jpeg(pixels, side, out, failure);
+    int result = write_bare_jpeg(pixels, width, height, out, failure);
     free(pixels);
     return result;
 }
 
-static int make_squares(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
-                        int large_side, int small_side, shrunk_square *square, picture_bytes *large,
-                        picture_bytes *small, picture_failure *failure) {
-    int orientation = 1;
-    if (read_square(bytes, length, format, limits, large_side, square, &orientation, failure)) {
+/* Should a shape the caller let through be long and thin enough to make a JPEG taller than any
+   picture it accepts, that is refused before its buffer is allocated. */
+static int make_jpegs(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                      int large_width, int small_width, shrunk_region *region, picture_bytes *large,
+                      picture_bytes *small, int *large_height, picture_failure *failure) {
+    if (read_region(bytes, length, format, limits, region, failure)) {
         return -1;
     }
-    if (square_turn_upright(square, orientation)) {
+    if (region_turn_upright(region)) {
         return set_failure(failure, "out of memory");
     }
-    return write_side(square, large_side, large, failure) || write_side(square, small_side, small, failure) ? -1 : 0;
+    *large_height = height_at(region, large_width);
+    int small_height = height_at(region, small_width);
+    if (MAX(*large_height, small_height) > limits->longest_side) {
+        return set_failure(failure, "too long and thin to write at that width");
+    }
+    return write_at(region, large_width, *large_height, large, failure)
+                || write_at(region, small_width, small_height, small, failure)
+             ? -1
+             : 0;
 }
 
-int picture_make_squares(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
-                         int large_side, int small_side, picture_bytes *large, picture_bytes *small,
-                         picture_failure *failure) {
-    shrunk_square square = {0};
+static int make_region_jpegs(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                             region_shape shape, int large_width, int small_width, picture_bytes *large,
+                             picture_bytes *small, int *large_height, picture_failure *failure) {
+    shrunk_region region = {.shape = shape, .least_width = large_width, .orientation = 1};
     *large = (picture_bytes){NULL, 0};
     *small = (picture_bytes){NULL, 0};
-    int result = make_squares(bytes, length, format, limits, large_side, small_side, &square, large, small, failure);
-    square_free(&square);
+    *large_height = 0;
+    if (large_width < 1 || small_width < 1) {
+        return set_failure(failure, "no width to write at");
+    }
+    int result = make_jpegs(bytes, length, format, limits, large_width, small_width, &region, large, small,
+                            large_height, failure);
+    region_free(&region);
     if (result != 0) {
         free(large->bytes);
         free(small->bytes);
@@ -70,6 +94,21 @@ int picture_make_squares(const void *bytes, size_t length, picture_format format
         *small = (picture_bytes){NULL, 0};
     }
     return result;
+}
+
+int picture_make_squares(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                         int large_side, int small_side, picture_bytes *large, picture_bytes *small,
+                         picture_failure *failure) {
+    int large_height;
+    return make_region_jpegs(bytes, length, format, limits, REGION_CENTRE_SQUARE, large_side, small_side, large,
+                             small, &large_height, failure);
+}
+
+int picture_make_fitted(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                        int large_width, int small_width, picture_bytes *large, picture_bytes *small,
+                        int *large_height, picture_failure *failure) {
+    return make_region_jpegs(bytes, length, format, limits, REGION_WHOLE, large_width, small_width, large, small,
+                             large_height, failure);
 }
 
 void picture_free(void *bytes) {

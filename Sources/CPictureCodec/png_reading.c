@@ -91,7 +91,7 @@ int read_png_header(const void *bytes, size_t length, picture_header *header, pi
     return result;
 }
 
-// MARK: The square
+// MARK: The region
 
 /* Whatever the file holds (palette, grey, 1 to 16 bits, tRNS transparency), rows of 8-bit RGBA.
    Gamma, ICC profiles and an eXIf orientation are not applied: the pixels are taken as sRGB,
@@ -109,20 +109,20 @@ static int ask_for_rgba(png_structp png, png_infop info) {
     return passes;
 }
 
-static void read_row_by_row(png_reading *reading, png_uint_32 width, png_uint_32 height, shrunk_square *square) {
+static void read_row_by_row(png_reading *reading, png_uint_32 width, png_uint_32 height, shrunk_region *region) {
     if ((reading->rows = malloc((size_t)width * 4)) == NULL) {
         png_error(reading->png, "out of memory");
     }
     for (png_uint_32 y = 0; y < height; y++) {
         png_read_row(reading->png, reading->rows, NULL);
-        square_add_row(square, reading->rows, 4, (int)y);
+        region_add_row(region, reading->rows, 4, (int)y);
     }
 }
 
 /* An interlaced PNG's rows arrive in seven passes over the whole picture, so it is read whole;
    the caller checked its footprint, and this checks it again where it is allocated. */
 static void read_whole(png_reading *reading, png_uint_32 width, png_uint_32 height, const picture_limits *limits,
-                       shrunk_square *square) {
+                       shrunk_region *region) {
     if (whole_frame_bytes(width, height) > limits->whole_frame_bytes) {
         png_error(reading->png, "interlaced PNG over the memory limit");
     }
@@ -136,12 +136,11 @@ static void read_whole(png_reading *reading, png_uint_32 width, png_uint_32 heig
     }
     png_read_image(reading->png, reading->row_pointers);
     for (png_uint_32 y = 0; y < height; y++) {
-        square_add_row(square, reading->row_pointers[y], 4, (int)y);
+        region_add_row(region, reading->row_pointers[y], 4, (int)y);
     }
 }
 
-static int read_square_or_jump(png_reading *reading, const picture_limits *limits, int least_side,
-                               shrunk_square *square) {
+static int read_region_or_jump(png_reading *reading, const picture_limits *limits, shrunk_region *region) {
     png_structp png = reading->png;
     if (setjmp(png_jmpbuf(png))) {
         return -1;
@@ -151,23 +150,23 @@ static int read_square_or_jump(png_reading *reading, const picture_limits *limit
     int passes = ask_for_rgba(png, reading->info);
     png_uint_32 width = png_get_image_width(png, reading->info);
     png_uint_32 height = png_get_image_height(png, reading->info);
-    if (square_start(square, (int)width, (int)height, least_side)) {
+    if (region_start(region, (int)width, (int)height, (int)width, (int)height)) {
         png_error(png, "out of memory");
     }
     if (passes == 1) {
-        read_row_by_row(reading, width, height, square);
+        read_row_by_row(reading, width, height, region);
     } else {
-        read_whole(reading, width, height, limits, square);
+        read_whole(reading, width, height, limits, region);
     }
     /* To the end, so that data cut short or a bad checksum after the last row is an error too. */
     png_read_end(png, NULL);
     return 0;
 }
 
-int read_png_square(const void *bytes, size_t length, const picture_limits *limits, int least_side,
-                    shrunk_square *square, picture_failure *failure) {
+int read_png_region(const void *bytes, size_t length, const picture_limits *limits, shrunk_region *region,
+                    picture_failure *failure) {
     png_reading reading = {.bytes = bytes, .length = length, .failure = failure};
-    int result = start_reading(&reading) ? -1 : read_square_or_jump(&reading, limits, least_side, square);
+    int result = start_reading(&reading) ? -1 : read_region_or_jump(&reading, limits, region);
     finish_reading(&reading);
     return result;
 }

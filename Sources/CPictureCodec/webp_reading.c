@@ -80,7 +80,7 @@ int read_webp_header(const void *bytes, size_t length, picture_header *header, p
     return 0;
 }
 
-// MARK: The square
+// MARK: The region
 
 /* Some writers keep the "Exif\0\0" that starts a JPEG's APP1 in front of the TIFF header. */
 static int orientation_in_chunks(const unsigned char *bytes, size_t length) {
@@ -97,37 +97,42 @@ static int orientation_in_chunks(const unsigned char *bytes, size_t length) {
 }
 
 /* libwebp crops first and then scales, averaging areas, so a lossy picture is decoded straight
-   to the square at `least_side`, a few rows at a time. */
-static void ask_for_square(WebPDecoderConfig *config, int least_side) {
+   to the region at its `least_width` across, a few rows at a time. */
+static void ask_for_region(WebPDecoderConfig *config, const shrunk_region *region) {
     int width = config->input.width;
     int height = config->input.height;
-    int side = MIN(width, height);
-    config->options.use_cropping = 1;
-    config->options.crop_left = (width - side) / 2;
-    config->options.crop_top = (height - side) / 2;
-    config->options.crop_width = side;
-    config->options.crop_height = side;
-    if (side > least_side) {
+    if (region->shape == REGION_CENTRE_SQUARE) {
+        int side = MIN(width, height);
+        config->options.use_cropping = 1;
+        config->options.crop_left = (width - side) / 2;
+        config->options.crop_top = (height - side) / 2;
+        config->options.crop_width = side;
+        config->options.crop_height = side;
+        width = side;
+        height = side;
+    }
+    int64_t across = region_across(region, width, height);
+    if (across > region->least_width) {
         config->options.use_scaling = 1;
-        config->options.scaled_width = least_side;
-        config->options.scaled_height = least_side;
+        config->options.scaled_width = (int)MAX(1, (width * (int64_t)region->least_width + across / 2) / across);
+        config->options.scaled_height = (int)MAX(1, (height * (int64_t)region->least_width + across / 2) / across);
     }
     config->output.colorspace = MODE_RGBA;
 }
 
-static int take_square(const WebPDecBuffer *output, int least_side, shrunk_square *square, picture_failure *failure) {
+static int take_region(const WebPDecBuffer *output, const WebPBitstreamFeatures *picture, shrunk_region *region,
+                       picture_failure *failure) {
     const WebPRGBABuffer *rgba = &output->u.RGBA;
-    if (square_start(square, output->width, output->height, least_side)) {
+    if (region_start(region, picture->width, picture->height, output->width, output->height)) {
         return set_failure(failure, "out of memory");
     }
     for (int y = 0; y < output->height; y++) {
-        square_add_row(square, rgba->rgba + (size_t)rgba->stride * y, 4, y);
+        region_add_row(region, rgba->rgba + (size_t)rgba->stride * y, 4, y);
     }
     return 0;
 }
 
-int read_webp_square(const void *bytes, size_t length, int least_side, shrunk_square *square, int *orientation,
-                     picture_failure *failure) {
+int read_webp_region(const void *bytes, size_t length, shrunk_region *region, picture_failure *failure) {
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) {
         return set_failure(failure, "libwebp is another version");
@@ -136,12 +141,12 @@ int read_webp_square(const void *bytes, size_t length, int least_side, shrunk_sq
     if (status != VP8_STATUS_OK) {
         return fail_with_status(failure, status);
     }
-    ask_for_square(&config, least_side);
+    region->orientation = orientation_in_chunks(bytes, length);
+    ask_for_region(&config, region);
     status = WebPDecode(bytes, length, &config);
-    int result = status == VP8_STATUS_OK ? take_square(&config.output, least_side, square, failure)
+    int result = status == VP8_STATUS_OK ? take_region(&config.output, &config.input, region, failure)
                                          : fail_with_status(failure, status);
     WebPFreeDecBuffer(&config.output);
-    *orientation = orientation_in_chunks(bytes, length);
     return result;
 }
 

@@ -1,3 +1,5 @@
+import WishlistCore
+
 /// The paths the Swift code links and redirects to, each built in one place. The route table
 /// (each controller's `addRoutes`) matches them; templates link with the `path` values built here
 /// where a page shows items, and write the fixed section paths (`/lists`, `/wishlist`) themselves.
@@ -10,6 +12,8 @@ enum SitePath {
     static let profile = "/settings/profile"
     static let profilePicture = "/settings/profile/picture"
     static func picture(_ key: String, size: Int) -> String { "/pictures/\(key)-\(size).jpg" }
+    static func cover(_ key: String, _ size: CoverSize) -> String { "/covers/\(key)-\(size.name).jpg" }
+    static let newBook = "/books/new"
     static let people = "/people"
     static let reservations = "/reservations"
 

@@ -17,6 +17,8 @@ public struct WishlistServer: Sendable {
     let pageCaches: PageCaches
     /// The pages read with the session.
     let pageLoaders: PageLoaders
+    /// The job that fetches covers, a service of the application's.
+    let coverFetcher: CoverFetcher
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes.
@@ -105,9 +107,26 @@ public struct WishlistServer: Sendable {
         ReadingController(
             reading: reading, catalog: catalog, wishlist: wishlist, pages: pages, clock: clock, secureCookies: config.server.secureCookies
         ).addRoutes(to: signedIn)
+        let pictures = try PictureProcessor()
         ProfileController(
-            profiles: ProfileStore(database: database), reading: reading, pictures: try PictureProcessor(), pages: pages, clock: clock, logger: logger
+            profiles: ProfileStore(database: database), reading: reading, pictures: pictures, pages: pages, clock: clock, logger: logger
         ).addRoutes(to: signedIn)
+        let covers = CoverStore(database: database)
+        let coverFetcher = CoverFetcher(
+            store: covers,
+            cache: try CoverCache(
+                directory: CoverCache.directory(besideDatabase: config.database.path), capacityBytes: config.covers.cacheMegabytes * 1_048_576
+            ),
+            pictures: pictures, clock: clock, logger: logger
+        )
+        AddBookController(
+            added: AddedBookStore(database: database), catalog: catalog, wishlist: wishlist,
+            openLibrary: OpenLibraryClient(baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL),
+            covers: covers, fetcher: coverFetcher, pages: pages, clock: clock, logger: logger, secureCookies: config.server.secureCookies
+        ).addRoutes(to: signedIn)
+        CoversController(
+            store: covers, cache: coverFetcher.cache, fetcher: coverFetcher, publicDirectory: config.server.publicDirectory
+        ).addRoutes(to: router)
         SystemController(database: database, catalog: catalog).addRoutes(to: router)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
@@ -149,6 +168,7 @@ public struct WishlistServer: Sendable {
             ),
             services: [
                 CatalogRefreshService(sync: catalogSync, logger: logger, metrics: metrics),
+                coverFetcher,
                 ExpiredRowsPurge(
                     purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired], interval: .seconds(3600), logger: logger
                 ),
@@ -157,7 +177,7 @@ public struct WishlistServer: Sendable {
         )
         return WishlistServer(
             config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application, pageCaches: pageCaches,
-            pageLoaders: pageLoaders
+            pageLoaders: pageLoaders, coverFetcher: coverFetcher
         )
     }
 }

@@ -45,10 +45,13 @@ def free_port() -> int:
 
 
 def server_env() -> dict[str, str]:
-    """The environment without an NYT key (the sample catalog) and without proxies."""
+    """The environment without an NYT key (the sample catalog), without proxies, and with Open
+    Library look-up at a closed loopback port, so nothing an attack types leaves the machine."""
     env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     env.pop("NYT_API_KEY", None)
     env.pop("NYT_BASE_URL", None)
+    env["OPENLIBRARY_BASE_URL"] = "http://127.0.0.1:9"
+    env["OPENLIBRARY_COVERS_URL"] = "http://127.0.0.1:9"
     return env
 
 

@@ -8,8 +8,9 @@ import signal
 import socket
 import subprocess
 import time
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -123,12 +124,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log_path = workdir / "server.log"
     env = dict(os.environ)
     env.pop("NYT_API_KEY", None)
+    env.pop("OPENLIBRARY_BASE_URL", None)
     # Every test signs up from 127.0.0.1; the default 10 sign-ups per address would run out.
     # Passkeys are bound to the public URL's host, which browsers require to be a name.
     config = workdir / "config.json"
     config.write_text(json.dumps({
         "accounts": {"signupsPerAddress": 500},
         "server": {"publicURL": _public_url(port)},
+        # Nothing a test does reaches beyond this machine; test_any_book.py looks up in a fake.
+        "openLibrary": {"baseURL": ""},
     }), encoding="utf-8")
     command = [
         str(binary), "serve",
@@ -182,6 +186,82 @@ def public_url(server: str) -> str:
     port = urlsplit(server).port
     assert port is not None, server
     return _public_url(port)
+
+
+# Where the server looks for the outside services. A server started by `configured_server` must take
+# them from its config file alone, whatever the shell running the tests has set.
+SERVICE_VARIABLES = ("NYT_API_KEY", "NYT_BASE_URL", "OPENLIBRARY_BASE_URL", "OPENLIBRARY_COVERS_URL")
+
+
+@pytest.fixture(scope="session")
+def configured_server(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, dict], AbstractContextManager[str]]:
+    """Starts a server of a test's own: `with configured_server("name", settings) as base_url:`.
+
+    It runs as `server` does (a free loopback port, a fresh database in a temporary folder named
+    after `name`, 500 sign-ups per address, the public URL on localhost) with `settings` (nested
+    as in the config file) added to its config file, and without SERVICE_VARIABLES in its
+    environment. Leaving the block sends SIGTERM and requires exit code 0 within five seconds.
+    """
+    binary = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        pytest.fail(f"no wishlist executable at {binary}: build it first or set WISHLIST_BIN", pytrace=False)
+
+    @contextmanager
+    def run(name: str, settings: dict) -> Iterator[str]:
+        workdir = tmp_path_factory.mktemp(name)
+        port = _free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        log_path = workdir / "server.log"
+        env = {key: value for key, value in os.environ.items() if key not in SERVICE_VARIABLES}
+        config: dict[str, dict] = {
+            "accounts": {"signupsPerAddress": 500},
+            "server": {"publicURL": _public_url(port)},
+        }
+        for section, values in settings.items():
+            config.setdefault(section, {}).update(values)
+        (workdir / "config.json").write_text(json.dumps(config), encoding="utf-8")
+        command = [
+            str(binary), "serve",
+            "--config", str(workdir / "config.json"),
+            "--host", "127.0.0.1",
+            "--port", str(port),
+            "--database", str(workdir / "e2e.sqlite"),
+        ]
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                command, cwd=REPO_ROOT, env=env,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            )
+        try:
+            _wait_until_healthy(proc, base_url, log_path)
+        except BaseException:
+            _kill(proc)
+            raise
+        try:
+            yield base_url
+        finally:
+            _stop_cleanly(proc, log_path)
+
+    return run
+
+
+def _stop_cleanly(proc: subprocess.Popen, log_path: Path) -> None:
+    """SIGTERM, then exit code 0 within SHUTDOWN_DEADLINE_S; otherwise the test fails with the output."""
+    if proc.poll() is not None:
+        pytest.fail(
+            f"the server died during the test (code {proc.returncode}).\n--- server output ---\n{_output(log_path)}",
+            pytrace=False,
+        )
+    proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(timeout=SHUTDOWN_DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        pytest.fail(
+            f"the server was still running {SHUTDOWN_DEADLINE_S:.0f} s after SIGTERM.\n--- server output ---\n{_output(log_path)}",
+            pytrace=False,
+        )
+    assert code == 0, f"the server exited with code {code} after SIGTERM.\n--- server output ---\n{_output(log_path)}"
 
 
 @pytest.fixture

@@ -3,9 +3,10 @@
 
 #include <stddef.h>
 
-// Profile pictures from uploads: read by the libraries browsers themselves use on untrusted
-// images (libjpeg-turbo, libpng, libwebp), shrunk to a square while they decode, and written
-// out as JPEGs. Swift sees this header and TestPictures.h only, never a codec's own types.
+// Profile pictures from uploads and book covers from other servers: read by the libraries
+// browsers themselves use on untrusted images (libjpeg-turbo, libpng, libwebp), shrunk to a square
+// or kept whole while they decode, and written out as JPEGs. Swift sees this header and
+// TestPictures.h only, never a codec's own types.
 
 /// The formats we accept. The caller names the format from the file's first bytes, and only
 /// that format's decoder ever sees the file.
@@ -18,7 +19,7 @@ typedef enum {
 /// How a file is laid out, as far as its decoder's memory goes.
 typedef enum {
     /// Decoded a few rows at a time: a baseline JPEG (already shrunk by libjpeg), a PNG, a lossy
-    /// WebP without transparency (already cropped and shrunk by libwebp).
+    /// WebP without transparency (already shrunk by libwebp, and cropped to a profile picture's square).
     PICTURE_STREAMS = 0,
     /// libjpeg keeps every DCT coefficient of the picture until its last scan has arrived.
     PICTURE_PROGRESSIVE_JPEG,
@@ -81,7 +82,16 @@ int picture_make_squares(const void *bytes, size_t length, picture_format format
                          int large_side, int small_side, picture_bytes *large, picture_bytes *small,
                          picture_failure *failure);
 
-/// Frees what `picture_make_squares` or `test_picture_encode` returned; NULL is fine.
+/// Decodes the whole picture, upright by its EXIF orientation, flattened onto white, and writes it as
+/// two JPEGs `large_width` and `small_width` pixels wide keeping its shape, with no metadata.
+/// `*large_height` is the large one's height. The caller has checked the header and the shape.
+/// 0, or -1 with nothing to free and `failure` set.
+int picture_make_fitted(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                        int large_width, int small_width, picture_bytes *large, picture_bytes *small,
+                        int *large_height, picture_failure *failure);
+
+/// Frees what `picture_make_squares`, `picture_make_fitted` or `test_picture_encode` returned;
+/// NULL is fine.
 void picture_free(void *bytes);
 
 #endif

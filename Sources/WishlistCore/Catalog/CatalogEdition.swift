@@ -32,6 +32,10 @@ public struct CatalogBook: Sendable, Equatable {
     public let buyLinks: [Link]
     /// Review, first-chapter and article links, named for people.
     public let readingLinks: [Link]
+    /// Added by a member (through Open Library or by hand), not carried by a list (yet).
+    public var isAdded = false
+    /// The year it first came out, when Open Library said.
+    public var firstPublished: Int?
 }
 
 /// One edition of one list: its books in rank order, as one refresh replaces it.

@@ -107,13 +107,16 @@ extension CatalogStore {
                 links.filter { $0["kind"] == kind }.map { CatalogBook.Link(name: $0["name"], url: $0["url"]) }
             }
             let otherISBNs: String = row["other_isbns"]
-            return CatalogBook(
+            var book = CatalogBook(
                 id: row["id"], title: row["title"], author: row["author"], contributor: row["contributor"],
                 publisher: row["publisher"], description: row["description"], price: row["price"],
                 isbn10: row["isbn10"], isbn13: row["isbn13"], otherISBNs: otherISBNs.split(separator: " ").map(String.init),
                 imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
                 buyLinks: linksOf("buy"), readingLinks: linksOf("reading")
             )
+            book.isAdded = row["source"] == "added"
+            book.firstPublished = row["first_published"]
+            return book
         }
 
         /// The current lists each book is on, best rank first.

@@ -201,7 +201,8 @@ public struct CatalogStore: Sendable {
                 ON CONFLICT(id) DO UPDATE SET title = excluded.title, author = excluded.author, contributor = excluded.contributor,
                     publisher = excluded.publisher, description = excluded.description, price = excluded.price,
                     isbn10 = excluded.isbn10, isbn13 = excluded.isbn13, other_isbns = excluded.other_isbns,
-                    image_url = excluded.image_url, image_width = excluded.image_width, image_height = excluded.image_height
+                    image_url = excluded.image_url, image_width = excluded.image_width, image_height = excluded.image_height,
+                    source = 'nyt'
                 """,
             arguments: [
                 book.id, book.title, book.author, book.contributor, book.publisher, book.description, book.price,
@@ -222,6 +223,7 @@ public struct CatalogStore: Sendable {
         for isbn in Set([book.isbn13, book.isbn10] + book.otherISBNs) where !isbn.isEmpty {
             try db.execute(sql: "INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)", arguments: [book.id, isbn])
         }
+        try AddedBookStore.merge(addedBooksOf: book, db)
     }
 
     // MARK: Reading (pages)
@@ -268,6 +270,19 @@ public struct CatalogStore: Sendable {
     /// The id of a book that has `isbn` as its primary or one of its other ISBNs, or nil.
     static func bookID(isbn: String, _ db: Database) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: bookIDByISBN), arguments: [isbn])
+    }
+
+    /// The list's book that has this ISBN in either form; a book a member added is not
+    /// answered, so that looking an ISBN up tells nobody what another member added (a giver's
+    /// surprise, for one).
+    public func listedBookID(isbn: ISBN) async throws -> String? {
+        try await database.pool.read { db in
+            try String.fetchOne(
+                db,
+                sql: "SELECT book.id FROM book_isbn JOIN book ON book.id = book_isbn.book_id WHERE book_isbn.isbn IN (?, ?) AND book.source = 'nyt' LIMIT 1",
+                arguments: [isbn.isbn13, isbn.isbn10 ?? isbn.isbn13]
+            )
+        }
     }
 
     /// The current lists each book is on, best rank first.

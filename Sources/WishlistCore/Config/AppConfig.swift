@@ -97,9 +97,25 @@ public struct AppConfig: Sendable, Equatable {
         public var allowFrom = AddressRange.loopback
     }
 
+    /// Book look-up for books no list carries (issue 30).
+    public struct OpenLibrary: Sendable, Equatable {
+        /// Empty turns look-up off; typing a book by hand stays.
+        public var baseURL = "https://openlibrary.org"
+        /// Where a chosen result's cover is fetched from, by the server's cover job.
+        public var coversURL = "https://covers.openlibrary.org"
+    }
+
+    /// The cover cache beside the database (`<database>.covers/`).
+    public struct Covers: Sendable, Equatable {
+        /// Past this, the covers least recently served are deleted (and fetched again if asked for).
+        public var cacheMegabytes = 256
+    }
+
     public var server = Server()
     public var database = Database()
     public var nyt = NYT()
+    public var openLibrary = OpenLibrary()
+    public var covers = Covers()
     public var accounts = Accounts()
     public var metrics = Metrics()
 

@@ -35,6 +35,9 @@ struct ConfigSetting {
         int("nyt.requestsPerMinute", env: "NYT_REQUESTS_PER_MINUTE", 1...1000, \.nyt.requestsPerMinute),
         int("nyt.requestsPerDay", env: "NYT_REQUESTS_PER_DAY", 1...1_000_000, \.nyt.requestsPerDay),
         int("nyt.historyWeeks", env: "NYT_HISTORY_WEEKS", 1...1040, \.nyt.historyWeeks),
+        url("openLibrary.baseURL", env: "OPENLIBRARY_BASE_URL", allowEmpty: true, \.openLibrary.baseURL),
+        url("openLibrary.coversURL", env: "OPENLIBRARY_COVERS_URL", \.openLibrary.coversURL),
+        int("covers.cacheMegabytes", env: "WISHLIST_COVER_CACHE_MB", 16...1_000_000, \.covers.cacheMegabytes),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
         bool("metrics.enabled", env: "WISHLIST_METRICS", \.metrics.enabled),
         addresses("metrics.allowFrom", env: "WISHLIST_METRICS_ALLOW_FROM", \.metrics.allowFrom),
@@ -148,13 +151,15 @@ struct ConfigSetting {
         }
     }
 
+    /// An http(s) URL without its trailing slash; with `allowEmpty`, "" too (a feature turned off).
     private static func url(
-        _ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>
+        _ key: String, env: String?, allowEmpty: Bool = false, _ path: WritableKeyPath<AppConfig, String>
     ) -> ConfigSetting {
-        let parseString = string(key, env: env, path)
+        let parseString = string(key, env: env, allowEmpty: allowEmpty, path)
         return ConfigSetting(key: key, environmentName: env) { input, config in
             try parseString.apply(input, &config)
             let text = config[keyPath: path]
+            if text.isEmpty && allowEmpty { return }
             guard let components = URLComponents(string: text),
                   let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   components.encodedHost?.isEmpty == false

@@ -1,5 +1,5 @@
-/// Why an uploaded picture was refused, each with the sentence shown beside the form's field.
-/// All but `busy` are the person's to fix (a 422); `busy` passes in a moment (a 503).
+/// Why an uploaded picture or a fetched book cover was refused, each with the sentence shown beside
+/// the upload form's field. All but `busy` are the person's to fix (a 422); `busy` passes in a moment (a 503).
 package enum PictureProblem: Error, Equatable, Sendable {
     case empty
     /// Over `PictureProcessor.maximumBytes`.
@@ -12,6 +12,8 @@ package enum PictureProblem: Error, Equatable, Sendable {
     case overPixelLimit(width: Int, height: Int)
     /// A side over `PictureProcessor.maximumSide`, or none at all.
     case sideOutOfRange(width: Int, height: Int)
+    /// A cover whose longer side is over `PictureProcessor.coverMaximumAspectRatio` times its shorter.
+    case shapeOutOfRange(width: Int, height: Int)
     /// Laid out so that its decoder holds the whole picture (`DecodingFootprint`), and too big for that.
     case tooBigForItsLayout(layout: String, width: Int, height: Int, allowedMegapixelTenths: Int)
     /// Its decoder could not read it; `reason` is the library's own words, for the log only.
@@ -33,6 +35,9 @@ package enum PictureProblem: Error, Equatable, Sendable {
             "That picture is over 40 megapixels (it is \(Self.size(width, height)))."
         case .sideOutOfRange(let width, let height):
             "That picture’s sides must be 1 to 20,000 pixels long (it is \(Self.size(width, height)))."
+        case .shapeOutOfRange(let width, let height):
+            "That picture is too long and thin: one side may be at most 4 times the other "
+                + "(it is \(Self.size(width, height)))."
         case .tooBigForItsLayout(let layout, let width, let height, let tenths):
             "That picture, \(layout) of \(Self.size(width, height)), takes too much memory to read; "
                 + "a copy of at most \(tenths / 10).\(tenths % 10) megapixels will do."

@@ -12,13 +12,13 @@ package struct ProcessedPicture: Sendable, Equatable {
     package let small: [UInt8]
 }
 
-/// Checks uploaded pictures and re-encodes them with libjpeg-turbo, libpng and libwebp (the
-/// libraries browsers use on untrusted images, through `CPictureCodec`), on threads of its own so
-/// that no decode ever runs on an event loop.
+/// Checks uploaded pictures and book covers and re-encodes them with libjpeg-turbo, libpng and
+/// libwebp (the libraries browsers use on untrusted images, through `CPictureCodec`), on threads of
+/// its own so that no decode ever runs on an event loop.
 ///
 /// The checks come cheapest first, all before a pixel is decoded: the size in bytes, the format
-/// by its first bytes (which the declared type must agree with), then on the pool the width and
-/// height from the header, and what the decoder would hold in memory (`DecodingFootprint`).
+/// by its first bytes (which an upload's declared type must agree with), then on the pool the
+/// width and height from the header, and what the decoder would hold in memory (`DecodingFootprint`).
 /// Whatever still fails to decode is `PictureProblem.unreadable`, never a crash.
 ///
 /// At most `threads` pictures decode at once and `maxWaiting` more may wait; past that the caller
@@ -71,12 +71,19 @@ package final class PictureProcessor: Sendable {
         return try await run { try Self.reencode(bytes, format: format) }
     }
 
-    /// The checks that need no decoder, in the design's order: the size before anything else.
+    /// The checks that need no decoder, in the design's order: the size before anything else,
+    /// the declared type last.
     static func check(_ bytes: [UInt8], declaredType: String?) throws -> PictureFormat {
+        let format = try checkedFormat(of: bytes)
+        guard format.agrees(withDeclaredType: declaredType) else { throw PictureProblem.declaredTypeDisagrees(actual: format) }
+        return format
+    }
+
+    /// The format by the first bytes, once the size is one we take.
+    static func checkedFormat(of bytes: [UInt8]) throws -> PictureFormat {
         guard bytes.count <= maximumBytes else { throw PictureProblem.overSizeLimit }
         guard !bytes.isEmpty else { throw PictureProblem.empty }
         guard let format = PictureFormat(sniffing: bytes) else { throw PictureProblem.notAPicture }
-        guard format.agrees(withDeclaredType: declaredType) else { throw PictureProblem.declaredTypeDisagrees(actual: format) }
         return format
     }
 
@@ -94,17 +101,28 @@ package final class PictureProcessor: Sendable {
 
     private static func reencode(_ bytes: [UInt8], format: PictureFormat) throws -> ProcessedPicture {
         try bytes.withUnsafeBytes { buffer in
-            let header = try readHeader(buffer, format: format)
-            let (width, height) = (Int(header.width), Int(header.height))
-            try checkDimensions(width: width, height: height)
-            let footprint = DecodingFootprint(header)
-            guard footprint.heldBytes <= decodingBudget else {
-                throw PictureProblem.tooBigForItsLayout(
-                    layout: footprint.layout, width: width, height: height,
-                    allowedMegapixelTenths: footprint.allowedMegapixelTenths(within: decodingBudget, width: width, height: height))
+            _ = try checkedHeader(buffer, format: format)
+            let (large, small) = try twoJPEGs { limits, large, small, failure in
+                picture_make_squares(
+                    buffer.baseAddress, buffer.count, format.codecFormat, limits, Int32(largeSide), Int32(smallSide),
+                    large, small, failure)
             }
-            return try squareJPEGs(buffer, format: format)
+            return ProcessedPicture(large: large, small: small)
         }
+    }
+
+    /// The header, once its size and what its decoder would hold are ones we take.
+    static func checkedHeader(_ buffer: UnsafeRawBufferPointer, format: PictureFormat) throws -> picture_header {
+        let header = try readHeader(buffer, format: format)
+        let (width, height) = (Int(header.width), Int(header.height))
+        try checkDimensions(width: width, height: height)
+        let footprint = DecodingFootprint(header)
+        guard footprint.heldBytes <= decodingBudget else {
+            throw PictureProblem.tooBigForItsLayout(
+                layout: footprint.layout, width: width, height: height,
+                allowedMegapixelTenths: footprint.allowedMegapixelTenths(within: decodingBudget, width: width, height: height))
+        }
+        return header
     }
 
     /// Pixels first, so that a bomb (50,000 × 50,000) hears about its megapixels, not its sides.
@@ -127,17 +145,20 @@ package final class PictureProcessor: Sendable {
     /// The decoders' own guards, behind the checks above.
     private static let limits = picture_limits(longest_side: Int32(maximumSide), whole_frame_bytes: decodingBudget)
 
-    private static func squareJPEGs(_ buffer: UnsafeRawBufferPointer, format: PictureFormat) throws -> ProcessedPicture {
+    /// The two JPEGs that `make` (a `picture_make_…` call, given the decoders' limits and where to
+    /// put them) writes.
+    static func twoJPEGs(
+        _ make: (
+            UnsafePointer<picture_limits>, UnsafeMutablePointer<picture_bytes>, UnsafeMutablePointer<picture_bytes>,
+            UnsafeMutablePointer<picture_failure>
+        ) -> Int32
+    ) throws -> (large: [UInt8], small: [UInt8]) {
         var large = picture_bytes()
         var small = picture_bytes()
         var failure = picture_failure()
-        let status = withUnsafePointer(to: limits) { limits in
-            picture_make_squares(
-                buffer.baseAddress, buffer.count, format.codecFormat, limits, Int32(largeSide), Int32(smallSide),
-                &large, &small, &failure)
-        }
+        let status = withUnsafePointer(to: limits) { limits in make(limits, &large, &small, &failure) }
         guard status == 0 else { throw PictureProblem.unreadable(reason: failure.text) }
-        return ProcessedPicture(large: takeBytes(large), small: takeBytes(small))
+        return (takeBytes(large), takeBytes(small))
     }
 
     private static func takeBytes(_ encoded: picture_bytes) -> [UInt8] {

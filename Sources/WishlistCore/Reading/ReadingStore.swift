@@ -61,8 +61,8 @@ public struct ReadingStore: Sendable {
         return try await database.pool.write { db in
             var present = try PresentBooks(userID: userID, table: "reading", db)
             var counts = (added: 0, alreadyPresent: 0)
-            for (imported, book) in zip(books, matched) {
-                guard present.insert(book) else {
+            for (imported, matchedBook) in zip(books, matched) {
+                guard let book = try present.insertGivingABook(matchedBook, at: now, db) else {
                     counts.alreadyPresent += 1
                     continue
                 }
@@ -70,7 +70,7 @@ public struct ReadingStore: Sendable {
                     INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, finished_on, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
-                    userID, book.id.isEmpty ? nil : book.id, book.title, book.author, book.isbn13, imported.rating, imported.review,
+                    userID, book.id, book.title, book.author, book.isbn13, imported.rating, imported.review,
                     imported.dateRead?.text, StoredDate(now),
                 ])
                 counts.added += 1

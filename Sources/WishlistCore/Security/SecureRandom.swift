@@ -12,6 +12,11 @@ package enum SecureRandom {
         return Array(bytes.prefix(count))
     }
 
+    /// `byteCount` random bytes as lowercase hex: ids that go in paths (`added-…` books).
+    package static func hex(byteCount: Int) -> String {
+        bytes(byteCount).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
     /// A 256-bit token as unpadded base64url, safe in cookies and form fields.
     package static func token() -> String {
         Base64URL.encode(bytes(32))
@@ -43,4 +48,8 @@ public enum Base64URL {
 func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
     guard lhs.count == rhs.count else { return false }
     return zip(lhs, rhs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -152,7 +152,7 @@ public struct WishlistStore: Sendable {
     }
 
     /// Adds imported books in one transaction (all or nothing). A book whose ISBN is in the
-    /// catalog becomes that catalog book; any other stays the user's own item. Books already on
+    /// catalog becomes that catalog book; any other becomes an added book with a page. Books already on
     /// the wishlist (same catalog book, same ISBN-13, or same title and author) are counted, not added.
     ///
     /// The catalog is matched in a read first: SQLite has one writer, and every page that
@@ -163,13 +163,13 @@ public struct WishlistStore: Sendable {
         return try await database.pool.write { db in
             var present = try PresentBooks(userID: userID, table: "wishlist_item", db)
             var summary = WishlistImportSummary()
-            for (imported, book) in zip(books, matched) {
-                guard present.insert(book) else {
+            for (imported, matchedBook) in zip(books, matched) {
+                guard let book = try present.insertGivingABook(matchedBook, at: now, db) else {
                     summary.alreadyPresent += 1
                     continue
                 }
                 try Self.insert(book, userID: userID, note: imported.notes, addedAt: imported.dateAdded ?? now, db)
-                if !book.id.isEmpty { try Self.absorbIdea(bookID: book.id, into: db.lastInsertedRowID, ownerID: userID, db) }
+                try Self.absorbIdea(bookID: book.id, into: db.lastInsertedRowID, ownerID: userID, db)
                 summary.added += 1
             }
             return summary
@@ -182,8 +182,7 @@ public struct WishlistStore: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
     }
 
-    /// Own items (not from the catalog) carry an empty id here and NULL in the table. Prepared
-    /// once per connection, because an import runs it for thousands of rows.
+    /// Prepared once per connection, because an import runs it for thousands of rows.
     private static func insert(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, _ db: Database) throws {
         try db.cachedStatement(
             sql: """
@@ -193,7 +192,7 @@ public struct WishlistStore: Sendable {
                 """
         ).execute(
             arguments: [
-                userID, book.id.isEmpty ? nil : book.id, book.title, book.author, book.publisher, book.description,
+                userID, book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
                 encode(book.buyLinks), encode(book.readingLinks), note, StoredDate(addedAt),
             ]
@@ -279,8 +278,18 @@ struct PresentBooks {
         }
     }
 
+    /// Records an imported book as present, with a book of its own when the catalog had none
+    /// (an added book, `AddedBookStore`); nil when it was present already.
+    mutating func insertGivingABook(_ book: CatalogBook, at now: Date, _ db: Database) throws -> CatalogBook? {
+        guard insert(book) else { return nil }
+        guard book.id.isEmpty else { return book }
+        let added = try AddedBookStore.book(forImported: book, at: now, db)
+        guard bookIDs.insert(added.id).inserted else { return nil }
+        return added
+    }
+
     /// Records `book` as present; false when it already was.
-    mutating func insert(_ book: CatalogBook) -> Bool {
+    private mutating func insert(_ book: CatalogBook) -> Bool {
         if book.id.isEmpty {
             guard !isbn13s.contains(book.isbn13), !titlesAndAuthors.contains(TitleAndAuthor(book.title, book.author)) else { return false }
         } else {

@@ -72,6 +72,10 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Enjoy it! The book moved to the books you received.", link: (SitePath.received, "Books you received"))
         case ("restored", _):
             return PageFlash(kind: "success", message: "The book is back on your wishlist, as it was.")
+        case ("bookadded", _):
+            return PageFlash(kind: "success", message: "The book is added. It has a page like any other: wish for it, read it, rate it.")
+        case ("bookknown", _):
+            return PageFlash(kind: "info", message: "This book is on the NYT's lists already, with that ISBN: here it is.")
         case ("unread", _):
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         default:

@@ -24,12 +24,17 @@ enum BookPresenter {
         ["name_encoded": .string(placement.listNameEncoded), "display_name": .string(placement.displayName), "rank": .int(placement.rank)]
     }
 
-    /// A cover whose size the API did not give keeps its image, in the box of a typical jacket
-    /// (the CSS fills it without stretching); no image at all gets the placeholder in that box.
+    /// A cover is served by us (`/covers/`, CoversController) at two widths, for `srcset`,
+    /// whatever host the image came from. One whose size the API did not give sits in the box of
+    /// a typical jacket (the CSS fills it without stretching); no image at all is the placeholder.
     static func coverValue(url: String?, width: Int, height: Int) -> TemplateValue {
-        guard let url else { return ["url": "", "width": 128, "height": 193] }
-        guard width > 0, height > 0 else { return ["url": .string(url), "width": 128, "height": 193] }
-        return ["url": .string(url), "width": .int(width), "height": .int(height)]
+        guard let url, !url.isEmpty else { return ["url": "", "width": 128, "height": 193] }
+        let key = CoverKey.of(url)
+        let (shownWidth, shownHeight) = width > 0 && height > 0 ? (width, height) : (128, 193)
+        return [
+            "url": .string(SitePath.cover(key, .small)), "large_url": .string(SitePath.cover(key, .large)),
+            "width": .int(shownWidth), "height": .int(shownHeight),
+        ]
     }
 
     static func movement(_ movement: Movement) -> TemplateValue {
@@ -86,6 +91,7 @@ enum BookPresenter {
             "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
             "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
+            "is_added": .bool(book.isAdded), "first_published": book.firstPublished.map { .int($0) } ?? .null,
         ]
     }
 }

@@ -144,6 +144,7 @@ struct ErrorSummary {
         ("priority", "priority-high"), ("note", "note"), ("file", "import-file"),
         ("rating", "rating-none"), ("review", "review"), ("finished", "finished"),
         ("picture", "picture-file"), ("bio", "bio"), ("birthday_month", "birthday_month"), ("favorites", "favorites"),
+        ("lookup_isbn", "lookup_isbn"), ("title", "title"), ("author", "author"), ("isbn", "isbn"), ("link", "link"),
     ]
 
     let problems: [(message: String, href: String)]

@@ -31,6 +31,9 @@ struct OwnerNeverKnowsTests {
         var description: String { "\(status) \(headers) \(body.prefix(200))" }
     }
 
+    /// A book no list carries, which a giver adds by hand for an idea.
+    static let surpriseISBN = "9780804429573"
+
     /// The owner's every page and form answer, in one fixed order.
     static func ownerView(_ maya: inout TestBrowser, home: Household, bookID: String) async throws -> [String: Answer] {
         let item = home.itemIDs[0]
@@ -40,6 +43,7 @@ struct OwnerNeverKnowsTests {
             "/wishlist/\(item)", "/wishlist/\(item)/remove", "/wishlist.csv", "/settings", "/people", "/people/maya",
             "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/search?q=the",
             "/reading", "/wishlist/received", "/settings/profile", "/lists/hardcover-fiction?sort=wanted", "/people/maya/ideas",
+            "/books/new", "/books/new?isbn=\(surpriseISBN)", "/books/new?title=surprise",
         ]
         for path in pages {
             answers["GET " + path] = Answer(try await maya.get(path))
@@ -91,6 +95,13 @@ struct OwnerNeverKnowsTests {
             let idea = try await GiftIdeasHTTPTests.unwishedBook(home)
             #expect(try await ana.post("/people/maya/ideas", [("book", idea.id), ("note", "She'd love it")]).status == .seeOther)
             #expect(try await ben.post("/people/maya/ideas/1/reserve", []).status == .seeOther)
+            // And a book no list carries, added by hand for her, suggested and reserved: its page
+            // and its ISBN are the household's, but nothing on her pages changes.
+            _ = try await ana.get("/books/new")
+            let added = try await ana.post("/books/new", [("title", "A Surprise"), ("author", "Someone"), ("isbn", Self.surpriseISBN)])
+            #expect(added.location == "/books/\(Self.surpriseISBN)")
+            #expect(try await ana.post("/people/maya/ideas", [("book", Self.surpriseISBN), ("note", "")]).status == .seeOther)
+            #expect(try await ben.post("/people/maya/ideas/2/reserve", []).status == .seeOther)
 
             let after = try await Self.ownerView(&maya, home: home, bookID: bookID)
             #expect(before.keys.sorted() == after.keys.sorted())

@@ -157,7 +157,7 @@ final class FakeNYTServer: Sendable {
         }
         switch override ?? fault {
         case nil:
-            do { return response(200, try fixture()) } catch is NotServed { return response(404, Data(#"{"status":"ERROR","errors":["not found"]}"#.utf8)) }
+            do { return response(200, Self.coversOnLoopback(try fixture())) } catch is NotServed { return response(404, Data(#"{"status":"ERROR","errors":["not found"]}"#.utf8)) }
         case .status(let status, let name): return response(status, try name.map(Fixtures.data) ?? Data("{}".utf8))
         case .malformedJSON: return response(200, Data(#"{"status":"OK","results":{"lists":[{"books":"#.utf8))
         case .impossibleDate:
@@ -181,6 +181,16 @@ final class FakeNYTServer: Sendable {
                 try await writer.finish(nil)
             })
         }
+    }
+
+    /// The fixtures' covers are on the NYT's image host, which the server's cover job would
+    /// fetch while a test runs: they point at a closed loopback port instead, so nothing a test
+    /// does reaches beyond this machine (the cover tests use the fake Open Library's covers).
+    static func coversOnLoopback(_ body: Data) -> Data {
+        var text = String(decoding: body, as: UTF8.self)
+        text = text.replacingOccurrences(of: #"https:\/\/storage.googleapis.com"#, with: #"http:\/\/127.0.0.1:9"#)
+        text = text.replacingOccurrences(of: "https://storage.googleapis.com", with: "http://127.0.0.1:9")
+        return Data(text.utf8)
     }
 
     private func response(_ status: Int, _ body: Data, type: String = "application/json") -> Response {

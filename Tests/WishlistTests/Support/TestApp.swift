@@ -69,14 +69,17 @@ extension Trait where Self == RemovesTemporaryDirectories {
 }
 
 enum TestApp {
-    /// The configuration tests run with: the real templates, a temporary database, and cheap
-    /// Argon2 parameters (the hashing tests use the real ones).
+    /// The configuration tests run with: the real templates, a temporary database, cheap Argon2
+    /// parameters (the hashing tests use the real ones) and Open Library look-up off.
     static func config(_ adjust: (inout AppConfig) -> Void = { _ in }) throws -> AppConfig {
         var config = AppConfig()
         config.database.path = try temporaryDirectory().appendingPathComponent("test.sqlite").path
         config.server.viewsDirectory = repositoryRoot.appendingPathComponent("Views").path
         config.server.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
         config.accounts.argon2 = .init(memoryKiB: 64, iterations: 1, parallelism: 1)
+        // Nothing in a test reaches beyond this machine: the tests of look-up name a fake.
+        config.openLibrary.baseURL = ""
+        config.openLibrary.coversURL = "http://127.0.0.1:9"
         adjust(&config)
         return config
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Web shell: headers, errors, limits, static files", .removesTemporaryDirectories)
 struct WebShellTests {
     static let securityHeaders: [(HTTPField.Name, String)] = [
-        (.contentSecurityPolicy, "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+        (.contentSecurityPolicy, "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
         (.xContentTypeOptions, "nosniff"),
         (HTTPField.Name("Referrer-Policy")!, "same-origin"),
         (HTTPField.Name("Cross-Origin-Opener-Policy")!, "same-origin"),

@@ -44,16 +44,18 @@ struct WishlistImportTests {
             Self.imported("Goodreads' title", isbn13: "9780000000101"),
             Self.imported("Only an ISBN-10", isbn10: "000000020X"),
             Self.imported("The paperback", isbn13: "9780000000310"),
-            Self.imported("Not in the catalog", isbn10: "0000000999", isbn13: "9780000000999"),
+            Self.imported("Not in the catalog", isbn10: "000000099X", isbn13: "9780000000996"),
         ], userID: userID, at: Self.importedAt)
         #expect(summary == WishlistImportSummary(added: 4, alreadyPresent: 0, skipped: []))
         let items = try await WishlistStore(database: database).items(userID: userID, sort: .title)
-        #expect(items.map { "\($0.bookID ?? "own"): \($0.title)" } == [
+        #expect(items.map { "\($0.bookID ?? "none"): \($0.title)" } == [
             "9780000000303: By Other Edition",
             "9780000000202: By Ten",
             "9780000000101: By Thirteen",
-            "own: Not in the catalog",
-        ])
+            "9780000000996: Not in the catalog",
+        ], "a book the catalog does not know becomes an added book under its ISBN-13")
+        let added = try await CatalogStore(database: database).book(id: "9780000000996")
+        #expect(added?.title == "Not in the catalog" && added?.isAdded == true)
     }
 
     @Test func theISBNLookupSearchesBookISBNsIndex() async throws {

@@ -34,8 +34,18 @@ public final class CurlHTTPClient: Sendable {
         public var connectTimeoutSeconds = 10
         public var totalTimeoutSeconds = 30
         public var maximumBodyBytes = 4 * 1024 * 1024
+        /// 0 refuses every redirect (the NYT's API makes none); Open Library's ISBN API and its
+        /// covers answer with one, followed over http(s) only.
+        public var maximumRedirects = 0
 
         public init() {}
+
+        public init(connectTimeoutSeconds: Int, totalTimeoutSeconds: Int, maximumBodyBytes: Int, maximumRedirects: Int) {
+            self.connectTimeoutSeconds = connectTimeoutSeconds
+            self.totalTimeoutSeconds = totalTimeoutSeconds
+            self.maximumBodyBytes = maximumBodyBytes
+            self.maximumRedirects = maximumRedirects
+        }
     }
 
     private let limits: Limits
@@ -128,15 +138,21 @@ public final class CurlHTTPClient: Sendable {
         try check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText), CURLOPT_ERRORBUFFER)
         try check(ccurl_setopt_string(handle, CURLOPT_URL, url), CURLOPT_URL)
         try check(ccurl_allow_only_http(handle), ccurl_protocols_option())
-        try check(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), CURLOPT_FOLLOWLOCATION)
+        try check(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, limits.maximumRedirects > 0 ? 1 : 0), CURLOPT_FOLLOWLOCATION)
+        if limits.maximumRedirects > 0 {
+            try check(ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, limits.maximumRedirects), CURLOPT_MAXREDIRS)
+        }
         try check(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), CURLOPT_NOSIGNAL)
         try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1), CURLOPT_SSL_VERIFYPEER)
         try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), CURLOPT_SSL_VERIFYHOST)
         try check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds), CURLOPT_CONNECTTIMEOUT)
         try check(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalTimeoutSeconds), CURLOPT_TIMEOUT)
         try check(ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), CURLOPT_ACCEPT_ENCODING)
-        try check(ccurl_setopt_string(handle, CURLOPT_USERAGENT, "BestsellerWishlist/1.0 (libcurl)"), CURLOPT_USERAGENT)
+        try check(ccurl_setopt_string(handle, CURLOPT_USERAGENT, userAgent), CURLOPT_USERAGENT)
     }
+
+    /// Names the app and its version, as Open Library asks of its callers.
+    static let userAgent = "BestsellerWishlist/\(ServerFacts.version) (self-hosted; libcurl)"
 
     private static func receiveBody(_ handle: UnsafeMutableRawPointer, into buffer: BodyBuffer) throws {
         try check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(buffer).toOpaque()), CURLOPT_WRITEDATA)

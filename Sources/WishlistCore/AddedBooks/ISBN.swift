@@ -1,0 +1,65 @@
+/// An ISBN as a person types it: 10 or 13 digits (the ISBN-10's last may be X), with any hyphens
+/// and spaces, and a check digit that must agree. Kept as the ISBN-13, the form the NYT's lists
+/// carry as a book's id, so a book added here and the same book on a list later are one record.
+public struct ISBN: Sendable, Hashable, CustomStringConvertible {
+    /// Thirteen digits.
+    public let isbn13: String
+
+    public enum Problem: Error, Equatable, Sendable {
+        /// Not 10 or 13 characters once hyphens and spaces are gone, or a letter where a digit goes.
+        case malformed
+        /// The right shape, but a digit is mistyped: the check digit disagrees.
+        case checkDigit
+
+        public var sentence: String {
+            switch self {
+            case .malformed: "An ISBN is 10 or 13 digits (the last of 10 may be X), with or without hyphens."
+            case .checkDigit: "This ISBN's last digit does not match the others: check it for a mistyped digit."
+            }
+        }
+    }
+
+    public init(_ typed: String) throws(Problem) {
+        let characters = Array(typed.uppercased().filter { $0 != "-" && $0 != " " && $0 != "\u{2010}" && $0 != "\u{2011}" })
+        switch characters.count {
+        case 10: isbn13 = try Self.isbn13(fromISBN10: characters)
+        case 13:
+            guard characters.allSatisfy(\.isASCIIDigit) else { throw .malformed }
+            let digits = characters.map(\.digitValue)
+            guard Self.ean13CheckDigit(digits.prefix(12)) == digits[12] else { throw .checkDigit }
+            isbn13 = String(characters)
+        default: throw .malformed
+        }
+    }
+
+    /// The ISBN-10 of a 978 ISBN-13 (979 ones have none).
+    public var isbn10: String? {
+        guard isbn13.hasPrefix("978") else { return nil }
+        let body = Array(isbn13.dropFirst(3).prefix(9)).map(\.digitValue)
+        let sum = body.enumerated().reduce(0) { $0 + (10 - $1.offset) * $1.element }
+        let check = (11 - sum % 11) % 11
+        return String(isbn13.dropFirst(3).prefix(9)) + (check == 10 ? "X" : String(check))
+    }
+
+    public var description: String { isbn13 }
+
+    private static func isbn13(fromISBN10 characters: [Character]) throws(Problem) -> String {
+        guard characters.prefix(9).allSatisfy(\.isASCIIDigit), characters[9].isASCIIDigit || characters[9] == "X" else { throw .malformed }
+        let values = characters.map { $0 == "X" ? 10 : $0.digitValue }
+        let sum = values.enumerated().reduce(0) { $0 + (10 - $1.offset) * $1.element }
+        guard sum % 11 == 0 else { throw .checkDigit }
+        let digits = [9, 7, 8] + values.prefix(9)
+        return (digits + [ean13CheckDigit(digits[...])]).map(String.init).joined()
+    }
+
+    /// Weights 1 and 3 alternately; the check digit brings the sum to a multiple of 10.
+    private static func ean13CheckDigit(_ digits: ArraySlice<Int>) -> Int {
+        let sum = digits.enumerated().reduce(0) { $0 + ($1.offset % 2 == 0 ? 1 : 3) * $1.element }
+        return (10 - sum % 10) % 10
+    }
+}
+
+private extension Character {
+    /// 0 to 9 for an ASCII digit; only called on characters checked to be one.
+    var digitValue: Int { Int(asciiValue! - 48) }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The background job that fetches every cover a page may show, through libcurl, re-encodes it
+/// with the picture codecs and keeps it in the `CoverCache`: two at a time, 5 MB and 10 s at most
+/// each. It wakes when nudged (a book added, a page asking for a cover it lacks) and every half
+/// minute for what the catalog's refresh or another process brought. A cover that fails is
+/// the placeholder until its next try (`CoverStore.markFailed`).
+package final class CoverFetcher: Service, Sendable {
+    package static let maximumBytes = 5 * 1024 * 1024
+    static let concurrentFetches = 2
+    static let pollInterval: Duration = .seconds(30)
+
+    let store: CoverStore
+    package let cache: CoverCache
+    private let http: CurlHTTPClient
+    private let pictures: PictureProcessor
+    private let clock: WallClock
+    private let logger: Logger
+    /// A nudge that came while no one waited, and the job's wait for one.
+    private let signal = Mutex<(pending: Bool, stopping: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, false, nil))
+    /// Pages waiting for a cover, by key, resumed when it is settled either way.
+    private let waiters = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
+
+    package init(store: CoverStore, cache: CoverCache, pictures: PictureProcessor, clock: WallClock, logger: Logger) {
+        self.store = store
+        self.cache = cache
+        self.pictures = pictures
+        self.clock = clock
+        self.logger = logger
+        self.http = CurlHTTPClient(
+            limits: .init(connectTimeoutSeconds: 5, totalTimeoutSeconds: 10, maximumBodyBytes: Self.maximumBytes, maximumRedirects: 3),
+            threads: Self.concurrentFetches
+        )
+    }
+
+    /// Something new may be due: look now rather than at the next poll.
+    package func nudge() {
+        let waiter = signal.withLock { signal in
+            guard let waiter = signal.waiter else {
+                signal.pending = true
+                return nil as CheckedContinuation<Void, Never>?
+            }
+            signal.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    package func run() async throws {
+        await reconcile()
+        await withGracefulShutdownHandler {
+            while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                await fetchDue()
+                await waitForNudgeOrPoll()
+            }
+        } onGracefulShutdown: {
+            self.stop()
+        }
+    }
+
+    private func waitForNudgeOrPoll() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.waitForNudge() }
+            group.addTask { try? await Task.sleep(for: Self.pollInterval) }
+            await group.next()
+            group.cancelAll()
+            // The poll came first: the wait for a nudge ends too.
+            let waiter = signal.withLock { signal in
+                defer { signal.waiter = nil }
+                return signal.waiter
+            }
+            waiter?.resume()
+        }
+    }
+
+    private func waitForNudge() async {
+        await withCheckedContinuation { continuation in
+            let now = signal.withLock { signal in
+                if signal.pending || signal.stopping {
+                    signal.pending = false
+                    return true
+                }
+                signal.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func stop() {
+        signal.withLock { $0.stopping = true }
+        nudge()
+    }
+
+    /// Fetches every cover due, `concurrentFetches` at a time, until none is or shutdown begins.
+    package func fetchDue() async {
+        do {
+            try await store.keyNewCovers()
+            while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                let due = try await store.due(at: clock.now(), limit: 16)
+                guard !due.isEmpty else { return }
+                await withTaskGroup(of: Void.self) { group in
+                    var waiting = due.makeIterator()
+                    for _ in 0..<Self.concurrentFetches {
+                        guard let cover = waiting.next() else { break }
+                        group.addTask { await self.fetch(cover) }
+                    }
+                    while await group.next() != nil {
+                        guard let cover = waiting.next() else { continue }
+                        group.addTask { await self.fetch(cover) }
+                    }
+                }
+            }
+        } catch {
+            logger.error("the cover job could not read its table: \(error)")
+        }
+    }
+
+    /// One cover: fetched, re-encoded, stored, and the table told; or told it failed.
+    func fetch(_ cover: CoverStore.Cover) async {
+        do {
+            let response = try await http.get(cover.url)
+            guard response.status == 200 else { throw CoverFailure(reason: "answered \(response.status)") }
+            let processed = try await pictures.processCover(bytes: response.body)
+            let evicted = try await cache.store(processed, key: cover.key)
+            try await store.markReady(cover.url, largeHeight: processed.largeHeight, at: clock.now())
+            try await store.markEvicted(keys: evicted)
+        } catch is CancellationError {
+            return
+        } catch {
+            logger.notice("cover not fetched, shown as the placeholder until a later try: \(Self.describe(error))")
+            try? await store.markFailed(cover, at: clock.now())
+        }
+        settle(cover.key)
+    }
+
+    /// Waits, at most `timeout`, until the cover of `key` has been tried.
+    package func waitUntilSettled(_ key: String, timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    self.waiters.withLock { $0[key, default: []].append(continuation) }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+            // The waiter left behind is resumed here rather than kept forever.
+            self.settle(key)
+        }
+    }
+
+    private func settle(_ key: String) {
+        let waiting = waiters.withLock { $0.removeValue(forKey: key) ?? [] }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// The table says ready, the folder lacks the files (a restored backup, a deleted folder):
+    /// those become evicted, fetched again when a page asks.
+    private func reconcile() async {
+        do {
+            let missing = try await store.readyKeys().filter { !cache.contains($0) }
+            try await store.markEvicted(keys: missing)
+        } catch {
+            logger.error("the cover job could not read its table: \(error)")
+        }
+    }
+
+    /// Where the URL came from stays out of the log: it is a book's, and says what someone browses.
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case let failure as CoverFailure: failure.reason
+        case let problem as PictureProblem: "not a usable picture (\(problem))"
+        default: String(describing: error)
+        }
+    }
+
+    private struct CoverFailure: Error {
+        let reason: String
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// Look-up through Open Library (the fake, over real HTTP and libcurl): by ISBN and by title and
+/// author, results to choose from, and what happens when it is down or answers nonsense.
+@Suite("Adding any book: look-up through Open Library", .removesTemporaryDirectories)
+struct LookupHTTPTests {
+    typealias Fake = FakeOpenLibraryServer
+
+    static func withLookUp<Value: Sendable>(
+        _ fake: Fake, _ body: @Sendable (WishlistServer, String) async throws -> Value
+    ) async throws -> Value {
+        try await fake.run { baseURL in
+            let server = try await TestApp.build { config in
+                config.openLibrary.baseURL = baseURL
+                config.openLibrary.coversURL = baseURL
+            }
+            return try await body(server, baseURL)
+        }
+    }
+
+    static func coverURL(_ baseURL: String, _ book: Fake.Book) -> String {
+        "\(baseURL)/b/id/\(book.coverID)-L.jpg?default=false"
+    }
+
+    @Test func anISBNTypedWithHyphensFindsTheBookWhichIsAddedWithItsCoverAndLink() async throws {
+        let fake = Fake(clock: .system)
+        try await Self.withLookUp(fake) { server, baseURL in
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("reader")
+                let found = try await browser.get("/books/new?isbn=1-55874-102-X")
+                #expect(found.status == .ok)
+                #expect(found.shows("Open Library found 1 book"))
+                #expect(found.shows("A Lantern for Mrs. Pellinore") && found.shows("by Mirela Ostrander") && found.shows("First published 2019"))
+                let key = CoverKey.of(Self.coverURL(baseURL, Fake.lantern))
+                #expect(found.text.contains(#"src="/covers/\#(key)-128.jpg""#), "the result's cover is ours to serve")
+                #expect(!found.text.contains(baseURL), "no address of Open Library's reaches the page")
+                #expect(fake.requests.allSatisfy { $0.userAgent?.hasPrefix("BestsellerWishlist/\(ServerFacts.version) ") == true })
+                let cover = try await server.database.pool.read {
+                    try String.fetchOne($0, sql: "SELECT key FROM cover WHERE url = ?", arguments: [Self.coverURL(baseURL, Fake.lantern)])
+                }
+                #expect(cover == key, "recorded before the page links it, so the route knows where to fetch it")
+
+                let fields = Self.hiddenFields(found.text)
+                #expect(fields.first { $0.0 == "isbn" }?.1 == Fake.lantern.isbn13)
+                let added = try await browser.post("/books/new", fields + [("wish", "yes")])
+                #expect(added.location == "/books/\(Fake.lantern.isbn13)")
+                let page = try await browser.follow(added)
+                #expect(page.shows("First published 2019"))
+                #expect(page.text.contains(#"href="\#(baseURL)/works/OL9040001W""#), "a link to its Open Library page")
+                #expect(page.text.contains(#"src="/covers/\#(key)-128.jpg""#))
+                #expect(try await browser.get("/wishlist").shows("A Lantern for Mrs. Pellinore"))
+            }
+        }
+    }
+
+    @Test func anEditionThatNamesOnlyItsWorkStillGetsItsAuthor() async throws {
+        let fake = Fake(clock: .system)
+        try await Self.withLookUp(fake) { server, _ in
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("reader")
+                let found = try await browser.get("/books/new?isbn=\(Fake.cartographer.isbn13)")
+                #expect(found.shows("The Cartographer of Quiet Rivers") && found.shows("by Tobias Wendell-Ashcroft"))
+                // The cover job, which runs beside the tests' requests, fetches the result's cover.
+                let lookUps = { fake.requests.filter { !$0.path.hasPrefix("/b/id/") } }
+                #expect(lookUps().map(\.path) == [
+                    "/isbn/\(Fake.cartographer.isbn13).json", "/books/OL9070002M.json", "/works/OL9040002W.json", "/authors/OL9120002A.json",
+                ])
+                let gaps = zip(lookUps().dropFirst(2), lookUps().dropFirst(3)).map { $1.at.timeIntervalSince($0.at) }
+                #expect(gaps.allSatisfy { $0 >= 0.95 }, "a request a second at most: \(gaps)")
+                let before = lookUps().count
+                _ = try await browser.get("/books/new?isbn=\(Fake.cartographer.isbn13)")
+                #expect(lookUps().count == before, "answers are kept: the same look-up asks nothing again")
+            }
+        }
+    }
+
+    @Test func aSearchByTitleAndAuthorListsWhatOpenLibraryFinds() async throws {
+        let fake = Fake(clock: .system)
+        try await Self.withLookUp(fake) { server, _ in
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("reader")
+                let found = try await browser.get("/books/new?author=ostrander")
+                #expect(found.shows("Open Library found 2 books"))
+                #expect(found.shows("A Lantern for Mrs. Pellinore") && found.shows("The Orchard at Hollow End"))
+                let search = try #require(fake.requests.last)
+                #expect(search.path == "/search.json" && search.query["author"] == "ostrander" && search.query["limit"] == "10")
+                let none = try await browser.get("/books/new?title=zzz+nothing")
+                #expect(none.shows("Open Library found 0 books"))
+                #expect(none.shows("Nothing matched."))
+                #expect(none.text.contains(#"id="title" name="title" value="zzz nothing""#), "ready to type in by hand")
+                let unknown = try await browser.get("/books/new?isbn=978-0-306-40615-7")
+                #expect(unknown.shows("Open Library found 0 books") && unknown.text.contains(#"id="isbn" name="isbn" value="978-0-306-40615-7""#))
+                let mistyped = try await browser.get("/books/new?isbn=978-0-306-40615-8")
+                #expect(mistyped.status == .unprocessableContent)
+                #expect(mistyped.shows("This ISBN's last digit does not match the others: check it for a mistyped digit."))
+            }
+        }
+    }
+
+    @Test(arguments: [Fake.Fault.status(500), .malformedJSON, .html, .status(503)])
+    func openLibraryDownOrAnsweringNonsenseOffersTypingTheBookIn(fault: Fake.Fault) async throws {
+        let fake = Fake(clock: .system)
+        fake.fail(with: fault)
+        try await Self.withLookUp(fake) { server, _ in
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("reader")
+                let page = try await browser.get("/books/new?title=lantern")
+                #expect(page.status == .ok)
+                #expect(page.shows("Open Library could not be reached just now. Type the book in below, or try again later."))
+                #expect(page.text.contains(#"id="manual-entry""#))
+            }
+        }
+    }
+
+    @Test func aLookUpThatNeverFinishesEndsAtItsTimeout() async throws {
+        let fake = Fake(clock: .system)
+        fake.fail(with: .neverFinishes)
+        try await fake.run { baseURL in
+            let client = OpenLibraryClient(baseURL: baseURL, coversURL: baseURL, timeoutSeconds: 1)
+            await #expect(throws: OpenLibraryClient.Failure.self) { try await client.search(title: "lantern", author: "") }
+        }
+    }
+
+    @Test func aResultsFieldsAreCheckedAsStrictlyAsTyping() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            _ = try await browser.get("/books/new")
+            let forged = try await browser.post("/books/new", [
+                ("source", "openlibrary"), ("title", "Forged"), ("author", "X"), ("isbn", ""), ("year", "1990"),
+                ("cover", "-7"), ("work", "https://evil.example/x"),
+            ])
+            let id = try #require(forged.location?.split(separator: "/").last.map(String.init))
+            let book = try #require(try await CatalogStore(database: server.database).book(id: id))
+            #expect(book.imageURL == nil && book.readingLinks.isEmpty, "no cover or link from a forged field")
+            #expect(try await browser.post("/books/new", [("source", "openlibrary"), ("title", ""), ("author", "X")]).status == .badRequest)
+        }
+    }
+
+    /// The hidden fields of the page's first result form.
+    static func hiddenFields(_ html: String) -> [(String, String)] {
+        guard let form = html.firstMatch(of: /<li class="book lookup-result">(?s:.*?)<\/form>/)?.output else { return [] }
+        return form.matches(of: /<input type="hidden" name="([a-z_]+)" value="([^"]*)">/).map {
+            (String($0.output.1), String($0.output.2).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&"))
+        }
+    }
+}
