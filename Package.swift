@@ -42,7 +42,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // The decoders browsers use on untrusted pictures, and our C around them: read a picture's
-        // header, stream its rows into a centre square, re-encode without metadata (profile pictures).
+        // header, stream its rows into a centre square (profile pictures) or the whole picture
+        // (covers), re-encode without metadata.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),

@@ -616,6 +616,16 @@ def _settings_profile_picture(site: Site) -> None:
     assert b.driver.find_elements(By.ID, "picture-remove"), "no Remove picture"
 
 
+def _add_book_refused(site: Site) -> None:
+    """Add a book, typed in with no title, no author and a mistyped ISBN: each refused by its field."""
+    b = site.browser
+    b.visit("/books/new", "add-book")
+    b.driver.find_element(By.ID, "isbn").send_keys("978-0-306-40615-8")
+    follow(b, b.driver.find_element(By.ID, "manual-submit"))
+    for field in ("title", "author", "isbn"):
+        assert b.driver.find_element(By.ID, f"{field}-error").text.strip(), f"the {field} was not refused"
+
+
 @dataclass(frozen=True)
 class Page:
     name: str
@@ -640,6 +650,8 @@ PAGES = [
     Page("book-rank-history", "owner", _book_rank_history),
     Page("search", "owner", _get("/search?q=the")),
     Page("search-nothing", "owner", _get("/search?q=zzzqqq")),
+    Page("add-book", "owner", _get("/books/new")),
+    Page("add-book-refused", "owner", _add_book_refused),
     Page("wishlist", "owner", _get("/wishlist")),
     Page("wishlist-item", "owner", _get(lambda h: f"/wishlist/{h.items[1]}")),
     Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),

@@ -467,12 +467,14 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
     matched = wishlist_row(browser, in_catalog.title)
     assert f"On {sample_list().display_name} (#{in_catalog.rank})" in matched.find_element(By.CSS_SELECTOR, ".item-standing").text
     stranger = wishlist_row(browser, outside[0])
-    assert stranger.find_element(By.CSS_SELECTOR, ".item-standing").text == "No longer on a list"
+    assert stranger.find_element(By.CSS_SELECTOR, ".item-standing").text == "Not on a current list"
     assert stranger.find_element(By.CSS_SELECTOR, ".book-author").text == f"by {outside[1]}"
     follow(browser, stranger.find_element(By.CSS_SELECTOR, ".book-title a"), "imported-item")
     assert details(browser).get("ISBN-13") == outside[3], details(browser)
     assert driver.find_element(By.ID, "no-longer-listed").is_displayed()
-    assert not driver.find_elements(By.ID, "book-link"), "a book outside the catalog links to a catalog page"
+    # A book no list carries became a book of its own, with a page like any other (issue 30).
+    follow(browser, driver.find_element(By.ID, "book-link"), "imported-book")
+    assert fold(heading(browser)) == fold(outside[0]), heading(browser)
 
     # The read shelf's book is among the books read, with its stars and date.
     browser.visit("/reading", "imported-reading")

@@ -23,6 +23,9 @@ package final class CoverFetcher: Service, Sendable {
     private let signal = Mutex<(pending: Bool, stopping: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, false, nil))
     /// Pages waiting for a cover, by key, resumed when it is settled either way.
     private let waiters = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
+    /// Covers a page is waiting for: fetched before the rest of what is due, so that a page
+    /// asking during the first sync's hundreds of covers is not served the placeholder.
+    private let urgent = Mutex<[CoverStore.Cover]>([])
 
     package init(store: CoverStore, cache: CoverCache, pictures: PictureProcessor, clock: WallClock, logger: Logger) {
         self.store = store
@@ -101,15 +104,23 @@ package final class CoverFetcher: Service, Sendable {
             try await store.keyNewCovers()
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 let due = try await store.due(at: clock.now(), limit: 16)
-                guard !due.isEmpty else { return }
+                guard !due.isEmpty || urgent.withLock({ !$0.isEmpty }) else { return }
                 await withTaskGroup(of: Void.self) { group in
                     var waiting = due.makeIterator()
+                    var started: Set<String> = []
+                    // A page's cover first; each cover once, though it may be both urgent and due.
+                    func next() -> CoverStore.Cover? {
+                        while let cover = takeUrgent() ?? waiting.next() {
+                            if started.insert(cover.key).inserted { return cover }
+                        }
+                        return nil
+                    }
                     for _ in 0..<Self.concurrentFetches {
-                        guard let cover = waiting.next() else { break }
+                        guard let cover = next() else { break }
                         group.addTask { await self.fetch(cover) }
                     }
                     while await group.next() != nil {
-                        guard let cover = waiting.next() else { continue }
+                        guard let cover = next() else { continue }
                         group.addTask { await self.fetch(cover) }
                     }
                 }
@@ -135,6 +146,16 @@ package final class CoverFetcher: Service, Sendable {
             try? await store.markFailed(cover, at: clock.now())
         }
         settle(cover.key)
+    }
+
+    /// Fetches `cover` before anything else due, and wakes the job for it.
+    package func hurry(_ cover: CoverStore.Cover) {
+        urgent.withLock { $0.append(cover) }
+        nudge()
+    }
+
+    private func takeUrgent() -> CoverStore.Cover? {
+        urgent.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     /// Waits, at most `timeout`, until the cover of `key` has been tried.

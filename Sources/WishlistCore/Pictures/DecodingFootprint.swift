@@ -5,7 +5,7 @@ import CPictureCodec
 ///
 /// Most pictures stream: libjpeg decodes a baseline JPEG already shrunk (to between an eighth
 /// and the whole of its size) a few rows at a time, libwebp decodes a lossy WebP straight to its
-/// cropped and shrunk square, and libpng reads a PNG a row at a time, so the process grows by
+/// cropped and shrunk square (or, for a cover, its whole picture shrunk), and libpng reads a PNG a row at a time, so the process grows by
 /// 2.2 to 2.5 MB for a 40 megapixel one, as for a small one. Some layouts cannot stream, and their
 /// decoders hold the whole picture: a progressive JPEG, or one whose first scan leaves a
 /// component out, keeps every DCT coefficient (2 bytes a sample: 3 bytes a pixel with the usual

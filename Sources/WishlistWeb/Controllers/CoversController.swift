@@ -46,7 +46,7 @@ struct CoversController {
         case .failed:
             return placeholderResponse()
         }
-        fetcher.nudge()
+        fetcher.hurry(cover)
         await fetcher.waitUntilSettled(cover.key, timeout: Self.patience)
         if let bytes = await cache.read(cover.key, size) { return Self.image(bytes) }
         return placeholderResponse()

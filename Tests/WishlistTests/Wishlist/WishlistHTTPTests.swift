@@ -120,7 +120,7 @@ struct WishlistHTTPTests {
             try await browser.signIn("noter")
             let page = try await browser.get("/wishlist")
             #expect(page.status == .ok)
-            #expect(page.shows("No longer on a list"))
+            #expect(page.shows("Not on a current list"))
         }
     }
 
