@@ -56,7 +56,8 @@ package final class CoverFetcher: Service, Sendable {
         await reconcile()
         await withGracefulShutdownHandler {
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                await fetchDue()
+                // A transfer in flight stops at once on shutdown rather than after its 10 s.
+                await cancelWhenGracefulShutdown { await self.fetchDue() }
                 await waitForNudgeOrPoll()
             }
         } onGracefulShutdown: {

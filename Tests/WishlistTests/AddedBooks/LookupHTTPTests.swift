@@ -71,8 +71,6 @@ struct LookupHTTPTests {
                 #expect(lookUps().map(\.path) == [
                     "/isbn/\(Fake.cartographer.isbn13).json", "/books/OL9070002M.json", "/works/OL9040002W.json", "/authors/OL9120002A.json",
                 ])
-                let gaps = zip(lookUps().dropFirst(2), lookUps().dropFirst(3)).map { $1.at.timeIntervalSince($0.at) }
-                #expect(gaps.allSatisfy { $0 >= 0.95 }, "a request a second at most: \(gaps)")
                 let before = lookUps().count
                 _ = try await browser.get("/books/new?isbn=\(Fake.cartographer.isbn13)")
                 #expect(lookUps().count == before, "answers are kept: the same look-up asks nothing again")
@@ -141,6 +139,15 @@ struct LookupHTTPTests {
             #expect(book.imageURL == nil && book.readingLinks.isEmpty, "no cover or link from a forged field")
             #expect(try await browser.post("/books/new", [("source", "openlibrary"), ("title", ""), ("author", "X")]).status == .badRequest)
         }
+    }
+
+    @Test func requestsAreSpacedASecondApartAndMoreThanFiveSecondsOfWaitingIsRefused() {
+        let spacing = RequestSpacing(interval: .seconds(1))
+        let now = ContinuousClock.now
+        let turns = (0..<6).map { _ in spacing.reserve(at: now) }
+        #expect(turns == (0..<6).map { now + .seconds($0) }, "one a second, in the order asked")
+        #expect(spacing.reserve(at: now) == nil, "the sixth to wait would wait past five seconds: busy")
+        #expect(spacing.reserve(at: now + .seconds(10)) == now + .seconds(10), "an idle spell leaves no debt")
     }
 
     /// The hidden fields of the page's first result form.

@@ -212,15 +212,19 @@ final class RequestSpacing: Sendable {
 
     /// Returns at the next free moment, which it takes; throws `busy` when that is too far ahead.
     func waitForTurn() async throws {
-        let turn: ContinuousClock.Instant? = next.withLock { next in
-            let now = ContinuousClock.now
+        guard let turn = reserve(at: .now) else { throw OpenLibraryClient.Failure.busy }
+        try await Task.sleep(until: turn, clock: .continuous)
+    }
+
+    /// The moment a request asking at `now` may go, taken for it; nil when it would wait more
+    /// than `mostWaiting` intervals.
+    func reserve(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        next.withLock { next in
             let turn = max(now, next)
             guard now.duration(to: turn) <= interval * mostWaiting else { return nil }
             next = turn + interval
             return turn
         }
-        guard let turn else { throw OpenLibraryClient.Failure.busy }
-        try await Task.sleep(until: turn, clock: .continuous)
     }
 }
 
