@@ -319,7 +319,17 @@ def sign_in(browser: "Browser", username: str, password: str = PASSWORD, start: 
     follow(browser, browser.driver.find_element(By.ID, "login-submit"))
 
 
+def open_me_menu(browser: "Browser") -> None:
+    """Opens the navigation's "Me" menu (a <details>), where Settings, the books read, Admin and
+    Sign out live, as a person would: by pressing "Me"."""
+    menu = browser.driver.find_element(By.ID, "me-menu")
+    if menu.get_attribute("open") is None:
+        browser.driver.find_element(By.ID, "me-toggle").click()
+        WebDriverWait(browser.driver, 5).until(lambda d: menu.get_attribute("open") is not None, "the Me menu did not open")
+
+
 def sign_out(browser: "Browser") -> None:
+    open_me_menu(browser)
     follow(browser, browser.driver.find_element(By.CSS_SELECTOR, '#signout-form button[type="submit"]'))
 
 

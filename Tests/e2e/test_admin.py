@@ -24,7 +24,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from conftest import _public_url
 from support import (
-    PASSWORD, REPO_ROOT, Browser, fill, follow, http_get, sign_in, sign_up, signed_in_as, unique_username,
+    PASSWORD, REPO_ROOT, Browser, fill, follow, http_get, open_me_menu, sign_in, sign_up, signed_in_as, unique_username,
 )
 from test_backup import free_port
 from test_cli import BINARY, environment, run, wait_until_serving
@@ -49,7 +49,8 @@ def make_admin(database: str | Path) -> str:
 
 
 def open_admin(browser: Browser, shot: str) -> None:
-    """Admin in the navigation, marked as the current page once there."""
+    """Admin in the navigation's Me menu, marked as the current page once there."""
+    open_me_menu(browser)
     link = browser.driver.find_element(By.ID, "nav-admin")
     assert text_of(link) == "Admin", text_of(link)
     follow(browser, link, shot)

@@ -30,7 +30,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 
 from support import (  # _navigates: waits for the page a key press leads to, as `follow` does for a click
-    Browser, SampleBook, _navigates, fold, follow, sample_catalog, sign_up, unique_username, visible_text,
+    Browser, SampleBook, _navigates, fold, follow, open_me_menu, sample_catalog, sign_up, unique_username, visible_text,
 )
 from test_household import (
     another_browser, assert_well_made, flash_text, heading, share_with_household, text_of, wishlist_items,
@@ -228,6 +228,7 @@ def test_mark_a_book_read_with_stars_chosen_by_keyboard(browser: Browser, new_ac
 
     # Nothing read yet: the empty state, reached from the navigation.
     browser.visit("/lists", "lists")
+    open_me_menu(browser)
     follow(browser, driver.find_element(By.ID, "nav-reading"), "reading-empty")
     assert browser.path == "/reading", driver.current_url
     assert driver.find_elements(By.ID, "reading-empty"), "a new account's books read are not empty"
@@ -283,6 +284,7 @@ def test_mark_a_book_read_with_stars_chosen_by_keyboard(browser: Browser, new_ac
     assert_well_made(browser, "the book page once read")
 
     # Books I've read: the one row, its stars said as words, the review as typed (escaped), the date.
+    open_me_menu(browser)
     follow(browser, driver.find_element(By.ID, "nav-reading"), "reading-one")
     assert text_of(driver.find_element(By.ID, "reading-total")) == "1 book"
     rows = driver.find_elements(By.CSS_SELECTOR, "#reading-list > li.reading-row")

@@ -218,7 +218,7 @@ struct HouseholdController {
             }
         }
         return try pages.render(
-            "reservations/index.html", title: "Gifts I’m giving", nav: "people", for: context.visitor,
+            "reservations/index.html", title: "Gifts I’m giving", nav: "reservations", for: context.visitor,
             values: [
                 "notices": .array(notices),
                 "given": .array(given),

@@ -35,6 +35,24 @@ struct CatalogPagesTests {
         }
     }
 
+    @Test func theSampleNoticeTellsAnAdminHowToSetTheKeyAndEveryoneElseInOneLine() async throws {
+        let server = try await TestApp.build()
+        _ = try await server.accounts.createUser(username: "keeper", password: "correct horse battery", isAdmin: true)
+        try await TestApp.run(server) { browser in
+            let signedOut = try await browser.get("/login")
+            #expect(signedOut.text.contains("<strong>Sample data:</strong> invented books."))
+            try await browser.signUp("member")
+            for path in ["/lists", "/lists/hardcover-fiction", "/wishlist"] {
+                let page = try await browser.get(path).text
+                #expect(page.contains("<strong>Sample data:</strong> invented books.") && !page.contains("NYT_API_KEY"), "\(path)")
+            }
+            var admin = try await TestBrowser.signedIn("keeper", like: browser)
+            for path in ["/lists", "/lists/hardcover-fiction", "/wishlist"] {
+                #expect(try await admin.get(path).text.contains("Set <code>NYT_API_KEY</code> to fetch the real lists."), "\(path)")
+            }
+        }
+    }
+
     @Test func favouritesToggleAndComeFirst() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
