@@ -122,8 +122,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
-            // Snapshots are read from the repository by path (HistoryPagesTests), not bundled.
-            exclude: ["Catalog/Snapshots"],
+            // Snapshots and the upgrade fixtures are read from the repository by path
+            // (HistoryPagesTests, UpgradeTests), not bundled.
+            exclude: ["Catalog/Snapshots", "Storage/Upgrades"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,166 @@
+-- The database of the migrations up to 11-catalog-generation, seeded by UpgradeFixtures.seeds.
+-- Written by hand, once, never in CI: WISHLIST_WRITE_UPGRADE_FIXTURES=1 swift test --filter UpgradeFixtureWriter
+-- rows: api_request=1 audit_event=1 book=4 book_isbn=9 book_link=2 book_search=3 catalog_generation=1 catalog_list=2 catalog_sync_state=1 edition=3 edition_entry=6 favorite_list=1 feed_link=1 grdb_migrations=11 invite=1 list_entry=3 passkey=1 passkey_challenge=1 passkey_user=1 password_reset=1 reservation=4 secret=1 session=1 share_link=1 throttle_event=1 user=3 wishlist_item=8
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+CREATE TABLE "secret" ("name" TEXT PRIMARY KEY NOT NULL, "value" BLOB NOT NULL);
+CREATE TABLE "user" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "username" TEXT NOT NULL, "username_key" TEXT NOT NULL UNIQUE, "email" TEXT, "email_key" TEXT UNIQUE, "password_hash" TEXT NOT NULL, "created_at" DATETIME NOT NULL, "default_list" TEXT, "sharing" TEXT NOT NULL DEFAULT 'private', "is_admin" BOOLEAN NOT NULL DEFAULT 0, "disabled_at" DATETIME);
+CREATE TABLE "session" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "token_hash" BLOB NOT NULL UNIQUE, "created_at" DATETIME NOT NULL, "last_seen_at" DATETIME NOT NULL, "user_agent" TEXT NOT NULL DEFAULT '');
+CREATE TABLE "throttle_event" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "scope" TEXT NOT NULL, "happened_at" DATETIME NOT NULL);
+CREATE TABLE "catalog_list" ("name_encoded" TEXT PRIMARY KEY NOT NULL, "display_name" TEXT NOT NULL, "frequency" TEXT NOT NULL, "newest_published_date" TEXT NOT NULL, "is_current" BOOLEAN NOT NULL DEFAULT 0, "published_date" TEXT, "fetched_at" DATETIME);
+CREATE TABLE "book" ("id" TEXT PRIMARY KEY NOT NULL, "title" TEXT NOT NULL, "author" TEXT NOT NULL, "contributor" TEXT NOT NULL, "publisher" TEXT NOT NULL, "description" TEXT NOT NULL, "price" TEXT, "isbn10" TEXT NOT NULL, "isbn13" TEXT NOT NULL, "other_isbns" TEXT NOT NULL, "image_url" TEXT, "image_width" INTEGER NOT NULL, "image_height" INTEGER NOT NULL);
+CREATE TABLE "book_link" ("book_id" TEXT NOT NULL REFERENCES "book"("id") ON DELETE CASCADE, "kind" TEXT NOT NULL, "position" INTEGER NOT NULL, "name" TEXT NOT NULL, "url" TEXT NOT NULL, PRIMARY KEY ("book_id", "kind", "position"));
+CREATE TABLE "list_entry" ("list_name_encoded" TEXT NOT NULL REFERENCES "catalog_list"("name_encoded") ON DELETE CASCADE, "rank" INTEGER NOT NULL, "book_id" TEXT NOT NULL REFERENCES "book"("id"), "rank_last_week" INTEGER NOT NULL, "weeks_on_list" INTEGER NOT NULL, PRIMARY KEY ("list_name_encoded", "rank"));
+CREATE VIRTUAL TABLE book_search USING fts5(book_id UNINDEXED, title, author, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TABLE "favorite_list" ("user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "list_name_encoded" TEXT NOT NULL, "created_at" DATETIME NOT NULL, PRIMARY KEY ("user_id", "list_name_encoded"));
+CREATE TABLE "api_request" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "requested_at" DATETIME NOT NULL);
+CREATE TABLE "catalog_sync_state" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), "source" TEXT NOT NULL, "last_attempt_at" DATETIME, "last_success_at" DATETIME, "last_error" TEXT, "consecutive_failures" INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE "wishlist_item" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "book_id" TEXT, "title" TEXT NOT NULL, "author" TEXT NOT NULL, "publisher" TEXT NOT NULL, "description" TEXT NOT NULL, "isbn10" TEXT NOT NULL, "isbn13" TEXT NOT NULL, "image_url" TEXT, "image_width" INTEGER NOT NULL, "image_height" INTEGER NOT NULL, "buy_links" TEXT NOT NULL, "reading_links" TEXT NOT NULL, "note" TEXT NOT NULL DEFAULT '', "added_at" DATETIME NOT NULL, "priority" INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE "book_isbn" ("book_id" TEXT NOT NULL REFERENCES "book"("id") ON DELETE CASCADE, "isbn" TEXT NOT NULL, PRIMARY KEY ("book_id", "isbn"));
+CREATE TABLE "reservation" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "item_id" INTEGER UNIQUE REFERENCES "wishlist_item"("id") ON DELETE SET NULL, "giver_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "owner_id" INTEGER REFERENCES "user"("id") ON DELETE SET NULL, "owner_name" TEXT NOT NULL, "title" TEXT NOT NULL, "author" TEXT NOT NULL, "reserved_at" DATETIME NOT NULL);
+CREATE TABLE "share_link" ("user_id" INTEGER PRIMARY KEY REFERENCES "user"("id") ON DELETE CASCADE, "token_hash" BLOB NOT NULL UNIQUE, "created_at" DATETIME NOT NULL);
+CREATE TABLE "password_reset" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "token_hash" BLOB NOT NULL UNIQUE, "created_at" DATETIME NOT NULL, "expires_at" DATETIME NOT NULL, "used_at" DATETIME);
+CREATE TABLE "invite" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "token_hash" BLOB NOT NULL UNIQUE, "created_by" TEXT NOT NULL, "created_at" DATETIME NOT NULL, "expires_at" DATETIME NOT NULL, "used_at" DATETIME, "used_by" TEXT);
+CREATE TABLE "audit_event" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "happened_at" DATETIME NOT NULL, "actor" TEXT NOT NULL, "action" TEXT NOT NULL, "subject" TEXT NOT NULL);
+CREATE TABLE "edition" ("list_name_encoded" TEXT NOT NULL REFERENCES "catalog_list"("name_encoded") ON DELETE CASCADE, "published_date" TEXT NOT NULL, "previous_published_date" TEXT, "fetched_at" DATETIME NOT NULL, PRIMARY KEY ("list_name_encoded", "published_date"));
+CREATE TABLE "edition_entry" ("list_name_encoded" TEXT NOT NULL, "published_date" TEXT NOT NULL, "rank" INTEGER NOT NULL, "book_id" TEXT NOT NULL REFERENCES "book"("id"), "rank_last_week" INTEGER NOT NULL, "weeks_on_list" INTEGER NOT NULL, PRIMARY KEY ("list_name_encoded", "published_date", "rank"), FOREIGN KEY ("list_name_encoded", "published_date") REFERENCES "edition"("list_name_encoded", "published_date") ON DELETE CASCADE);
+CREATE TABLE "feed_link" ("user_id" INTEGER PRIMARY KEY REFERENCES "user"("id") ON DELETE CASCADE, "token_hash" BLOB NOT NULL UNIQUE, "created_at" DATETIME NOT NULL);
+CREATE TABLE "passkey_user" ("user_id" INTEGER PRIMARY KEY REFERENCES "user"("id") ON DELETE CASCADE, "handle" BLOB NOT NULL UNIQUE);
+CREATE TABLE "passkey" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user_id" INTEGER NOT NULL REFERENCES "user"("id") ON DELETE CASCADE, "credential_id" BLOB NOT NULL UNIQUE, "public_key" BLOB NOT NULL, "sign_count" INTEGER NOT NULL, "name" TEXT NOT NULL, "created_at" DATETIME NOT NULL, "last_used_at" DATETIME);
+CREATE TABLE "passkey_challenge" ("challenge" BLOB PRIMARY KEY NOT NULL, "purpose" TEXT NOT NULL, "user_id" INTEGER REFERENCES "user"("id") ON DELETE CASCADE, "expires_at" DATETIME NOT NULL);
+CREATE TABLE catalog_generation (value INTEGER NOT NULL);
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('1-secrets');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('2-accounts');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('3-catalog');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('4-wishlist');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('5-book-isbns');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('6-household');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('7-administration');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('8-editions');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('9-feed-links');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('10-passkeys');
+INSERT INTO "grdb_migrations" ("identifier") VALUES ('11-catalog-generation');
+INSERT INTO "secret" ("name", "value") VALUES ('csrf', X'000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+INSERT INTO "user" ("id", "username", "username_key", "email", "email_key", "password_hash", "created_at", "default_list", "sharing", "is_admin", "disabled_at") VALUES (1, 'Alice', 'alice', 'alice@example.com', 'alice@example.com', '$argon2id$v=19$m=64,t=1,p=1$dXBncmFkZS1maXh0dXJlcw$uJbBP+UbIogjQycLsyxomDrg8TNFhdBtPdMjoeLoi3g', '2024-03-01 10:00:00.000', 'hardcover-fiction', 'household', 1, NULL);
+INSERT INTO "user" ("id", "username", "username_key", "email", "email_key", "password_hash", "created_at", "default_list", "sharing", "is_admin", "disabled_at") VALUES (2, 'bob', 'bob', NULL, NULL, '$argon2id$v=19$m=64,t=1,p=1$dXBncmFkZS1maXh0dXJlcw$uJbBP+UbIogjQycLsyxomDrg8TNFhdBtPdMjoeLoi3g', '2024-03-01 10:05:00.000', NULL, 'household', 0, NULL);
+INSERT INTO "user" ("id", "username", "username_key", "email", "email_key", "password_hash", "created_at", "default_list", "sharing", "is_admin", "disabled_at") VALUES (3, 'carol', 'carol', 'carol@example.com', 'carol@example.com', '$argon2id$v=19$m=64,t=1,p=1$dXBncmFkZS1maXh0dXJlcw$uJbBP+UbIogjQycLsyxomDrg8TNFhdBtPdMjoeLoi3g', '2024-03-01 10:10:00.000', NULL, 'private', 0, NULL);
+INSERT INTO "session" ("id", "user_id", "token_hash", "created_at", "last_seen_at", "user_agent") VALUES (1, 1, X'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1', '2024-03-01 10:00:00.000', '2024-03-02 08:00:00.000', 'Firefox');
+INSERT INTO "throttle_event" ("id", "scope", "happened_at") VALUES (1, 'password:bob', '2024-03-02 09:00:00.000');
+INSERT INTO "catalog_list" ("name_encoded", "display_name", "frequency", "newest_published_date", "is_current", "published_date", "fetched_at") VALUES ('hardcover-fiction', 'Hardcover Fiction', 'WEEKLY', '2024-03-10', 1, '2024-03-10', '2024-03-05 06:00:00.000');
+INSERT INTO "catalog_list" ("name_encoded", "display_name", "frequency", "newest_published_date", "is_current", "published_date", "fetched_at") VALUES ('e-book-fiction', 'E-Book Fiction', 'WEEKLY', '2017-01-29', 0, '2017-01-29', '2024-03-05 06:00:00.000');
+INSERT INTO "book" ("id", "title", "author", "contributor", "publisher", "description", "price", "isbn10", "isbn13", "other_isbns", "image_url", "image_width", "image_height") VALUES ('9780000000019', 'The Lantern Road', 'Ada Marsh', 'by Ada Marsh', 'Harbour', 'A ferryman''s last crossing.', '0.00', '0000000019', '9780000000019', '9780000000057', 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg', 330, 500);
+INSERT INTO "book" ("id", "title", "author", "contributor", "publisher", "description", "price", "isbn10", "isbn13", "other_isbns", "image_url", "image_width", "image_height") VALUES ('9780000000026', 'Salt and Iron', 'Ben Okafor', 'by Ben Okafor', 'Quay', 'Two foundries, one town.', NULL, '0000000027', '9780000000026', '', NULL, 0, 0);
+INSERT INTO "book" ("id", "title", "author", "contributor", "publisher", "description", "price", "isbn10", "isbn13", "other_isbns", "image_url", "image_width", "image_height") VALUES ('9780000000033', 'The Quiet Year', 'Cleo Park', 'by Cleo Park', 'Harbour', 'A village without its bells.', NULL, '0000000035', '9780000000033', '', NULL, 0, 0);
+INSERT INTO "book" ("id", "title", "author", "contributor", "publisher", "description", "price", "isbn10", "isbn13", "other_isbns", "image_url", "image_width", "image_height") VALUES ('9780000000040', 'North of Nowhere', 'Dev Rao', 'by Dev Rao', 'Quay', 'A map with a hole in it.', NULL, '0000000043', '9780000000040', '', NULL, 0, 0);
+INSERT INTO "book_link" ("book_id", "kind", "position", "name", "url") VALUES ('9780000000019', 'buy', 0, 'Bookshop', 'https://bookshop.org/a/1/9780000000019');
+INSERT INTO "book_link" ("book_id", "kind", "position", "name", "url") VALUES ('9780000000019', 'reading', 0, 'Review', 'https://example.com/reviews/lantern-road');
+INSERT INTO "list_entry" ("list_name_encoded", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', 1, '9780000000019', 2, 5);
+INSERT INTO "list_entry" ("list_name_encoded", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', 2, '9780000000026', 1, 12);
+INSERT INTO "list_entry" ("list_name_encoded", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', 3, '9780000000040', 0, 1);
+INSERT INTO "book_search" ("book_id", "title", "author") VALUES ('9780000000019', 'The Lantern Road', 'Ada Marsh');
+INSERT INTO "book_search" ("book_id", "title", "author") VALUES ('9780000000026', 'Salt and Iron', 'Ben Okafor');
+INSERT INTO "book_search" ("book_id", "title", "author") VALUES ('9780000000040', 'North of Nowhere', 'Dev Rao');
+INSERT INTO "favorite_list" ("user_id", "list_name_encoded", "created_at") VALUES (1, 'hardcover-fiction', '2024-03-05 07:00:00.000');
+INSERT INTO "api_request" ("id", "requested_at") VALUES (1, '2024-03-05 06:00:00.000');
+INSERT INTO "catalog_sync_state" ("id", "source", "last_attempt_at", "last_success_at", "last_error", "consecutive_failures") VALUES (1, 'sample', '2024-03-05 06:00:00.000', '2024-03-05 06:00:00.000', NULL, 0);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (1, 1, '9780000000019', 'The Lantern Road', 'Ada Marsh', 'Harbour', 'A ferryman''s last crossing.', '0000000019', '9780000000019', 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg', 330, 500, '[["Bookshop","https://bookshop.org/a/1/9780000000019"]]', '[]', 'For the long train ride', '2024-03-05 08:00:00.000', 1);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (2, 1, NULL, 'The Orchard Keeper', 'Mina Hale', 'Fieldstone', '', '000000006X', '9780000000064', NULL, 0, 0, '[]', '[]', 'From the Goodreads list', '2024-03-05 08:01:00.000', 0);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (3, 1, NULL, 'Letters Never Sent', 'Anonymous', '', '', '', '', NULL, 0, 0, '[]', '[]', '', '2024-03-05 08:02:00.000', 0);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (4, 1, NULL, 'Salt & Iron', 'Ben Okafor', 'Quay', '', '', '9780000000026', NULL, 0, 0, '[]', '[]', '', '2024-03-05 08:03:00.000', 0);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (5, 2, '9780000000019', 'The Lantern Road', 'Ada Marsh', 'Harbour', 'A ferryman''s last crossing.', '0000000019', '9780000000019', 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg', 330, 500, '[]', '[]', 'Signed, if they still have it', '2024-03-05 09:00:00.000', 0);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (6, 2, '9780000000026', 'Salt and Iron', 'Ben Okafor', 'Quay', 'Two foundries, one town.', '0000000027', '9780000000026', NULL, 0, 0, '[]', '[]', '', '2024-03-05 09:01:00.000', -1);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (7, 1, '9780000000033', 'The Quiet Year', 'Cleo Park', 'Harbour', 'A village without its bells.', '0000000035', '9780000000033', NULL, 0, 0, '[]', '[]', 'The paperback', '2024-03-05 08:04:00.000', 0);
+INSERT INTO "wishlist_item" ("id", "user_id", "book_id", "title", "author", "publisher", "description", "isbn10", "isbn13", "image_url", "image_width", "image_height", "buy_links", "reading_links", "note", "added_at", "priority") VALUES (8, 1, NULL, 'Winter Birds', 'Ola Berg', '', '', '', '', NULL, 0, 0, '[]', '[]', '', '2024-03-05 08:05:00.000', 0);
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000019', '9780000000019');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000019', '0000000019');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000019', '9780000000057');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000026', '9780000000026');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000026', '0000000027');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000033', '9780000000033');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000033', '0000000035');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000040', '9780000000040');
+INSERT INTO "book_isbn" ("book_id", "isbn") VALUES ('9780000000040', '0000000043');
+INSERT INTO "reservation" ("id", "item_id", "giver_id", "owner_id", "owner_name", "title", "author", "reserved_at") VALUES (1, 5, 1, 2, 'bob', 'The Lantern Road', 'Ada Marsh', '2024-03-06 10:00:00.000');
+INSERT INTO "reservation" ("id", "item_id", "giver_id", "owner_id", "owner_name", "title", "author", "reserved_at") VALUES (2, 1, 3, 1, 'Alice', 'The Lantern Road', 'Ada Marsh', '2024-03-06 10:01:00.000');
+INSERT INTO "reservation" ("id", "item_id", "giver_id", "owner_id", "owner_name", "title", "author", "reserved_at") VALUES (3, 7, 2, 1, 'Alice', 'The Quiet Year', 'Cleo Park', '2024-03-06 10:02:00.000');
+INSERT INTO "reservation" ("id", "item_id", "giver_id", "owner_id", "owner_name", "title", "author", "reserved_at") VALUES (4, NULL, 3, NULL, 'dave', 'A Removed Book', 'Someone', '2024-03-06 10:03:00.000');
+INSERT INTO "share_link" ("user_id", "token_hash", "created_at") VALUES (2, X'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2', '2024-03-06 11:00:00.000');
+INSERT INTO "password_reset" ("id", "user_id", "token_hash", "created_at", "expires_at", "used_at") VALUES (1, 2, X'c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3', '2024-03-06 12:00:00.000', '2024-03-07 12:00:00.000', NULL);
+INSERT INTO "invite" ("id", "token_hash", "created_by", "created_at", "expires_at", "used_at", "used_by") VALUES (1, X'd4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4', 'Alice', '2024-03-01 10:06:00.000', '2024-03-08 10:06:00.000', '2024-03-01 10:10:00.000', 'carol');
+INSERT INTO "audit_event" ("id", "happened_at", "actor", "action", "subject") VALUES (1, '2024-03-06 12:00:00.000', 'Alice', 'made a password reset link', 'bob');
+INSERT INTO "edition" ("list_name_encoded", "published_date", "previous_published_date", "fetched_at") VALUES ('hardcover-fiction', '2024-03-10', '2024-03-03', '2024-03-05 06:00:00.000');
+INSERT INTO "edition" ("list_name_encoded", "published_date", "previous_published_date", "fetched_at") VALUES ('e-book-fiction', '2017-01-29', NULL, '2024-03-05 06:00:00.000');
+INSERT INTO "edition" ("list_name_encoded", "published_date", "previous_published_date", "fetched_at") VALUES ('hardcover-fiction', '2024-03-03', NULL, '2024-03-05 06:00:00.000');
+INSERT INTO "edition_entry" ("list_name_encoded", "published_date", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', '2024-03-10', 1, '9780000000019', 2, 5);
+INSERT INTO "edition_entry" ("list_name_encoded", "published_date", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', '2024-03-10', 2, '9780000000026', 1, 12);
+INSERT INTO "edition_entry" ("list_name_encoded", "published_date", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', '2024-03-10', 3, '9780000000040', 0, 1);
+INSERT INTO "edition_entry" ("list_name_encoded", "published_date", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', '2024-03-03', 1, '9780000000026', 1, 11);
+INSERT INTO "edition_entry" ("list_name_encoded", "published_date", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', '2024-03-03', 2, '9780000000019', 3, 4);
+INSERT INTO "edition_entry" ("list_name_encoded", "published_date", "rank", "book_id", "rank_last_week", "weeks_on_list") VALUES ('hardcover-fiction', '2024-03-03', 3, '9780000000033', 0, 7);
+INSERT INTO "feed_link" ("user_id", "token_hash", "created_at") VALUES (1, X'e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5', '2024-03-06 13:00:00.000');
+INSERT INTO "passkey_user" ("user_id", "handle") VALUES (1, X'f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6');
+INSERT INTO "passkey" ("id", "user_id", "credential_id", "public_key", "sign_count", "name", "created_at", "last_used_at") VALUES (1, 1, X'0a0b0c0d0e0f', X'a5010203262001215820', 3, 'Alice''s laptop', '2024-03-06 14:00:00.000', '2024-03-07 08:00:00.000');
+INSERT INTO "passkey_challenge" ("challenge", "purpose", "user_id", "expires_at") VALUES (X'1a1b1c1d', 'sign-in', NULL, '2024-03-07 08:05:00.000');
+INSERT INTO "catalog_generation" ("value") VALUES (0);
+DELETE FROM sqlite_sequence;
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('user', 3);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('session', 1);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('throttle_event', 1);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('api_request', 1);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('wishlist_item', 8);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('reservation', 4);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('password_reset', 1);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('invite', 1);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('audit_event', 1);
+INSERT INTO "sqlite_sequence" ("name", "seq") VALUES ('passkey', 1);
+CREATE INDEX "session_on_user_id" ON "session"("user_id");
+CREATE INDEX "throttle_event_on_scope_time" ON "throttle_event"("scope", "happened_at");
+CREATE INDEX "throttle_event_on_time" ON "throttle_event"("happened_at");
+CREATE INDEX "list_entry_on_book_id" ON "list_entry"("book_id");
+CREATE INDEX "api_request_on_requested_at" ON "api_request"("requested_at");
+CREATE UNIQUE INDEX "wishlist_item_unique_book" ON "wishlist_item"("user_id", "book_id");
+CREATE INDEX "wishlist_item_by_added" ON "wishlist_item"("user_id", "added_at");
+CREATE INDEX wishlist_item_by_title ON wishlist_item (user_id, title COLLATE NOCASE);
+CREATE INDEX wishlist_item_by_author ON wishlist_item (user_id, author COLLATE NOCASE);
+CREATE INDEX "book_isbn_on_isbn" ON "book_isbn"("isbn");
+CREATE INDEX "wishlist_item_by_priority" ON "wishlist_item"("user_id", "priority", "added_at");
+CREATE INDEX "user_by_sharing" ON "user"("sharing", "username_key");
+CREATE INDEX "reservation_on_giver_id" ON "reservation"("giver_id");
+CREATE INDEX "reservation_on_owner_id" ON "reservation"("owner_id");
+CREATE INDEX "password_reset_on_user_id" ON "password_reset"("user_id");
+CREATE INDEX "audit_event_on_happened_at" ON "audit_event"("happened_at");
+CREATE INDEX "edition_entry_by_book" ON "edition_entry"("book_id", "list_name_encoded", "published_date");
+CREATE INDEX "passkey_on_user_id" ON "passkey"("user_id");
+CREATE INDEX "passkey_challenge_on_expires_at" ON "passkey_challenge"("expires_at");
+CREATE TRIGGER catalog_list_insert_generation AFTER INSERT ON catalog_list
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER catalog_list_update_generation AFTER UPDATE ON catalog_list
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER catalog_list_delete_generation AFTER DELETE ON catalog_list
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER list_entry_insert_generation AFTER INSERT ON list_entry
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER list_entry_update_generation AFTER UPDATE ON list_entry
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER list_entry_delete_generation AFTER DELETE ON list_entry
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER book_insert_generation AFTER INSERT ON book
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER book_update_generation AFTER UPDATE ON book
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER book_delete_generation AFTER DELETE ON book
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER edition_insert_generation AFTER INSERT ON edition
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER edition_update_generation AFTER UPDATE ON edition
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER edition_delete_generation AFTER DELETE ON edition
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER edition_entry_insert_generation AFTER INSERT ON edition_entry
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER edition_entry_update_generation AFTER UPDATE ON edition_entry
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+CREATE TRIGGER edition_entry_delete_generation AFTER DELETE ON edition_entry
+BEGIN UPDATE catalog_generation SET value = value + 1; END;
+COMMIT;
