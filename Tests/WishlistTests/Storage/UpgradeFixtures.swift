@@ -7,7 +7,8 @@ import Testing
 /// `Storage/Upgrades/schema-NN.sql`: the schema of the first NN migrations and the rows a
 /// household would have written by then. Text, so that a fixture reads and diffs in review and
 /// loads into any SQLite; made once, so that what an old version wrote stays fixed however the
-/// migrations' code moves on.
+/// migrations' code moves on. Cover addresses are on a closed loopback port: the app's cover job
+/// runs while the test renders pages, and nothing a test does may reach beyond this machine.
 enum UpgradeFixtures {
     static let folder = repositoryRoot.appendingPathComponent("Tests/WishlistTests/Storage/Upgrades")
     static let regenerate = "WISHLIST_WRITE_UPGRADE_FIXTURES=1 swift test --filter UpgradeFixtureWriter"
@@ -79,7 +80,7 @@ enum UpgradeFixtures {
                 ('e-book-fiction', 'E-Book Fiction', 'WEEKLY', '2017-01-29', 0, '2017-01-29', '2024-03-05 06:00:00.000');
             INSERT INTO book (id, title, author, contributor, publisher, description, price, isbn10, isbn13, other_isbns, image_url, image_width, image_height) VALUES
                 ('9780000000019', 'The Lantern Road', 'Ada Marsh', 'by Ada Marsh', 'Harbour', 'A ferryman''s last crossing.', '0.00', '0000000019', '9780000000019', '9780000000057',
-                 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg', 330, 500),
+                 'http://127.0.0.1:9/du-prd/books/images/9780000000019.jpg', 330, 500),
                 ('9780000000026', 'Salt and Iron', 'Ben Okafor', 'by Ben Okafor', 'Quay', 'Two foundries, one town.', NULL, '0000000027', '9780000000026', '', NULL, 0, 0),
                 ('9780000000033', 'The Quiet Year', 'Cleo Park', 'by Cleo Park', 'Harbour', 'A village without its bells.', NULL, '0000000035', '9780000000033', '', NULL, 0, 0),
                 ('9780000000040', 'North of Nowhere', 'Dev Rao', 'by Dev Rao', 'Quay', 'A map with a hole in it.', NULL, '0000000043', '9780000000040', '', NULL, 0, 0);
@@ -100,13 +101,13 @@ enum UpgradeFixtures {
             INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
                                        buy_links, reading_links, note, added_at) VALUES
                 (1, 1, '9780000000019', 'The Lantern Road', 'Ada Marsh', 'Harbour', 'A ferryman''s last crossing.', '0000000019', '9780000000019',
-                 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg', 330, 500,
+                 'http://127.0.0.1:9/du-prd/books/images/9780000000019.jpg', 330, 500,
                  '[["Bookshop","https://bookshop.org/a/1/9780000000019"]]', '[]', 'For the long train ride', '2024-03-05 08:00:00.000'),
                 (2, 1, NULL, 'The Orchard Keeper', 'Mina Hale', 'Fieldstone', '', '000000006X', '9780000000064', NULL, 0, 0, '[]', '[]', 'From the Goodreads list', '2024-03-05 08:01:00.000'),
                 (3, 1, NULL, 'Letters Never Sent', 'Anonymous', '', '', '', '', NULL, 0, 0, '[]', '[]', '', '2024-03-05 08:02:00.000'),
                 (4, 1, NULL, 'Salt & Iron', 'Ben Okafor', 'Quay', '', '', '9780000000026', NULL, 0, 0, '[]', '[]', '', '2024-03-05 08:03:00.000'),
                 (5, 2, '9780000000019', 'The Lantern Road', 'Ada Marsh', 'Harbour', 'A ferryman''s last crossing.', '0000000019', '9780000000019',
-                 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg', 330, 500, '[]', '[]', 'Signed, if they still have it', '2024-03-05 09:00:00.000'),
+                 'http://127.0.0.1:9/du-prd/books/images/9780000000019.jpg', 330, 500, '[]', '[]', 'Signed, if they still have it', '2024-03-05 09:00:00.000'),
                 (6, 2, '9780000000026', 'Salt and Iron', 'Ben Okafor', 'Quay', 'Two foundries, one town.', '0000000027', '9780000000026', NULL, 0, 0,
                  '[]', '[]', '', '2024-03-05 09:01:00.000'),
                 (7, 1, '9780000000033', 'The Quiet Year', 'Cleo Park', 'Harbour', 'A village without its bells.', '0000000035', '9780000000033', NULL, 0, 0,
@@ -187,14 +188,14 @@ enum UpgradeFixtures {
             INSERT INTO book (id, title, author, contributor, publisher, description, price, isbn10, isbn13, other_isbns, image_url, image_width, image_height,
                               source, first_published, added_at) VALUES
                 ('9780000000071', 'Tidewater', 'Ines Alves', '', 'Littoral', 'Found on Open Library.', NULL, '0000000078', '9780000000071', '',
-                 'https://covers.openlibrary.org/b/id/12345-L.jpg', 0, 0, 'added', 1998, '2024-03-10 10:00:00.000');
+                 'http://127.0.0.1:9/b/id/12345-L.jpg', 0, 0, 'added', 1998, '2024-03-10 10:00:00.000');
             INSERT INTO book_isbn (book_id, isbn) VALUES ('9780000000071', '9780000000071');
             INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
                                        buy_links, reading_links, note, priority, added_at) VALUES
                 (9, 2, '9780000000071', 'Tidewater', 'Ines Alves', 'Littoral', 'Found on Open Library.', '0000000078', '9780000000071',
-                 'https://covers.openlibrary.org/b/id/12345-L.jpg', 0, 0, '[]', '[]', 'Any edition', 1, '2024-03-10 10:01:00.000');
+                 'http://127.0.0.1:9/b/id/12345-L.jpg', 0, 0, '[]', '[]', 'Any edition', 1, '2024-03-10 10:01:00.000');
             UPDATE cover SET status = 'failed', failures = 2, retry_at = '2024-03-10 12:00:00.000'
-                WHERE url = 'https://storage.googleapis.com/du-prd/books/images/9780000000019.jpg';
+                WHERE url = 'http://127.0.0.1:9/du-prd/books/images/9780000000019.jpg';
             """,
     ]
 }
