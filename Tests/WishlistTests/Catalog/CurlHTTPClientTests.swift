@@ -1,3 +1,8 @@
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOPosix
+import Synchronization
 import Testing
 @testable import WishlistCore
 @testable import WishlistTemplates
@@ -31,8 +36,104 @@ struct CurlHTTPClientTests {
         }
     }
 
+    /// Schemes libcurl here would otherwise speak (`curl-config --protocols`), each pointed at a
+    /// port that counts connections: the option must stop the request before any is made.
+    static let otherSchemes = ["ftp", "ftps", "dict", "gopher", "telnet", "imap", "pop3", "smtp", "ldap", "mqtt", "rtsp", "scp", "sftp", "smb"]
+
+    @Test func onlyHTTPAndHTTPSAreSpokenWhateverTheURLSays() async throws {
+        let client = CurlHTTPClient(limits: Self.quickLimits(maximumRedirects: 0))
+        // This very file: without the option libcurl reads it and answers 0 with its bytes.
+        let file = await Self.failure(of: "file://\(#filePath)", client)
+        #expect(Self.isUnsupportedProtocol(file), "file://: \(String(describing: file))")
+
+        try await ConnectionCounter.run { port, connections in
+            for scheme in Self.otherSchemes {
+                let failure = await Self.failure(of: "\(scheme)://127.0.0.1:\(port)/x", client)
+                #expect(Self.isUnsupportedProtocol(failure), "\(scheme)://: \(String(describing: failure))")
+            }
+            #expect(connections() == 0, "libcurl connected to the port for another protocol")
+        }
+    }
+
+    @Test func aRedirectIsFollowedOverHTTPOnly() async throws {
+        try await ConnectionCounter.run { port, connections in
+            let router = Router()
+            router.get("to-ftp") { _, _ in Response(status: .found, headers: [.location: "ftp://127.0.0.1:\(port)/x"]) }
+            router.get("to-dict") { _, _ in Response(status: .found, headers: [.location: "dict://127.0.0.1:\(port)/d:word"]) }
+            router.get("to-file") { _, _ in Response(status: .found, headers: [.location: "file://\(#filePath)"]) }
+            router.get("to-http") { _, _ in Response(status: .found, headers: [.location: "/landed"]) }
+            router.get("landed") { _, _ in "landed" }
+            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            try await app.test(.live) { server in
+                let base = "http://127.0.0.1:\(server.port!)"
+                // The NYT's client (no redirects, the default) follows none: its answer is the 302 itself.
+                let nyt = try await CurlHTTPClient(limits: Self.quickLimits(maximumRedirects: 0)).get("\(base)/to-http")
+                #expect(nyt.status == 302)
+                let client = CurlHTTPClient(limits: Self.quickLimits(maximumRedirects: 3))
+                // Open Library's client follows them, so the refusals below are the protocol's, not the redirect's.
+                let landed = try await client.get("\(base)/to-http")
+                #expect(landed.status == 200 && landed.body == Array("landed".utf8))
+                for path in ["to-ftp", "to-dict", "to-file"] {
+                    let failure = await Self.failure(of: "\(base)/\(path)", client)
+                    #expect(Self.isUnsupportedProtocol(failure), "\(path): \(String(describing: failure))")
+                }
+            }
+            // libcurl's own default refuses file:// after a redirect, but would follow ftp:// and dict://.
+            #expect(connections() == 0, "a redirect took libcurl to the port for another protocol")
+        }
+    }
+
+    /// Short limits, so a protocol wrongly spoken ends in seconds, not the default 30.
+    static func quickLimits(maximumRedirects: Int) -> CurlHTTPClient.Limits {
+        CurlHTTPClient.Limits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 10, maximumBodyBytes: 1024 * 1024, maximumRedirects: maximumRedirects)
+    }
+
+    /// How getting `url` failed; nil, with what came back instead, when it did not.
+    static func failure(of url: String, _ client: CurlHTTPClient) async -> CurlHTTPClient.Failure? {
+        do {
+            let response = try await client.get(url)
+            Issue.record("\(url) answered \(response.status) with \(response.body.count) bytes")
+        } catch let failure as CurlHTTPClient.Failure {
+            return failure
+        } catch {
+            Issue.record("\(url): \(error)")
+        }
+        return nil
+    }
+
+    /// libcurl's CURLE_UNSUPPORTED_PROTOCOL (1), which the protocol option gives a scheme it left out.
+    static func isUnsupportedProtocol(_ failure: CurlHTTPClient.Failure?) -> Bool {
+        guard case .transport(let message) = failure else { return false }
+        return message.hasSuffix("(curl error 1)")
+    }
+
     @Test func theKeyIsMaskedInWhateverAFailureQuotes() {
         let source = NYTAPISource(client: CurlHTTPClient(), baseURL: "http://127.0.0.1:9", apiKey: "k/ey")
         #expect(source.withoutKey("GET /lists?api-key=k%2Fey failed; the key k/ey") == "GET /lists?api-key=[api key] failed; the key [api key]")
+    }
+}
+
+/// A loopback port that counts the connections made to it and closes each at once, for a URL of
+/// another protocol to point at: a count of 0 means libcurl never tried to speak it.
+private enum ConnectionCounter {
+    private final class Count: Sendable {
+        let value = Atomic(0)
+    }
+
+    static func run(_ body: (_ port: Int, _ connections: @Sendable () -> Int) async throws -> Void) async throws {
+        let count = Count()
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                count.value.add(1, ordering: .relaxed)
+                return channel.close()
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        do {
+            try await body(listener.localAddress!.port!) { count.value.load(ordering: .relaxed) }
+        } catch {
+            try? await listener.close()
+            throw error
+        }
+        try await listener.close()
     }
 }
