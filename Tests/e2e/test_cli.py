@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import socket
 import sqlite3
 import subprocess
+import termios
 import time
 from pathlib import Path
 
@@ -88,6 +90,111 @@ def test_a_user_made_on_the_command_line_can_sign_in(server: str, browser) -> No
     assert created.returncode == 0, created.stderr
     sign_in(browser, name, "made on the command line")
     assert signed_in_as(browser) == name
+
+
+class Terminal:
+    """`wishlist` run at a terminal, as a person at a shell runs it: a pseudo-terminal is its
+    standard input, output and error. `shown` is everything the terminal displayed, the line
+    discipline's echo of what was typed included."""
+
+    DEADLINE_S = 30.0
+
+    def __init__(self, *arguments: str) -> None:
+        # The test keeps the terminal's own side open too, to read its settings (termios) while the
+        # command waits for input.
+        self.master, self.terminal = os.openpty()
+        self.process = subprocess.Popen(
+            [str(BINARY), *arguments], stdin=self.terminal, stdout=self.terminal, stderr=self.terminal,
+            cwd=REPO_ROOT, env=environment({}), start_new_session=True,
+        )
+        self.shown = b""
+
+    def _read(self, wait_s: float) -> None:
+        ready, _, _ = select.select([self.master], [], [], wait_s)
+        if ready:
+            self.shown += os.read(self.master, 4096)
+
+    def echoes(self) -> bool:
+        return bool(termios.tcgetattr(self.terminal)[3] & termios.ECHO)
+
+    def wait_for_password_prompt(self, prompt: bytes) -> None:
+        """Returns once `prompt` is shown and the terminal has stopped echoing: the command turns
+        echo off just after writing the prompt, and typing before that would be discarded."""
+        deadline = time.monotonic() + self.DEADLINE_S
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"the command exited with {self.process.returncode}:\n{self.shown.decode(errors='replace')}"
+            if self.shown.endswith(prompt) and not self.echoes():
+                return
+            self._read(0.05)
+        raise AssertionError(
+            f"no {prompt!r} with echo off within {self.DEADLINE_S:.0f} s (echo {'on' if self.echoes() else 'off'}); "
+            f"the terminal shows:\n{self.shown.decode(errors='replace')}")
+
+    def type_line(self, text: str) -> None:
+        # Enter sends a carriage return; the terminal turns it into the newline the command reads.
+        os.write(self.master, text.encode() + b"\r")
+
+    def finish(self) -> int:
+        """Waits for the command to exit, reading what it shows meanwhile, then the rest."""
+        deadline = time.monotonic() + self.DEADLINE_S
+        while self.process.poll() is None:
+            assert time.monotonic() < deadline, f"the command did not exit:\n{self.shown.decode(errors='replace')}"
+            self._read(0.05)
+        before = None
+        while before != len(self.shown):
+            before = len(self.shown)
+            self._read(0.05)
+        return self.process.returncode
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+        os.close(self.terminal)
+
+
+def create_at_a_terminal(database: str, name: str, first: str, second: str) -> tuple[int, str, bool]:
+    """`wishlist user create NAME` at a terminal, typing `first` and then `second` at its prompts
+    once each waits with echo off. Returns the exit code, what the terminal showed and whether
+    echo was back on afterwards."""
+    terminal = Terminal("user", "create", name, "--database", database)
+    try:
+        terminal.wait_for_password_prompt(b"Password: ")
+        terminal.type_line(first)
+        terminal.wait_for_password_prompt(b"Password again: ")
+        terminal.type_line(second)
+        code = terminal.finish()
+        return code, terminal.shown.decode(errors="replace"), terminal.echoes()
+    finally:
+        terminal.close()
+
+
+def test_user_create_at_a_terminal_asks_twice_without_echo(server: str, browser) -> None:
+    name = unique_username("tty")
+    password = "typed-at-the-terminal-Qx7"
+    server_db = os.environ.get("WISHLIST_E2E_DATABASE")
+    assert server_db, "the server fixture exports WISHLIST_E2E_DATABASE"
+    code, shown, echo_restored = create_at_a_terminal(server_db, name, password, password)
+    assert code == 0, shown
+    assert f"created user {name}" in shown
+    assert password not in shown, "the password was shown on the terminal"
+    assert echo_restored, "the terminal was left without echo"
+    # The account has the password typed, not some other reading of the keystrokes.
+    sign_in(browser, name, password)
+    assert signed_in_as(browser) == name
+
+
+def test_user_create_at_a_terminal_refuses_two_different_passwords(tmp_path: Path) -> None:
+    database = str(tmp_path / "tty.sqlite")
+    name = unique_username("tty")
+    code, shown, echo_restored = create_at_a_terminal(database, name, "first-typing-Kd81", "second-typing-Kd82")
+    assert code == 1
+    assert "the two passwords differ" in shown
+    assert "first-typing" not in shown and "second-typing" not in shown
+    assert echo_restored
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT COUNT(*) FROM user WHERE username = ?", (name,)).fetchone() == (0,)
 
 
 def test_sync_loads_the_sample_and_fails_with_exit_1_when_the_api_is_unreachable(tmp_path: Path) -> None:
