@@ -11,7 +11,6 @@ import http.cookiejar
 import os
 import re
 import shutil
-import socket
 import sqlite3
 import subprocess
 import threading
@@ -22,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 from support import REPO_ROOT, unique_username
-from test_cli import BINARY, environment, run, wait_until_serving
+from test_cli import BINARY, environment, free_port, run, wait_until_serving
 
 PASSWORD = "backed up and restored"
 
@@ -118,9 +117,3 @@ def test_backup_refuses_a_missing_folder_and_a_bad_keep(tmp_path: Path) -> None:
     assert rotated.returncode == 0, rotated.stderr
     (written,) = tmp_path.glob("wishlist-*.sqlite")
     assert str(written) in rotated.stdout
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

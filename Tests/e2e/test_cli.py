@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import termios
 import time
+import urllib.parse
 from pathlib import Path
 
 from support import REPO_ROOT, http_get, sign_in, signed_in_as, unique_username
@@ -269,6 +270,93 @@ def test_sigterm_during_a_catalog_refresh_stops_the_server_at_once(tmp_path: Pat
     assert code == 0, f"the server was still running 2 s after SIGTERM, or failed (code {code}):\n{output}"
     assert "catalog refresh stopped for shutdown" in output
     assert "secret-key-never-printed" not in output
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def unread_bytes(server_port: int, client_port: int) -> int:
+    """How many bytes the client at `client_port` sent that the server at `server_port` has not yet
+    read from its socket (the receive queue in /proc/net/tcp, Linux only)."""
+    wanted = (f"0100007F:{server_port:04X}", f"0100007F:{client_port:04X}")
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if (fields[1], fields[2]) == wanted:
+            return int(fields[4].split(":")[1], 16)
+    raise AssertionError(f"no connection from {client_port} to {server_port} in /proc/net/tcp")
+
+
+def refuses_connections(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        return False
+    except ConnectionRefusedError:
+        return True
+
+
+def test_sigterm_lets_a_request_whose_body_is_still_arriving_finish(tmp_path: Path) -> None:
+    """A sign-up whose head and half its body are in when SIGTERM comes: the server stops taking
+    connections, takes the rest of the body, answers, stores the account, and exits 0."""
+    port = free_port()
+    database = tmp_path / "db.sqlite"
+    log = tmp_path / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [str(BINARY), "serve", "--port", str(port), "--database", str(database)],
+            cwd=REPO_ROOT, env=environment({}), stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_serving(server, f"http://127.0.0.1:{port}", log)
+        # A sign-up: a request that writes, whose form needs the page's cookie and token first.
+        status, headers, page = http_get(f"http://127.0.0.1:{port}/signup")
+        assert status == 200
+        cookie = headers["set-cookie"].split(";", 1)[0]
+        token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+        name = unique_username("sigterm")
+        body = urllib.parse.urlencode({
+            "csrf_token": token, "invite": "", "username": name, "email": "",
+            "password": "finished after SIGTERM", "password_confirm": "finished after SIGTERM",
+        }).encode()
+        head = (f"POST /signup HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
+                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+                "Connection: close\r\n\r\n").encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(head + body[: len(body) // 2])
+            # The request is in flight once the server has read its head: Hummingbird counts a
+            # request from its head on, and shutting down waits for those but closes connections
+            # with none. The socket's receive queue says when the server has read what was sent.
+            deadline = time.monotonic() + 10
+            while unread_bytes(port, client.getsockname()[1]) > 0:
+                assert time.monotonic() < deadline, "the server did not read the request's head within 10 s"
+                time.sleep(0.01)
+            server.send_signal(signal.SIGTERM)
+            # Shutting down has begun once the server stops accepting connections.
+            deadline = time.monotonic() + 10
+            while not refuses_connections(port):
+                assert server.poll() is None, f"the server exited with {server.returncode} before the request finished"
+                assert time.monotonic() < deadline, "the server still accepted connections 10 s after SIGTERM"
+                time.sleep(0.01)
+            response = b""
+            try:
+                client.sendall(body[len(body) // 2:])
+                while chunk := client.recv(65536):
+                    response += chunk
+            except ConnectionError:  # the server went away without answering
+                pass
+        code = server.wait(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    output = log.read_text()
+    status_line = response.split(b"\r\n", 1)[0].decode(errors="replace")
+    assert status_line == "HTTP/1.1 303 See Other", f"{status_line!r}\n{output}"
+    assert code == 0, f"exit code {code} after SIGTERM:\n{output}"
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT COUNT(*) FROM user WHERE username = ?", (name,)).fetchone() == (1,), "the sign-up was not stored"
 
 
 def test_admins_are_made_promoted_and_demoted_but_never_the_last(tmp_path: Path) -> None:
