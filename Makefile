@@ -49,9 +49,14 @@ clean:
 
 ## install: an optimised build into $(PREFIX)/lib/bestseller-wishlist, with `wishlist` in $(PREFIX)/bin
 ## (README: "Install on a server"). DESTDIR stages it elsewhere; INSTALL_CONFIGURATION=debug skips the release build.
+## It also makes $(SYSCONFDIR)/bestseller-wishlist/env, the unit's EnvironmentFile for the NYT key, empty and mode
+## 0600 when missing, so the key is never in a file others can read; a file already there keeps its contents and
+## loses any access for group and others.
 PREFIX                ?= /usr/local
+SYSCONFDIR            ?= /etc
 INSTALL_CONFIGURATION ?= release
 APP_DIR               := $(DESTDIR)$(PREFIX)/lib/bestseller-wishlist
+ENV_DIR               := $(DESTDIR)$(SYSCONFDIR)/bestseller-wishlist
 RESOURCES             := bestseller-wishlist_WishlistCore.resources
 install: deps
 	swift build -c $(INSTALL_CONFIGURATION) --product wishlist
@@ -61,6 +66,9 @@ install: deps
 	cp -R Views Public deploy README.md $(APP_DIR)/
 	cp -R .build/$(INSTALL_CONFIGURATION)/$(RESOURCES) $(APP_DIR)/
 	ln -sfn ../lib/bestseller-wishlist/wishlist $(DESTDIR)$(PREFIX)/bin/wishlist
+	install -d -m 0755 $(ENV_DIR)
+	[ -e $(ENV_DIR)/env ] || install -m 0600 /dev/null $(ENV_DIR)/env
+	chmod go= $(ENV_DIR)/env
 
 # Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
 # (BENCH_UPDATE_README=0 leaves the README alone).

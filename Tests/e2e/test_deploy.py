@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import stat
 import subprocess
 from pathlib import Path
 
@@ -52,13 +53,20 @@ def test_the_service_is_confined() -> None:
     assert backup["User"] == ["wishlist"] and backup["ProtectSystem"] == ["strict"]
 
 
-def test_make_install_gives_a_binary_that_finds_its_views_and_catalog(tmp_path: Path) -> None:
-    prefix = tmp_path / "prefix"
+def make_install(tmp_path: Path) -> tuple[Path, Path]:
+    """`make install` of the debug build into `tmp_path`: returns the prefix and the folder that
+    stands for /etc, so this machine's own /etc is never touched."""
+    prefix, etc = tmp_path / "prefix", tmp_path / "etc"
     installed = subprocess.run(
-        ["make", "install", f"PREFIX={prefix}", "INSTALL_CONFIGURATION=debug"],
+        ["make", "install", f"PREFIX={prefix}", f"SYSCONFDIR={etc}", "INSTALL_CONFIGURATION=debug"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=900,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    return prefix, etc
+
+
+def test_make_install_gives_a_binary_that_finds_its_views_and_catalog(tmp_path: Path) -> None:
+    prefix, _ = make_install(tmp_path)
     app = prefix / "lib" / "bestseller-wishlist"
     assert (prefix / "bin" / "wishlist").resolve() == (app / "wishlist").resolve()
     for part in ["Views/layout.html", "Public/style.css", "deploy/wishlist.service"]:
@@ -85,3 +93,25 @@ def test_make_install_gives_a_binary_that_finds_its_views_and_catalog(tmp_path: 
         server.terminate()
         server.wait(timeout=10)
     shutil.rmtree(prefix)
+
+
+def mode(path: Path) -> str:
+    return oct(stat.S_IMODE(path.stat().st_mode))
+
+
+def test_make_install_leaves_the_key_file_readable_by_root_only(tmp_path: Path) -> None:
+    # The file the unit reads the NYT key from, which README step 3 has the admin fill in.
+    assert unit_settings("wishlist.service")["EnvironmentFile"] == ["-/etc/bestseller-wishlist/env"]
+    _, etc = make_install(tmp_path)
+    folder, env_file = etc / "bestseller-wishlist", etc / "bestseller-wishlist" / "env"
+    assert mode(folder) == "0o755"
+    assert mode(env_file) == "0o600", "the key's file is made readable by its owner only"
+    assert env_file.read_text() == ""
+
+    # A key in a file that became readable by others: the next install (an upgrade) keeps the key
+    # and takes the others' access away.
+    env_file.write_text("NYT_API_KEY=kept-across-installs\n")
+    env_file.chmod(0o644)
+    make_install(tmp_path)
+    assert mode(env_file) == "0o600", "an install takes group and others' access to the key away"
+    assert env_file.read_text() == "NYT_API_KEY=kept-across-installs\n"
