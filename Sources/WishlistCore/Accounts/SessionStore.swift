@@ -94,18 +94,22 @@ public struct SessionStore: Sendable {
 
     /// The user's sessions that have not expired, most recently used first.
     package func list(userID: Int64) async throws -> [ActiveSession] {
-        let (createdAfter, seenAfter) = liveSince(clock.now())
-        return try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
-                    WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
-                    ORDER BY session.last_seen_at DESC
-                    """,
-                arguments: [userID, StoredDate(createdAfter), StoredDate(seenAfter)]
-            ).map(Self.session(from:))
-        }
+        let now = clock.now()
+        return try await database.pool.read { db in try list(userID: userID, at: now, db) }
+    }
+
+    /// The same on a connection that a longer read holds.
+    func list(userID: Int64, at now: Date, _ db: Database) throws -> [ActiveSession] {
+        let (createdAfter, seenAfter) = liveSince(now)
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
+                WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
+                ORDER BY session.last_seen_at DESC
+                """,
+            arguments: [userID, StoredDate(createdAfter), StoredDate(seenAfter)]
+        ).map(Self.session(from:))
     }
 
     /// Deletes every expired session; run periodically, since an abandoned one is never looked up again.

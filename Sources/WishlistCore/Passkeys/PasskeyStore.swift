@@ -155,17 +155,20 @@ public struct PasskeyStore: Sendable {
     }
 
     public func passkeys(userID: Int64) async throws -> [Passkey] {
-        try await database.pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, name, created_at, last_used_at, credential_id FROM passkey WHERE user_id = ? ORDER BY created_at, id",
-                arguments: [userID]
-            ).map { row in
-                let credential: Data = row["credential_id"]
-                return Passkey(
-                    id: row["id"], name: row["name"], createdAt: row.date("created_at"), lastUsedAt: row.optionalDate("last_used_at"),
-                    credentialID: Base64URL.encode(Array(credential))
-                )
-            }
+        try await database.pool.read { try Self.passkeys(userID: userID, $0) }
+    }
+
+    /// The same on a connection that a longer read holds.
+    static func passkeys(userID: Int64, _ db: Database) throws -> [Passkey] {
+        try Row.fetchAll(
+            db, sql: "SELECT id, name, created_at, last_used_at, credential_id FROM passkey WHERE user_id = ? ORDER BY created_at, id",
+            arguments: [userID]
+        ).map { row in
+            let credential: Data = row["credential_id"]
+            return Passkey(
+                id: row["id"], name: row["name"], createdAt: row.date("created_at"), lastUsedAt: row.optionalDate("last_used_at"),
+                credentialID: Base64URL.encode(Array(credential))
+            )
         }
     }
 

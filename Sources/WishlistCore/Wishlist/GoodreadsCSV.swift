@@ -130,6 +130,24 @@ public enum GoodreadsCSV {
         return output
     }
 
+    /// The wishlist on the "to-read" shelf, then the books read on the "read" shelf with their
+    /// ratings, dates and reviews, in the orders given.
+    public static func export(wishes: [WishlistItem], readings: [Reading]) -> String {
+        let wished = wishes.map {
+            GoodreadsExportRow(
+                title: $0.title, author: $0.author, isbn10: $0.isbn10, isbn13: $0.isbn13,
+                publisher: $0.publisher, dateAdded: $0.addedAt, notes: $0.note
+            )
+        }
+        let read = readings.map {
+            GoodreadsExportRow(
+                title: $0.title, author: $0.author, isbn10: "", isbn13: $0.isbn13, publisher: "", dateAdded: $0.updatedAt, notes: "",
+                shelf: .read, rating: $0.rating, dateRead: $0.finished, review: $0.review
+            )
+        }
+        return export(wished + read)
+    }
+
     /// Parses a Goodreads export (or one of ours) uploaded at `now`. Rows on the "to-read" and
     /// "read" shelves (every row is to-read when there is no Exclusive Shelf column) become
     /// `books`; rows on other shelves or without a title go to `skipped`.

@@ -72,27 +72,30 @@ extension WishlistStore {
 
     /// The owner's received books, newest first, each with the cards signed for it.
     public func received(userID: Int64) async throws -> [ReceivedItem] {
-        try await database.pool.read { db in
-            let items = try Row.fetchAll(
-                db, sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC", arguments: [userID]
+        try await database.pool.read { try Self.received(userID: userID, $0) }
+    }
+
+    /// The same on a connection that a longer read holds.
+    static func received(userID: Int64, _ db: Database) throws -> [ReceivedItem] {
+        let items = try Row.fetchAll(
+            db, sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC", arguments: [userID]
+        )
+        let cards = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT reservation.received_item_id, giver.username, reservation.card FROM reservation
+                JOIN received_item ON received_item.id = reservation.received_item_id
+                JOIN user AS giver ON giver.id = reservation.giver_id
+                WHERE received_item.user_id = ? AND reservation.card != ''
+                """,
+            arguments: [userID]
+        )
+        let cardsByItem = Dictionary(grouping: cards) { $0["received_item_id"] as Int64 }
+        return items.map { row in
+            ReceivedItem(
+                item: Self.item(row), receivedAt: row.date("received_at"),
+                cards: (cardsByItem[row["id"]] ?? []).map { ReceivedItem.Card(giverName: $0["username"], message: $0["card"]) }
             )
-            let cards = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT reservation.received_item_id, giver.username, reservation.card FROM reservation
-                    JOIN received_item ON received_item.id = reservation.received_item_id
-                    JOIN user AS giver ON giver.id = reservation.giver_id
-                    WHERE received_item.user_id = ? AND reservation.card != ''
-                    """,
-                arguments: [userID]
-            )
-            let cardsByItem = Dictionary(grouping: cards) { $0["received_item_id"] as Int64 }
-            return items.map { row in
-                ReceivedItem(
-                    item: Self.item(row), receivedAt: row.date("received_at"),
-                    cards: (cardsByItem[row["id"]] ?? []).map { ReceivedItem.Card(giverName: $0["username"], message: $0["card"]) }
-                )
-            }
         }
     }
 }

@@ -193,26 +193,17 @@ struct WishlistController {
     /// first, then the books read on the "read" shelf with their ratings, dates and reviews.
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let wishes = try await wishlist.items(userID: user.userID, sort: .added).map {
-            GoodreadsExportRow(
-                title: $0.title, author: $0.author, isbn10: $0.isbn10, isbn13: $0.isbn13,
-                publisher: $0.publisher, dateAdded: $0.addedAt, notes: $0.note
-            )
-        }
-        let read = try await reading.readings(userID: user.userID, sort: .finished).map {
-            GoodreadsExportRow(
-                title: $0.title, author: $0.author, isbn10: "", isbn13: $0.isbn13, publisher: "", dateAdded: $0.updatedAt, notes: "",
-                shelf: .read, rating: $0.rating, dateRead: $0.finished, review: $0.review
-            )
-        }
-        let rows = wishes + read
+        let csv = GoodreadsCSV.export(
+            wishes: try await wishlist.items(userID: user.userID, sort: .added),
+            readings: try await reading.readings(userID: user.userID, sort: .finished)
+        )
         return Response(
             status: .ok,
             headers: [
                 .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"wishlist.csv\"",
                 .cacheControl: "no-store",
             ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: GoodreadsCSV.export(rows)))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: csv))
         )
     }
 
