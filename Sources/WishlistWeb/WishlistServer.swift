@@ -150,7 +150,8 @@ public struct WishlistServer: Sendable {
         ).addRoutes(public: router, signedIn: signedIn)
         SettingsController(
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
-            passkeys: relyingParty.store, pages: pages, cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin
+            passkeys: relyingParty.store, exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
+            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin
         ).addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,

@@ -3,7 +3,7 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// The settings page: start page, sharing, password, signed-in browsers, account removal.
+/// The settings page: start page, sharing, password, signed-in browsers, the member's data, account removal.
 struct SettingsController {
     let accounts: AccountService
     let catalog: CatalogStore
@@ -11,6 +11,7 @@ struct SettingsController {
     let shareLinks: SecretLinkStore
     let feedLinks: SecretLinkStore
     let passkeys: PasskeyStore
+    let exports: MemberDataExport
     let pages: PageRenderer
     let cookies: SessionCookies
     let clock: WallClock
@@ -27,6 +28,7 @@ struct SettingsController {
         group.post("settings/feed-link/delete", use: revokeFeedLink)
         group.post("settings/password", use: changePassword)
         group.post("settings/sessions/sign-out-others", use: signOutOthers)
+        group.post("settings/export", use: downloadData)
         group.post("settings/delete-account", use: deleteAccount)
     }
 
@@ -127,6 +129,24 @@ struct SettingsController {
         return redirect(to: SitePath.settings(done: "signed-out-others"))
     }
 
+    /// "Download my data": a ZIP of everything the app holds about her. A POST with the CSRF token
+    /// though it changes nothing, so that no other site can start the download in her browser and
+    /// no prefetch or history entry repeats it; `no-store`, as every personal answer is.
+    @Sendable func downloadData(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let download = try await exports.download(userID: user.userID, at: clock.now()) else {
+            throw PageError(.notFound, title: "No account", message: "Your account no longer exists, so there is nothing to download.")
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(download.fileName)\"",
+                .cacheControl: "no-store",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: download.bytes))
+        )
+    }
+
     @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
@@ -196,21 +216,5 @@ struct SettingsController {
                 "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
             ]
         )
-    }
-}
-
-/// A short, human name for a browser from its User-Agent ("Firefox on Linux").
-enum BrowserName {
-    static func describe(_ userAgent: String) -> String {
-        let browsers = [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"), ("curl/", "curl")]
-        let systems = [("Android", "Android"), ("iPhone", "iOS"), ("iPad", "iPadOS"), ("Windows", "Windows"), ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux")]
-        let browser = browsers.first { userAgent.contains($0.0) }?.1
-        let system = systems.first { userAgent.contains($0.0) }?.1
-        switch (browser, system) {
-        case let (browser?, system?): return "\(browser) on \(system)"
-        case let (browser?, nil): return browser
-        case let (nil, system?): return "A browser on \(system)"
-        case (nil, nil): return "An unknown browser"
-        }
     }
 }

@@ -534,7 +534,7 @@ struct BadInputTests {
             ]
             let postOnly = [
                 "/logout", "/lists/hardcover-fiction/favorite", "/wishlist/import", "/wishlist/\(item)/delete",
-                "/settings/default-list", "/settings/password", "/settings/sessions/sign-out-others", "/settings/delete-account",
+                "/settings/default-list", "/settings/password", "/settings/sessions/sign-out-others", "/settings/export", "/settings/delete-account",
                 "/settings/sharing", "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
                 "/books/\(fixture.books[0])/reading/delete", "/settings/profile/picture", "/settings/profile/picture/delete",
             ]
