@@ -123,15 +123,14 @@ public struct Administration: Sendable {
     /// Deletes an account and everything of theirs; never the last active admin.
     public func delete(userID: Int64, by actor: Administration.Actor) async throws {
         let now = clock.now()
-        try await database.pool.write { db in
+        let worthRewriting = try await database.pool.write { db in
             try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
-            try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(name).key])
-            try Self.keepingAnAdmin(whileChanging: userID, db) {
-                try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
-            }
+            let worthRewriting = try AccountDeletion.delete(userID: userID, username: name, db)
             try Self.record(actor: actor.username, action: "deleted", subject: name, at: now, db)
+            return worthRewriting
         }
+        if worthRewriting { await AccountDeletion.rewrite(database) }
     }
 
     /// Makes an account an admin or not, for `wishlist user promote|demote`. The last admin stays one.

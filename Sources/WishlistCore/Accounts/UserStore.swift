@@ -82,13 +82,10 @@ struct UserStore: Sendable {
     /// the failed sign-ins counted under their name, which refer to them by name, go here.
     /// Throws `Administration.Refusal.lastAdmin`, changing nothing, for the last active admin.
     func delete(userID: Int64) async throws {
-        try await database.pool.write { db in
-            if let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) {
-                try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(username).key])
-            }
-            try Administration.keepingAnAdmin(whileChanging: userID, db) {
-                try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [userID])
-            }
+        let worthRewriting = try await database.pool.write { db in
+            guard let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { return false }
+            return try AccountDeletion.delete(userID: userID, username: username, db)
         }
+        if worthRewriting { await AccountDeletion.rewrite(database) }
     }
 }
