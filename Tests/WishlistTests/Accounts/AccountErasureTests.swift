@@ -46,6 +46,9 @@ struct AccountErasureTests {
             let before = try Self.files(database)
             #expect(needles.allSatisfy { before.range(of: $0) != nil }, "the search finds her before")
 
+            // Debian builds SQLite with SECURE_DELETE, which zeroes deleted rows by itself; SQLite's
+            // own default (and macOS's) leaves them, which is what the rewrite is for.
+            try await database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA secure_delete = OFF") }
             try await erin.get("/settings")
             #expect(try await erin.post("/settings/delete-account", [("password", "correct horse battery")]).location == "/login")
             try await Self.checkpoint(database)
@@ -66,6 +69,7 @@ struct AccountErasureTests {
             try await Self.member(&browser, "sam-3k", book: books[0], database)
             let id = try await database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'sam-3k'")! }
 
+            try await database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA secure_delete = OFF") }
             let rewrite = try await database.pool.write { try AccountDeletion.delete(userID: id, username: "sam-3k", $0) }
 
             #expect(!rewrite, "three rows and no picture: a quick write")
