@@ -3,9 +3,10 @@ import GRDB
 /// Deleting an account, the same wherever it is asked for: Settings, `/admin` and
 /// `wishlist user delete`.
 ///
-/// Deleting the `user` row takes every row of hers with it (foreign keys, cascade). SQLite then
-/// only marks the space free, so her words and picture stay in the file's bytes until something
-/// overwrites them; when she held much, the file is rewritten without them (`VACUUM`).
+/// Deleting the `user` row takes every row of hers with it (foreign keys, cascade). Unless SQLite
+/// was built with `SECURE_DELETE` (Debian's is), it then only marks the space free, so her words
+/// and picture stay in the file's bytes until something overwrites them; when she held much, the
+/// file is rewritten without them (`VACUUM`).
 enum AccountDeletion {
     /// Rows of hers (wishes, books received, readings, gifts and ideas given) beyond which the
     /// file is rewritten even without a picture. Below it, deletion stays a quick write, and
