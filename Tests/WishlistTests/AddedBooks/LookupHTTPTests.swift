@@ -116,6 +116,22 @@ struct LookupHTTPTests {
         }
     }
 
+    @Test func aFailedOpenLibraryIsNotAskedAgainForAWhileSoTheNextPersonHearsAtOnce() async throws {
+        let fake = Fake(clock: .system)
+        fake.fail(with: .status(503))
+        try await Self.withLookUp(fake) { server, _ in
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("reader")
+                #expect(try await browser.get("/books/new?title=lantern").shows("Open Library could not be reached just now."))
+                let asked = fake.requests.count
+                fake.fail(with: nil)
+                let next = try await browser.get("/books/new?author=ostrander")
+                #expect(next.shows("Open Library could not be reached just now."))
+                #expect(fake.requests.count == asked, "not asked again within \(OpenLibraryClient.outagePause)")
+            }
+        }
+    }
+
     @Test func aLookUpThatNeverFinishesEndsAtItsTimeout() async throws {
         let fake = Fake(clock: .system)
         fake.fail(with: .neverFinishes)

@@ -46,6 +46,9 @@ public final class OpenLibraryClient: Sendable {
     private let http: CurlHTTPClient
     private let spacing: RequestSpacing
     private let answers = Mutex(AnswerCache())
+    /// When Open Library last failed, if it has not answered since.
+    private let lastOutage = Mutex<ContinuousClock.Instant?>(nil)
+    static let outagePause: Duration = .seconds(30)
 
     /// A look-up is up to three requests (edition, work, author) a second apart, each allowed
     /// `timeoutSeconds`; the first that fails ends it, so a person waits about that long at
@@ -135,18 +138,31 @@ public final class OpenLibraryClient: Sendable {
     }
 
     /// The body of a 200, nil for a 404.
+    /// Once Open Library could not be reached or answered with an error, it is not asked again
+    /// for `outagePause`: the next person is told at once instead of after a timeout, and a down
+    /// service is not queued at.
     private func request(_ url: String) async throws(Failure) -> [UInt8]? {
+        if let since = lastOutage.withLock({ $0 }), since.duration(to: .now) < Self.outagePause {
+            throw .unavailable(reason: "Open Library failed moments ago; not asked again yet")
+        }
         do {
             try await spacing.waitForTurn()
             let response = try await http.get(url)
             switch response.status {
-            case 200: return response.body
-            case 404: return nil
-            default: throw Failure.unavailable(reason: "Open Library answered \(response.status)")
+            case 200, 404:
+                lastOutage.withLock { $0 = nil }
+                return response.status == 200 ? response.body : nil
+            default:
+                throw Failure.unavailable(reason: "Open Library answered \(response.status)")
             }
         } catch let failure as Failure {
+            if failure != .busy { lastOutage.withLock { $0 = .now } }
             throw failure
+        } catch is CancellationError {
+            // The person left; Open Library did nothing wrong.
+            throw .unavailable(reason: "the look-up was cancelled")
         } catch {
+            lastOutage.withLock { $0 = .now }
             throw .unavailable(reason: String(describing: error))
         }
     }
