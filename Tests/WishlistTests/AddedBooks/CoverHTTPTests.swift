@@ -2,6 +2,7 @@ import CPictureCodec
 import Foundation
 import GRDB
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import Testing
 @testable import WishlistCore
@@ -15,13 +16,16 @@ struct CoverHTTPTests {
 
     /// A server whose catalog has one book with `book`'s cover, looked up from the fake.
     static func withCoveredBook<Value: Sendable>(
-        _ fake: Fake, clock: WallClock = .system, _ body: @Sendable (WishlistServer, _ key: String) async throws -> Value
+        _ fake: Fake, clock: WallClock = .system, log: LogCapture? = nil, _ body: @Sendable (WishlistServer, _ key: String) async throws -> Value
     ) async throws -> Value {
         try await fake.run { baseURL in
-            let server = try await TestApp.build(clock: clock) { config in
+            let config = try TestApp.config { config in
                 config.openLibrary.baseURL = baseURL
                 config.openLibrary.coversURL = baseURL
             }
+            var quiet = Logger(label: "test")
+            quiet.logLevel = .critical
+            let server = try await WishlistServer.build(config: config, logger: log?.logger ?? quiet, clock: clock)
             let url = "\(baseURL)/b/id/\(Fake.lantern.coverID)-L.jpg?default=false"
             _ = try await AddedBookStore(database: server.database).add(
                 NewBook(title: Fake.lantern.title, author: Fake.lantern.author, isbn: try ISBN(Fake.lantern.isbn13), coverURL: url), at: Date()
@@ -93,6 +97,21 @@ struct CoverHTTPTests {
             time.advance(by: 301)
             await server.coverFetcher.fetchDue()
             #expect(try await Self.status(server, key) == "ready", "tried again once its wait is over")
+        }
+    }
+
+    @Test func aCoverIsCutOffPastFiveMegabytesAndTheLogSaysWhyWithoutItsAddress() async throws {
+        let fake = Fake(clock: .system)
+        // Past the download limit, yet under the 8 MB a picture may have: only the limit refuses it.
+        fake.failCovers(with: .oversized(bytes: 6 * 1024 * 1024))
+        let log = LogCapture()
+        try await Self.withCoveredBook(fake, log: log) { server, key in
+            await server.coverFetcher.fetchDue()
+            let status = try await Self.status(server, key)
+            #expect(status == "failed")
+            let said = log.all.filter { $0.contains("cover not fetched") }
+            #expect(said.contains { $0.contains("response larger than \(5 * 1024 * 1024) bytes") }, "\(said)")
+            #expect(!said.contains { $0.contains("/b/id/") }, "the log says what failed, not which book's cover")
         }
     }
 
