@@ -66,7 +66,7 @@ def mark_of(row: WebElement) -> str:
         return text_of(other[0])
     assert len(own_controls) == 3, "a book reserved by you lacks I bought it, the card or Cancel reservation"
     # The parcel is decoration (hidden from screen readers); the words are the mark.
-    return text_of(mine[0]).replace("🎁", "").strip()
+    return text_of(mine[0]).strip()
 
 
 def bought_button(row: WebElement) -> WebElement:

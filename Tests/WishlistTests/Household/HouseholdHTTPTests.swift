@@ -190,6 +190,8 @@ struct HouseholdHTTPTests {
             let confirmed = try await ana.get("/people/maya", headers: [.cookie: "wishlist_session=\(ana.sessionCookie!); \(flash.prefix { $0 != ";" })"])
             #expect(confirmed.shows("You reserved “\(home.titles[1])” as a gift for maya."))
             #expect(confirmed.text.contains("Reserved by you"))
+            // A line drawing, not the gift emoji, which some systems draw as an empty box.
+            #expect(confirmed.text.contains(#"<p class="reserved-mark reserved-by-you"><svg class="icon""#) && !confirmed.text.contains("🎁"))
 
             let seenByBen = try await ben.get("/people/maya")
             #expect(seenByBen.shows("Reserved by ana"))
