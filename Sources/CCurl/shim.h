@@ -50,3 +50,21 @@ static inline const char *ccurl_option_name(CURLoption option) {
     return NULL;
 #endif
 }
+
+// SMTP (Sources/WishlistCore/Mail): the message is read from a callback, and the server's
+// replies are read from the debug callback, the only place libcurl shows them.
+static inline CURLcode ccurl_setopt_read_function(CURL *handle,
+        size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+static inline CURLcode ccurl_setopt_debug_function(CURL *handle,
+        int (*callback)(CURL *, curl_infotype, char *, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+}
+static inline CURLcode ccurl_allow_only_smtp(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+#else
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
+#endif
+}

@@ -2,6 +2,7 @@ import CivilTime
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import WishlistCore
 import WishlistTemplates
 
@@ -19,6 +20,8 @@ public struct WishlistServer: Sendable {
     let pageLoaders: PageLoaders
     /// The job that fetches covers, a service of the application's.
     let coverFetcher: CoverFetcher
+    /// The job that sends the outbox's mail, when mail is on.
+    let mailSender: MailSender?
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes.
@@ -52,6 +55,7 @@ public struct WishlistServer: Sendable {
             notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
         )
 
+        let mail = MailParts(config: config, database: database, clock: clock, logger: logger)
         let metrics = MetricsRegistry()
         let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies)
         let pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
@@ -140,8 +144,11 @@ public struct WishlistServer: Sendable {
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: config.accounts.signup,
             invites: invites,
-            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, addressing: addressing
+            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, addressing: addressing, accountMail: mail?.accountMail
         ).addRoutes(to: router)
+        if let mail {
+            MailController(accountMail: mail.accountMail, pages: pages, metrics: metrics, addressing: addressing).addRoutes(to: router)
+        }
 
         let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
         PasskeyController(
@@ -151,14 +158,23 @@ public struct WishlistServer: Sendable {
         SettingsController(
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
-            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin
+            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail
         ).addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
             database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
-            publicOrigin: config.server.publicOrigin
+            publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail, outbox: mail?.outbox
         ).addRoutes(to: signedIn)
 
+        var services: [any Service] = [
+            CatalogRefreshService(sync: catalogSync, logger: logger, metrics: metrics),
+            coverFetcher,
+            ExpiredRowsPurge(
+                purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired] + (mail.map { [$0.outbox.deleteExpired] } ?? []),
+                interval: .seconds(3600), logger: logger
+            ),
+        ]
+        if let mail { services.append(mail.sender) }
         let application = Application(
             router: router,
             // The idle timeout also closes a connection that stalls halfway through a request.
@@ -167,18 +183,30 @@ public struct WishlistServer: Sendable {
                 address: .hostname(config.server.host, port: config.server.port), serverName: nil,
                 availableConnectionsDelegate: ConnectionLimit(maximum: config.server.maxConnections, logger: logger)
             ),
-            services: [
-                CatalogRefreshService(sync: catalogSync, logger: logger, metrics: metrics),
-                coverFetcher,
-                ExpiredRowsPurge(
-                    purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired], interval: .seconds(3600), logger: logger
-                ),
-            ],
+            services: services,
             logger: logger
         )
         return WishlistServer(
             config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application, pageCaches: pageCaches,
-            pageLoaders: pageLoaders, coverFetcher: coverFetcher
+            pageLoaders: pageLoaders, coverFetcher: coverFetcher, mailSender: mail?.sender
         )
+    }
+}
+
+/// What sending mail takes, made only when `mail.smtpURL` is set.
+struct MailParts {
+    let outbox: MailOutbox
+    let sender: MailSender
+    let accountMail: AccountMail
+
+    init?(config: AppConfig, database: AppDatabase, clock: WallClock, logger: Logger) {
+        guard config.mail.isEnabled, let from = config.mail.sender else { return nil }
+        outbox = MailOutbox(database: database, clock: clock)
+        let sender = MailSender(
+            outbox: outbox, client: SMTPClient(settings: config.mail), sender: from, clock: clock, logger: logger
+        )
+        self.sender = sender
+        let mailer = Mailer(sender: from, publicOrigin: config.server.publicOrigin, clock: clock) { sender.nudge() }
+        accountMail = AccountMail(database: database, mailer: mailer, accountSettings: config.accounts, clock: clock, logger: logger)
     }
 }

@@ -13,7 +13,7 @@ struct WishlistCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wishlist",
         abstract: "Browse the New York Times best-seller lists and keep a wishlist of books.",
-        subcommands: [Serve.self, Migrate.self, Sync.self, Backup.self, UserCommand.self],
+        subcommands: [Serve.self, Migrate.self, Sync.self, Backup.self, UserCommand.self, MailCommand.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -190,7 +190,10 @@ def public_url(server: str) -> str:
 
 # Where the server looks for the outside services. A server started by `configured_server` must take
 # them from its config file alone, whatever the shell running the tests has set.
-SERVICE_VARIABLES = ("NYT_API_KEY", "NYT_BASE_URL", "OPENLIBRARY_BASE_URL", "OPENLIBRARY_COVERS_URL")
+SERVICE_VARIABLES = (
+    "NYT_API_KEY", "NYT_BASE_URL", "OPENLIBRARY_BASE_URL", "OPENLIBRARY_COVERS_URL",
+    "WISHLIST_SMTP_URL", "WISHLIST_SMTP_USERNAME", "WISHLIST_SMTP_PASSWORD", "WISHLIST_MAIL_FROM",
+)
 
 
 @pytest.fixture(scope="session")
@@ -201,14 +204,16 @@ def configured_server(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str
     after `name`, 500 sign-ups per address, the public URL on localhost) with `settings` (nested
     as in the config file) added to its config file, and without SERVICE_VARIABLES in its
     environment. Leaving the block sends SIGTERM and requires exit code 0 within five seconds.
+    With `workdir`, that folder is used (and kept) instead: a second run there finds the first
+    run's database, as a restarted server does; `workdir / "server.log"` has both runs' output.
     """
     binary = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
     if not (binary.is_file() and os.access(binary, os.X_OK)):
         pytest.fail(f"no wishlist executable at {binary}: build it first or set WISHLIST_BIN", pytrace=False)
 
     @contextmanager
-    def run(name: str, settings: dict) -> Iterator[str]:
-        workdir = tmp_path_factory.mktemp(name)
+    def run(name: str, settings: dict, workdir: Path | None = None) -> Iterator[str]:
+        workdir = workdir or tmp_path_factory.mktemp(name)
         port = _free_port()
         base_url = f"http://127.0.0.1:{port}"
         log_path = workdir / "server.log"
@@ -227,7 +232,7 @@ def configured_server(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str
             "--port", str(port),
             "--database", str(workdir / "e2e.sqlite"),
         ]
-        with open(log_path, "wb") as log:
+        with open(log_path, "ab") as log:
             proc = subprocess.Popen(
                 command, cwd=REPO_ROOT, env=env,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,

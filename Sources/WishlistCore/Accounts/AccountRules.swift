@@ -29,18 +29,10 @@ public enum AccountRules {
         return nil
     }
 
-    /// A plausible address: one `@` with text on both sides, a dot in the domain, no spaces.
-    /// Only the mailbox's owner can prove more, and the app sends no mail.
+    /// An address mail can be sent to (``MailAddress``): one `@`, a plain local part, a host
+    /// name with a dot. Only the mailbox's owner can prove more, by its confirmation link.
     public static func emailProblem(_ email: String) -> String? {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= emailMaximumLength,
-              parts.count == 2, !parts[0].isEmpty,
-              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !email.contains(where: { $0.isWhitespace || $0.isNewline })
-        else {
-            return "Enter an e-mail address like name@example.com, or leave it empty."
-        }
-        return nil
+        MailAddress(email) == nil ? "Enter an e-mail address like name@example.com, or leave it empty." : nil
     }
 
     /// The form in which uniqueness is decided: "Alice" and "alice" are one account.

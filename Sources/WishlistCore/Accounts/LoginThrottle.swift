@@ -9,12 +9,17 @@ import GRDB
 struct LoginThrottle: Sendable {
     enum Scope {
         case account(String), address(String), signup(String)
+        /// Mail a client asked for ("Forgot your password?"), and mail one account receives on
+        /// request (reset and verification links): so no one can turn the server into a sender of spam.
+        case mailFromAddress(String), mailToAccount(Int64)
 
         var key: String {
             switch self {
             case .account(let username): return "login-account:" + AccountRules.key(username)
             case .address(let address): return "login-address:" + address
             case .signup(let address): return "signup-address:" + address
+            case .mailFromAddress(let address): return "mail-address:" + address
+            case .mailToAccount(let userID): return "mail-account:\(userID)"
             }
         }
     }
@@ -29,6 +34,10 @@ struct LoginThrottle: Sendable {
         /// Seconds until one more attempt would be admitted in every scope.
         case throttled(retryAfter: Int)
     }
+
+    /// In each throttle window: enough for a typo and a retry, too few to flood a mailbox.
+    static let mailsPerAddress = 5
+    static let mailsPerAccount = 3
 
     let database: AppDatabase
     let clock: WallClock
@@ -47,6 +56,8 @@ struct LoginThrottle: Sendable {
         case .account: return limits.failedLoginsPerAccount
         case .address: return limits.failedLoginsPerAddress
         case .signup: return limits.signupsPerAddress
+        case .mailFromAddress: return Self.mailsPerAddress
+        case .mailToAccount: return Self.mailsPerAccount
         }
     }
 

@@ -10,8 +10,9 @@ public enum LinkState: Sendable, Equatable {
     case unknown
 }
 
-/// Password-reset links an admin makes and hands over (the app sends no mail): valid 24 hours,
-/// single use, stored as the SHA-256 of their token. A new link for a user replaces any earlier one.
+/// Password-reset links: an admin's, handed over by hand, valid 24 hours; or one asked for
+/// through "Forgot your password?" and mailed (``AccountMail``), valid an hour.
+/// Single use, stored as the SHA-256 of their token. A new link for a user replaces any earlier one.
 public struct PasswordResetLinks: Sendable {
     public static let lifetime: TimeInterval = 24 * 3600
 
@@ -25,17 +26,23 @@ public struct PasswordResetLinks: Sendable {
 
     /// Makes a link for `userID` and returns its token, recording who made it.
     public func create(userID: Int64, by actor: Administration.Actor) async throws -> String {
-        let token = SecureRandom.token()
         let now = clock.now()
-        try await database.pool.write { db in
+        return try await database.pool.write { db in
             let name = try Administration.username(userID, db)
-            try db.execute(sql: "DELETE FROM password_reset WHERE user_id = ?", arguments: [userID])
-            try db.execute(
-                sql: "INSERT INTO password_reset (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [userID, SessionStore.fingerprint(token), StoredDate(now), StoredDate(now.addingTimeInterval(Self.lifetime))]
-            )
+            let token = try Self.insert(userID: userID, lifetime: Self.lifetime, now: now, db)
             try Administration.record(actor: actor.username, action: "made a password-reset link for", subject: name, at: now, db)
+            return token
         }
+    }
+
+    /// A new link for `userID`, replacing any earlier one; returns its token.
+    static func insert(userID: Int64, lifetime: TimeInterval, now: Date, _ db: Database) throws -> String {
+        let token = SecureRandom.token()
+        try db.execute(sql: "DELETE FROM password_reset WHERE user_id = ?", arguments: [userID])
+        try db.execute(
+            sql: "INSERT INTO password_reset (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            arguments: [userID, SessionStore.fingerprint(token), StoredDate(now), StoredDate(now.addingTimeInterval(lifetime))]
+        )
         return token
     }
 

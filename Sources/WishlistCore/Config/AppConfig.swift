@@ -111,6 +111,25 @@ public struct AppConfig: Sendable, Equatable {
         public var cacheMegabytes = 256
     }
 
+    /// Mail through an SMTP server (``SMTPClient``); without `smtpURL` the app sends none and
+    /// offers nothing that needs it.
+    public struct Mail: Sendable, Equatable {
+        /// `smtp://host:587` (STARTTLS) or `smtps://host:465`.
+        public var smtpURL = ""
+        public var username = ""
+        /// Never logged or shown.
+        public var password = ""
+        /// The `From` of every message; required with `smtpURL`.
+        public var from = ""
+        /// How long one message may take, connection to the server's last answer, before the
+        /// try counts as failed (and is retried).
+        public var timeoutSeconds = 60
+
+        public var isEnabled: Bool { !smtpURL.isEmpty }
+        /// `from`, already checked by the configuration loader when mail is on.
+        public var sender: MailAddress? { MailAddress(from) }
+    }
+
     public var server = Server()
     public var database = Database()
     public var nyt = NYT()
@@ -118,6 +137,7 @@ public struct AppConfig: Sendable, Equatable {
     public var covers = Covers()
     public var accounts = Accounts()
     public var metrics = Metrics()
+    public var mail = Mail()
 
     public init() {}
 }

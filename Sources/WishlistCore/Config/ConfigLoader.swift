@@ -80,5 +80,8 @@ public enum ConfigLoader {
                 problem: "must not exceed accounts.sessionAbsoluteDays (\(config.accounts.sessionAbsoluteDays))"
             )
         }
+        if config.mail.isEnabled && config.mail.from.isEmpty {
+            throw ConfigError(key: "mail.from", problem: "must be set when mail.smtpURL is: it is the From of every message")
+        }
     }
 }

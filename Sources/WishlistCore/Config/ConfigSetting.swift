@@ -38,6 +38,11 @@ struct ConfigSetting {
         url("openLibrary.baseURL", env: "OPENLIBRARY_BASE_URL", allowEmpty: true, \.openLibrary.baseURL),
         url("openLibrary.coversURL", env: "OPENLIBRARY_COVERS_URL", \.openLibrary.coversURL),
         int("covers.cacheMegabytes", env: "WISHLIST_COVER_CACHE_MB", 16...1_000_000, \.covers.cacheMegabytes),
+        smtpURL("mail.smtpURL", env: "WISHLIST_SMTP_URL", \.mail.smtpURL),
+        string("mail.username", env: "WISHLIST_SMTP_USERNAME", allowEmpty: true, \.mail.username),
+        string("mail.password", env: "WISHLIST_SMTP_PASSWORD", allowEmpty: true, \.mail.password),
+        mailAddress("mail.from", env: "WISHLIST_MAIL_FROM", \.mail.from),
+        int("mail.timeoutSeconds", env: "WISHLIST_SMTP_TIMEOUT", 1...600, \.mail.timeoutSeconds),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
         bool("metrics.enabled", env: "WISHLIST_METRICS", \.metrics.enabled),
         addresses("metrics.allowFrom", env: "WISHLIST_METRICS_ALLOW_FROM", \.metrics.allowFrom),
@@ -167,6 +172,34 @@ struct ConfigSetting {
                 throw ConfigError(key: key, problem: "expected an http or https URL, got \"\(text)\"")
             }
             config[keyPath: path] = text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+    }
+
+    /// `smtp://host[:port]` or `smtps://host[:port]`, or "" (no mail).
+    private static func smtpURL(_ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>) -> ConfigSetting {
+        let parseString = string(key, env: env, allowEmpty: true, path)
+        return ConfigSetting(key: key, environmentName: env) { input, config in
+            try parseString.apply(input, &config)
+            let text = config[keyPath: path]
+            // The value is not repeated: a URL with a password in it would put it in the log.
+            guard text.isEmpty || SMTPClient.protection(for: text) != nil else {
+                throw ConfigError(key: key, problem: "expected smtp://host:587 or smtps://host:465")
+            }
+            guard URLComponents(string: text)?.user == nil else {
+                throw ConfigError(key: key, problem: "put the user name and password in mail.username and mail.password, not in the URL")
+            }
+        }
+    }
+
+    /// An address ``MailAddress`` accepts, or "".
+    private static func mailAddress(_ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>) -> ConfigSetting {
+        let parseString = string(key, env: env, allowEmpty: true, path)
+        return ConfigSetting(key: key, environmentName: env) { input, config in
+            try parseString.apply(input, &config)
+            let text = config[keyPath: path]
+            guard text.isEmpty || MailAddress(text) != nil else {
+                throw ConfigError(key: key, problem: "expected a plain address such as wishlist@example.com, got \"\(text)\"")
+            }
         }
     }
 

@@ -39,6 +39,13 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     /// The loopback blocks, `metrics.allowFrom`'s default.
     public static let loopback = [AddressRange("127.0.0.0/8")!, AddressRange("::1")!]
 
+    /// Whether a URL's host is this machine: `localhost`, or an address in ``loopback``
+    /// (IPv6 in the brackets a URL writes it in, or without).
+    public static func isLoopbackHost(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare.lowercased() == "localhost" || loopback.contains { $0.contains(bare) }
+    }
+
     /// An address's 16 bytes, IPv4 mapped into IPv6; nil for anything else (a name, `unknown`).
     static func bytes(of text: String) -> [UInt8]? {
         guard !text.isEmpty, text.count <= 45 else { return nil }

@@ -12,6 +12,8 @@ struct AccountsController {
     let invites: Invites
     let sessionMaxAge: Int
     let addressing: ClientAddressing
+    /// With mail on: a new address gets its confirmation link, and sign-in offers "Forgot your password?".
+    let accountMail: AccountMail?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("login", use: showLogin)
@@ -101,6 +103,7 @@ struct AccountsController {
         )
         switch outcome {
         case .created(let user):
+            try await accountMail?.sendVerification(userID: user.id)
             return try await startSession(for: user, request: request, redirectingTo: "/")
         case .invalid(let problems):
             return try signupPage(
@@ -160,7 +163,7 @@ struct AccountsController {
             values: [
                 "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors),
                 "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
-                "passkey_script": true,
+                "passkey_script": true, "mail_on": .bool(accountMail != nil),
             ]
         )
     }

@@ -17,6 +17,9 @@ struct AdminController {
     let clock: WallClock
     /// Where the reset and invite links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
+    /// With mail on: invites can be mailed, and the outbox's waiting and failed messages show.
+    let accountMail: AccountMail?
+    let outbox: MailOutbox?
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("admin", use: show)
@@ -75,11 +78,23 @@ struct AdminController {
         )
     }
 
+    /// A new invite link, shown this once; with mail on and an address given, also mailed there.
     @Sendable func makeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
         let admin = try adminSession(context)
+        let email = try context.form.text("email", maxLength: 4 * AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
+        if accountMail != nil, !email.isEmpty, let problem = AccountRules.emailProblem(email) {
+            return try await page(
+                context, admin: admin, listing: NameListing(), errors: ["invite_email": problem], inviteEmail: email, status: .unprocessableContent
+            )
+        }
         let token = try await invites.create(by: admin)
         let link = publicOrigin + SitePath.signUp(invite: token)
-        return try await page(context, admin: admin, listing: NameListing(), newLink: ["kind": "invite", "url": .string(link)])
+        var mailedTo = TemplateValue.null
+        if let accountMail, !email.isEmpty {
+            _ = try await accountMail.sendInvite(token: token, to: email, by: admin)
+            mailedTo = .string(email)
+        }
+        return try await page(context, admin: admin, listing: NameListing(), newLink: ["kind": "invite", "url": .string(link), "mailed_to": mailedTo])
     }
 
     @Sendable func revokeInvite(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -91,6 +106,17 @@ struct AdminController {
     }
 
     // MARK: Helpers
+
+    private func outboxRows() async throws -> TemplateValue {
+        guard let outbox else { return .null }
+        return .array(try await outbox.problems().map { entry in
+            [
+                "id": .int(Int(entry.id)), "kind": .string(entry.kind), "recipient": .string(entry.recipient), "created_at": .date(entry.createdAt),
+                "next_attempt_at": .date(entry.nextAttemptAt), "state": .string(entry.state), "attempts": .int(entry.attempts),
+                "last_reply": .string(entry.lastReply ?? ""),
+            ]
+        })
+    }
 
     /// The signed-in admin as the audit log names them, or the 404 everyone else gets.
     private func adminSession(_ context: AppRequestContext) throws -> Administration.Actor {
@@ -124,7 +150,8 @@ struct AdminController {
 
     private func page(
         _ context: AppRequestContext, admin: Administration.Actor, listing: NameListing,
-        confirmation: String? = nil, newLink: TemplateValue? = nil
+        confirmation: String? = nil, newLink: TemplateValue? = nil, errors: FieldErrors = [:], inviteEmail: String = "",
+        status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let now = clock.now()
         let facts = try await ServerFacts.read(database, path: databasePath, now: now)
@@ -152,8 +179,10 @@ struct AdminController {
             ["at": .date(event.at), "actor": .string(event.actor), "action": .string(event.action), "subject": .string(event.subject)]
         }
         return try pages.render(
-            "admin/index.html", title: "Admin", nav: "admin", for: context.visitor,
+            "admin/index.html", title: "Admin", nav: "admin", for: context.visitor, status: status,
             values: [
+                "mail_on": .bool(accountMail != nil), "outbox": try await outboxRows(), "errors": TemplateValue(errors),
+                "invite_email": .string(inviteEmail),
                 "users": .array(users), "invites": .array(invites), "events": .array(events),
                 "listing": listing.templateValue(accounts, path: "/admin", anchor: "#accounts"),
                 "signup": .string(signup.rawValue), "new_link": newLink ?? .null,

@@ -17,6 +17,8 @@ struct SettingsController {
     let clock: WallClock
     /// Where share and feed links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
+    /// With mail on: the e-mail section (address, its confirmation, the weekly digest).
+    let accountMail: AccountMail?
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings", use: show)
@@ -30,6 +32,11 @@ struct SettingsController {
         group.post("settings/sessions/sign-out-others", use: signOutOthers)
         group.post("settings/export", use: downloadData)
         group.post("settings/delete-account", use: deleteAccount)
+        if accountMail != nil {
+            group.post("settings/email", use: changeEmail)
+            group.post("settings/email/verify", use: resendVerification)
+            group.post("settings/digest", use: setDigest)
+        }
     }
 
     /// Confirmations shown after a redirect, named by `?done=`.
@@ -43,6 +50,11 @@ struct SettingsController {
         "feed-link-revoked": "The feed link no longer works. Feed readers that had it will get nothing new.",
         "passkey-added": "Your passkey was added. Next time, sign in with it instead of your password.",
         "passkey-removed": "The passkey was removed. It can no longer sign you in here.",
+        "email-changed": "Your address was saved. Open the link we sent to it to confirm it.",
+        "email-removed": "Your address was removed. No mail will be sent to you.",
+        "email-sent": "A new confirmation link is on its way. It works for 24 hours.",
+        "digest-on": "The weekly digest is on. It comes only in weeks with news.",
+        "digest-off": "The weekly digest is off.",
     ]
 
     struct PasswordForm {
@@ -147,6 +159,32 @@ struct SettingsController {
         )
     }
 
+    @Sendable func changeEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let email = try context.form.text("email", maxLength: 4 * AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
+        if let problem = try await accountMail?.changeAddress(userID: user.userID, to: email) {
+            return try await page(context, errors: ["email": problem], status: .unprocessableContent)
+        }
+        return redirect(to: SitePath.settings(done: email.isEmpty ? "email-removed" : "email-changed") + "#email")
+    }
+
+    @Sendable func resendVerification(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        if case .throttled(let seconds) = try await accountMail?.resendVerification(userID: user.userID) {
+            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "confirmation link")
+            return try await page(context, errors: ["email": refusal.message], status: .tooManyRequests, headers: refusal.headers)
+        }
+        return redirect(to: SitePath.settings(done: "email-sent") + "#email")
+    }
+
+    @Sendable func setDigest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let choice = try context.form.text("digest", maxLength: 20)
+        guard choice.isEmpty || choice == "weekly" else { throw PageError.badRequest("Tick the box for a weekly digest, or leave it empty for none.") }
+        try await accountMail?.setDigest(userID: user.userID, weekly: choice == "weekly")
+        return redirect(to: SitePath.settings(done: choice.isEmpty ? "digest-off" : "digest-on") + "#email")
+    }
+
     @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
@@ -189,6 +227,7 @@ struct SettingsController {
                 "is_current": .bool(session.id == user.sessionID),
             ]
         }
+        let mailState = try await accountMail?.addressState(userID: user.userID)
         let lists = try await catalog.currentLists()
         let favorites = try await catalog.favoriteLists(userID: user.userID)
         let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
@@ -210,6 +249,8 @@ struct SettingsController {
                     ]
                 }),
                 "passkey_script": true,
+                "email": mailState.map { ["address": .string($0.email ?? ""), "verified": .bool($0.isVerified)] } ?? .null,
+                "digest": .bool(mailState?.wantsDigest ?? false),
                 "sessions": .array(sessions),
                 "other_sessions": .bool(sessions.count > 1),
                 "errors": TemplateValue(errors),

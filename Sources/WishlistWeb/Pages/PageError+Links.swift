@@ -23,11 +23,22 @@ extension PageError {
     public static func resetLink(_ state: LinkState) -> PageError {
         switch state {
         case .expired:
-            return PageError(.gone, title: "This link has expired", message: "Password-reset links work for 24 hours, and this one is older. Ask the admin for a new one.")
+            return PageError(.gone, title: "This link has expired", message: "Password-reset links work for 24 hours when an admin makes them and for an hour when they come by mail, and this one is older. Ask for a new one.")
         case .used:
             return PageError(.gone, title: "This link has been used", message: "A password-reset link works once, and this one already set a password. Sign in with it, or ask the admin for a new link.")
         case .unknown, .valid:
             return PageError(.notFound, title: "This link doesn't work", message: "There is no such password-reset link, or a newer one replaced it. Check that the whole link was copied, or ask the admin for a new one.")
+        }
+    }
+
+    public static func verificationLink(_ state: LinkState) -> PageError {
+        switch state {
+        case .expired:
+            return PageError(.gone, title: "This link has expired", message: "Confirmation links work for 24 hours and only for the address they were sent to. Sign in and choose “Send again” in Settings for a new one.")
+        case .used:
+            return PageError(.gone, title: "This link has been used", message: "Your address is confirmed already: there is nothing more to do.")
+        case .unknown, .valid:
+            return PageError(.notFound, title: "This link doesn't work", message: "There is no such confirmation link. Check that the whole link was copied, or sign in and choose “Send again” in Settings.")
         }
     }
 }

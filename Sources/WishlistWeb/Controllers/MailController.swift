@@ -1,0 +1,66 @@
+import HTTPTypes
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// The pages mail leads to or starts from: "Forgot your password?" (`/forgot`) and an address's
+/// confirmation link (`/verify-email/{token}`). Added only when mail is on.
+struct MailController {
+    let accountMail: AccountMail
+    let pages: PageRenderer
+    let metrics: MetricsRegistry
+    let addressing: ClientAddressing
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("forgot", use: showForgot)
+        router.post("forgot", use: forgot)
+        router.get("verify-email/:token", use: verify)
+    }
+
+    /// The same words whether or not anything matched.
+    static let forgotAnswer = "If that is the username or confirmed e-mail address of an account here, a link to set a new password is on its way to that account's address. It works for an hour. Check your spam folder if nothing arrives in a few minutes."
+
+    @Sendable func showForgot(_ request: Request, context: AppRequestContext) throws -> Response {
+        try forgotPage(context, query: "", errors: [:])
+    }
+
+    @Sendable func forgot(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = try context.form.text("name_or_email", maxLength: AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else {
+            return try forgotPage(context, query: query, errors: ["name_or_email": "Enter your username or your e-mail address."], status: .unprocessableContent)
+        }
+        switch try await accountMail.forgotPassword(nameOrAddress: query, clientAddress: addressing.address(of: request, context)) {
+        case .queued:
+            return try pages.render(
+                "accounts/forgot.html", title: "Check your mail", nav: "login", for: context.visitor,
+                values: ["sent": true, "answer": .string(Self.forgotAnswer), "noindex": true]
+            )
+        case .throttled(let seconds):
+            metrics.increment(.throttled, [("action", "forgot-password")])
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "password-reset request")
+            return try forgotPage(context, query: query, errors: ["form": page.message], status: .tooManyRequests, headers: page.headers)
+        }
+    }
+
+    @Sendable func verify(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let state = try await accountMail.verify(token: context.parameters.get("token") ?? "")
+        guard state == .valid else {
+            var error = PageError.verificationLink(state)
+            error.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+            throw error
+        }
+        return try pages.render(
+            "accounts/verified.html", title: "Address confirmed", for: context.visitor,
+            headers: PasswordResetController.headers, values: ["noindex": true]
+        )
+    }
+
+    private func forgotPage(
+        _ context: AppRequestContext, query: String, errors: FieldErrors, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) throws -> Response {
+        try pages.render(
+            "accounts/forgot.html", title: "Forgot your password?", nav: "login", for: context.visitor, status: status, headers: headers,
+            values: ["form": ["name_or_email": .string(query)], "errors": TemplateValue(errors), "noindex": true]
+        )
+    }
+}
