@@ -55,7 +55,7 @@ public struct WishlistServer: Sendable {
             notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
         )
 
-        let mail = MailParts(config: config, database: database, clock: clock, logger: logger)
+        let mail = try MailParts(config: config, database: database, clock: clock, logger: logger)
         let metrics = MetricsRegistry()
         let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies)
         let pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
@@ -147,7 +147,9 @@ public struct WishlistServer: Sendable {
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, addressing: addressing, accountMail: mail?.accountMail
         ).addRoutes(to: router)
         if let mail {
-            MailController(accountMail: mail.accountMail, pages: pages, metrics: metrics, addressing: addressing).addRoutes(to: router)
+            MailController(
+                accountMail: mail.accountMail, unsubscribeLinks: mail.unsubscribeLinks, pages: pages, metrics: metrics, addressing: addressing
+            ).addRoutes(to: router)
         }
 
         let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
@@ -170,11 +172,11 @@ public struct WishlistServer: Sendable {
             CatalogRefreshService(sync: catalogSync, logger: logger, metrics: metrics),
             coverFetcher,
             ExpiredRowsPurge(
-                purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired] + (mail.map { [$0.outbox.deleteExpired] } ?? []),
+                purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired] + (mail?.purges ?? []),
                 interval: .seconds(3600), logger: logger
             ),
         ]
-        if let mail { services.append(mail.sender) }
+        if let mail { services += [mail.sender, mail.digests] }
         let application = Application(
             router: router,
             // The idle timeout also closes a connection that stalls halfway through a request.
@@ -198,8 +200,11 @@ struct MailParts {
     let outbox: MailOutbox
     let sender: MailSender
     let accountMail: AccountMail
+    let digests: DigestService
+    let unsubscribeLinks: UnsubscribeLinks
+    let purges: [@Sendable () async throws -> Int]
 
-    init?(config: AppConfig, database: AppDatabase, clock: WallClock, logger: Logger) {
+    init?(config: AppConfig, database: AppDatabase, clock: WallClock, logger: Logger) throws {
         guard config.mail.isEnabled, let from = config.mail.sender else { return nil }
         outbox = MailOutbox(database: database, clock: clock)
         let sender = MailSender(
@@ -208,5 +213,12 @@ struct MailParts {
         self.sender = sender
         let mailer = Mailer(sender: from, publicOrigin: config.server.publicOrigin, clock: clock) { sender.nudge() }
         accountMail = AccountMail(database: database, mailer: mailer, accountSettings: config.accounts, clock: clock, logger: logger)
+        digests = DigestService(
+            database: database, mailer: mailer, timeZone: try ZoneRules.load(named: config.server.timeZone), clock: clock, logger: logger
+        )
+        let unsubscribeLinks = UnsubscribeLinks(database: database)
+        self.unsubscribeLinks = unsubscribeLinks
+        let outbox = self.outbox
+        purges = [outbox.deleteExpired, { try await unsubscribeLinks.deleteExpired(now: clock.now()) }]
     }
 }

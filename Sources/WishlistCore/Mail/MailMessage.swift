@@ -91,17 +91,17 @@ public struct MailMessage: Sendable, Equatable {
 /// Header values from text the app does not control. Every control character (CR and LF among
 /// them) becomes a space before anything else, so no value can end its header early.
 enum MailHeader {
-    /// Encoded words carry at most this many bytes of text each, so a word stays under the 75
-    /// characters RFC 2047 allows (`=?UTF-8?B?` + 60 base64 characters + `?=`).
-    private static let bytesPerWord = 45
+    /// Encoded words carry at most this many bytes of text each, so that a word (`=?UTF-8?B?` +
+    /// 52 base64 characters + `?=`) stays under RFC 2047's 75 and its line, with the header's
+    /// name before it, under 78.
+    private static let bytesPerWord = 39
 
     /// A `Subject` or other free-text value: as it is when it is short printable ASCII that
     /// cannot be mistaken for an encoded word, else RFC 2047 encoded words, one per folded line.
     static func unstructured(_ value: String, nameLength: Int) -> String {
         let clean = withoutControls(value)
-        if isPlain(clean), clean.utf8.count + nameLength + 2 <= 78 { return clean }
-        if isPlain(clean) && !clean.contains("=?") && clean.utf8.count < 900 { return fold(clean) }
-        return encodedWords(clean)
+        guard isPlain(clean), !clean.contains("=?"), clean.utf8.count < 900 else { return encodedWords(clean) }
+        return clean.utf8.count + nameLength + 2 <= 78 ? clean : fold(clean)
     }
 
     /// `"Name" <address>` or, with no name, the address alone. Addresses are already checked by

@@ -3,10 +3,12 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// The pages mail leads to or starts from: "Forgot your password?" (`/forgot`) and an address's
-/// confirmation link (`/verify-email/{token}`). Added only when mail is on.
+/// The pages mail leads to or starts from: "Forgot your password?" (`/forgot`), an address's
+/// confirmation link (`/verify-email/{token}`) and the digest's unsubscribe link
+/// (`/unsubscribe/{token}`). Added only when mail is on.
 struct MailController {
     let accountMail: AccountMail
+    let unsubscribeLinks: UnsubscribeLinks
     let pages: PageRenderer
     let metrics: MetricsRegistry
     let addressing: ClientAddressing
@@ -15,6 +17,8 @@ struct MailController {
         router.get("forgot", use: showForgot)
         router.post("forgot", use: forgot)
         router.get("verify-email/:token", use: verify)
+        router.get("unsubscribe/:token", use: showUnsubscribe)
+        router.post("unsubscribe/:token", use: unsubscribe)
     }
 
     /// The same words whether or not anything matched.
@@ -54,6 +58,29 @@ struct MailController {
             headers: PasswordResetController.headers, values: ["noindex": true]
         )
     }
+
+    /// A page with one button, not an answer that unsubscribes: mail scanners open links.
+    @Sendable func showUnsubscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await unsubscribeLinks.isValid(token: context.parameters.get("token") ?? "") else { throw Self.unknownUnsubscribeLink }
+        return try pages.render(
+            "accounts/unsubscribe.html", title: "Stop the weekly digest", for: context.visitor, headers: PasswordResetController.headers,
+            values: ["noindex": true]
+        )
+    }
+
+    /// The page's button, and RFC 8058's one-click POST from a mail provider.
+    @Sendable func unsubscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await unsubscribeLinks.unsubscribe(token: context.parameters.get("token") ?? "") else { throw Self.unknownUnsubscribeLink }
+        return try pages.render(
+            "accounts/unsubscribe.html", title: "Weekly digest stopped", for: context.visitor, headers: PasswordResetController.headers,
+            values: ["done": true, "noindex": true]
+        )
+    }
+
+    static let unknownUnsubscribeLink = PageError(
+        .notFound, title: "This link doesn't work",
+        message: "There is no such unsubscribe link, or it is more than six months old. Sign in and turn the digest off in Settings."
+    )
 
     private func forgotPage(
         _ context: AppRequestContext, query: String, errors: FieldErrors, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]

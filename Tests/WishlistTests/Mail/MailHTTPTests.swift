@@ -1,0 +1,270 @@
+import CivilTime
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// A message as the outbox holds it: its headers, unfolded, and its text part.
+struct QueuedMail {
+    let kind: String
+    let recipient: String
+    let headers: [String]
+    let text: String
+
+    init(row: Row) {
+        kind = row["kind"]
+        recipient = row["recipient"]
+        let raw = String(decoding: row["message"] as Data, as: UTF8.self)
+        headers = raw.components(separatedBy: "\r\n\r\n")[0].replacingOccurrences(of: "\r\n ", with: " ").components(separatedBy: "\r\n")
+        let part = raw.components(separatedBy: "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n")[1]
+        let encoded = part.components(separatedBy: "\r\n--")[0].replacingOccurrences(of: "\r\n", with: "")
+        text = String(decoding: Data(base64Encoded: encoded) ?? Data(), as: UTF8.self)
+    }
+
+    /// The path of the first link in the text that goes to `prefix` on the test server.
+    func path(startingWith prefix: String) -> String? {
+        text.split(whereSeparator: \.isWhitespace).lazy.compactMap { word -> String? in
+            guard let range = word.range(of: "http://localhost:8080" + prefix) else { return nil }
+            return String(word[range.lowerBound...].dropFirst("http://localhost:8080".count))
+        }.first
+    }
+
+    static func all(_ database: AppDatabase, kind: String? = nil) async throws -> [QueuedMail] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM mail_outbox WHERE ?1 IS NULL OR kind = ?1 ORDER BY id", arguments: [kind]).map(QueuedMail.init)
+        }
+    }
+
+    /// The mail of `kind` once it is there: "Forgot your password?" queues after answering.
+    static func awaited(_ database: AppDatabase, kind: String, count: Int = 1) async throws -> [QueuedMail] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let mail = try await all(database, kind: kind)
+            if mail.count >= count { return mail }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await all(database, kind: kind)
+    }
+}
+
+@Suite("E-mail over HTTP: confirmation, forgotten passwords, invites, the digest", .removesTemporaryDirectories)
+struct MailHTTPTests {
+    /// Mail on, to a port nothing listens on: messages stay in the outbox for the tests to read.
+    static func build(clock: WallClock = .system) async throws -> WishlistServer {
+        try await TestApp.build(clock: clock) { config in
+            config.mail.smtpURL = "smtp://127.0.0.1:9"
+            config.mail.from = "wishlist@example.com"
+        }
+    }
+
+    static func verified(_ database: AppDatabase, _ username: String) async throws -> Bool {
+        try await database.pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT email_verified_at IS NOT NULL FROM user WHERE username = ?", arguments: [username]) ?? false
+        }
+    }
+
+    @Test func withoutMailNothingMailIsOffered() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            #expect(try await browser.get("/login").text.contains("/forgot") == false)
+            #expect(try await browser.get("/forgot").status == .notFound)
+            try await browser.signUp("ann", email: "ann@example.com")
+            let settings = try await browser.get("/settings")
+            #expect(!settings.text.contains("id=\"email\""))
+            #expect(try await browser.post("/settings/email", [("email", "x@example.com")]).status == .notFound)
+        }
+        #expect(try await QueuedMail.all(server.database).isEmpty)
+    }
+
+    @Test func aNewAddressIsConfirmedByItsLinkOnce() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            #expect(try await browser.signUp("ann", email: "ann@example.com").status == .seeOther)
+            let mail = try #require(try await QueuedMail.all(server.database, kind: "verification").first)
+            #expect(mail.recipient == "ann@example.com")
+            #expect(mail.headers.contains("Subject: Confirm your e-mail address"))
+            #expect(mail.headers.contains("To: \"ann\" <ann@example.com>"))
+            #expect(try await browser.get("/settings").text.contains("id=\"email-unverified\""))
+            let link = try #require(mail.path(startingWith: "/verify-email/"))
+            let confirmed = try await browser.get(link)
+            #expect(confirmed.status == .ok && confirmed.shows("your e-mail address is confirmed"))
+            #expect(confirmed.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+            #expect(try await Self.verified(server.database, "ann"))
+            #expect(try await browser.get("/settings").text.contains("id=\"email-verified\""))
+            #expect(try await browser.get(link).status == .gone)
+            #expect(try await browser.get("/verify-email/" + String(repeating: "x", count: 43)).status == .notFound)
+        }
+    }
+
+    @Test func aChangedAddressIsUnconfirmedAndTheOldLinkNoLongerWorks() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            let first = try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/"))
+            let changed = try await browser.post("/settings/email", [("email", "ann@books.example")])
+            #expect(changed.status == .seeOther)
+            #expect(try await browser.get(first).status == .notFound, "a link for the old address confirms nothing")
+            let second = try await QueuedMail.all(server.database, kind: "verification")
+            #expect(second.map(\.recipient) == ["ann@example.com", "ann@books.example"])
+            #expect(try await browser.get(try #require(second[1].path(startingWith: "/verify-email/"))).status == .ok)
+            #expect(try await Self.verified(server.database, "ann"))
+            // A hostile address is refused beside the field.
+            let refused = try await browser.post("/settings/email", [("email", "ann@example.com\r\nBcc: eve@example.com")])
+            #expect(refused.status == .unprocessableContent && refused.shows("Enter an e-mail address like name@example.com"))
+        }
+    }
+
+    @Test func sendAgainIsThrottled() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            for _ in 0..<LoginThrottle.mailsPerAccount {
+                #expect(try await browser.post("/settings/email/verify", []).status == .seeOther)
+            }
+            let refused = try await browser.post("/settings/email/verify", [])
+            #expect(refused.status == .tooManyRequests)
+            #expect(try await QueuedMail.all(server.database, kind: "verification").count == 1 + LoginThrottle.mailsPerAccount)
+        }
+    }
+
+    @Test func forgotPasswordAnswersAlikeAndMailsOnlyAConfirmedAccount() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            try await browser.signUp("bob", email: "bob@example.com")
+            let confirm = try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/"))
+            try await browser.get(confirm)
+            try await browser.post("/logout", [])
+            #expect(try await browser.get("/login").text.contains("href=\"/forgot\""))
+            var answers: [String] = []
+            for query in ["ann@example.com", "nobody", "bob"] {
+                try await browser.get("/forgot")
+                let answer = try await browser.post("/forgot", [("name_or_email", query)])
+                #expect(answer.status == .ok)
+                answers.append(answer.text.replacing(#/name="csrf_token" value="[^"]+"/#, with: ""))
+            }
+            #expect(Set(answers).count == 1, "a match, no match and an unconfirmed address answer the same")
+            let resets = try await QueuedMail.awaited(server.database, kind: "password-reset")
+            #expect(resets.map(\.recipient) == ["ann@example.com"], "bob's address is not confirmed, so it gets nothing")
+
+            // The link sets a new password once and ends every session.
+            var other = TestBrowser(client: browser.client)
+            try await other.signIn("ann")
+            let link = try #require(resets[0].path(startingWith: "/reset/"))
+            #expect(try await browser.get(link).status == .ok)
+            let done = try await browser.post(link, [("new_password", "a brand new password"), ("new_password_confirm", "a brand new password")])
+            #expect(done.status == .seeOther)
+            #expect(try await other.get("/settings").status == .seeOther, "the other browser was signed out")
+            #expect(try await browser.get(link).status == .gone)
+            #expect(try await browser.signIn("ann", password: "a brand new password").status == .seeOther)
+        }
+    }
+
+    @Test func forgotPasswordIsThrottledPerClientAndPerAccount() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            let confirm = try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/"))
+            try await browser.get(confirm)
+            try await browser.post("/logout", [])
+            for _ in 0..<LoginThrottle.mailsPerAddress {
+                #expect(try await browser.post("/forgot", [("name_or_email", "ann")]).status == .ok)
+            }
+            let refused = try await browser.post("/forgot", [("name_or_email", "ann")])
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] != nil)
+            // Five requests were admitted, but the account receives at most its three.
+            let resets = try await QueuedMail.awaited(server.database, kind: "password-reset", count: LoginThrottle.mailsPerAccount)
+            #expect(resets.count == LoginThrottle.mailsPerAccount)
+        }
+    }
+
+    @Test func anInviteCanBeMailedFromAdmin() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("admin", email: "")
+            try await server.database.pool.write { try $0.execute(sql: "UPDATE user SET is_admin = 1") }
+            let page = try await browser.get("/admin")
+            #expect(page.text.contains("id=\"invite-email\"") && page.text.contains("id=\"mail-outbox\"") == false)
+            let bad = try await browser.post("/admin/invites", [("email", "\"a@b\"@example.com")])
+            #expect(bad.status == .unprocessableContent && bad.shows("Enter an e-mail address like name@example.com"))
+            let made = try await browser.post("/admin/invites", [("email", "friend@example.com")])
+            #expect(made.status == .ok && made.shows("It is on its way to friend@example.com"))
+            let invite = try #require(try await QueuedMail.all(server.database, kind: "invite").first)
+            #expect(invite.recipient == "friend@example.com")
+            let link = try #require(invite.path(startingWith: "/signup?invite="))
+            #expect(made.text.contains(link.replacingOccurrences(of: "?", with: "?")))
+            // The outbox shows on /admin, with the server's answer once a try was made.
+            #expect(try await browser.get("/admin").text.contains("id=\"mail-outbox\""))
+        }
+    }
+
+    @Test func theDigestGoesOnceAWeekOnlyWithNewsAndUnsubscribesInOneClick() async throws {
+        let time = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let server = try await Self.build(clock: time.clock)
+        let digests = DigestService(
+            database: server.database,
+            mailer: Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: time.clock) {},
+            timeZone: try ZoneRules.load(named: "UTC"), clock: time.clock, logger: .init(label: "test")
+        )
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            try await browser.get(try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/")))
+            #expect(try await browser.post("/settings/digest", [("digest", "weekly")]).status == .seeOther)
+            // No news yet: nothing is sent, and the week is done.
+            try await server.database.pool.write { try $0.execute(sql: "UPDATE edition SET fetched_at = '2020-01-01 00:00:00.000'") }
+            #expect(try await digests.queueDue() == 0)
+            // A sharing member's birthday in three days is news; but this week was considered already.
+            try await server.database.pool.write { db in
+                try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at, sharing, birthday) VALUES ('bea', 'bea', 'x', '2026-01-01 00:00:00.000', 'household', '11-21')")
+            }
+            #expect(try await digests.queueDue() == 0)
+            time.advance(by: 7 * 86_400)
+            try await server.database.pool.write { try $0.execute(sql: "UPDATE user SET birthday = '11-28' WHERE username = 'bea'") }
+            #expect(try await digests.queueDue() == 1)
+            #expect(try await digests.queueDue() == 0, "never twice in a week")
+            let digest = try #require(try await QueuedMail.all(server.database, kind: "digest").first)
+            #expect(digest.text.contains("bea: 28 November, in 3 days"))
+            let unsubscribe = try #require(digest.path(startingWith: "/unsubscribe/"))
+            #expect(digest.headers.contains("List-Unsubscribe: <http://localhost:8080\(unsubscribe)>"))
+            #expect(digest.headers.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"))
+
+            // A mail provider's one-click POST: no cookie, no CSRF token.
+            var provider = TestBrowser(client: browser.client)
+            #expect(try await provider.get(unsubscribe).text.contains("id=\"unsubscribe-form\""))
+            let stopped = try await provider.send(
+                unsubscribe, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "List-Unsubscribe=One-Click")
+            )
+            #expect(stopped.status == .ok && stopped.shows("You will get no more weekly digests"))
+            #expect(try await browser.get("/settings").text.contains("id=\"digest-weekly\" name=\"digest\" value=\"weekly\" checked") == false)
+            time.advance(by: 7 * 86_400)
+            #expect(try await digests.queueDue() == 0)
+            #expect(try await provider.post("/unsubscribe/" + String(repeating: "x", count: 43), []).status == .notFound)
+        }
+    }
+
+    @Test func anUnconfirmedAddressGetsNoDigest() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            try await browser.post("/settings/digest", [("digest", "weekly")])
+            try await server.database.pool.write { db in
+                try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at, sharing, birthday) VALUES ('bea', 'bea', 'x', '2026-01-01 00:00:00.000', 'household', ?)", arguments: [Self.birthdayTomorrow()])
+            }
+            let digests = DigestService(
+                database: server.database, mailer: Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: .system) {},
+                timeZone: try ZoneRules.load(named: "UTC"), clock: .system, logger: .init(label: "test")
+            )
+            #expect(try await digests.queueDue() == 0)
+        }
+    }
+
+    /// `MM-DD` of tomorrow in UTC.
+    static func birthdayTomorrow() -> String {
+        let tomorrow = CivilDateTime(Date().addingTimeInterval(86_400))
+        return String(format: "%02d-%02d", tomorrow.month, tomorrow.day)
+    }
+}
