@@ -52,15 +52,24 @@ package final class CoverCache: Sendable {
     package var storedBytes: Int { state.withLock { $0.total } }
 
     /// Writes both sizes (each to a temporary name, then renamed, so a reader never sees half a
-    /// file) and returns the keys deleted to stay under the capacity.
+    /// file) and returns the keys deleted to stay under the capacity. A write that fails (a full
+    /// disk) throws `CoverCache.WriteFailure` and leaves no temporary file taking up room.
     package func store(_ cover: ProcessedCover, key: String) async throws -> [String] {
         let directory = self.directory
         try await threadPool.runIfActive {
-            for (size, bytes) in [(CoverSize.small, cover.small), (.large, cover.large)] {
-                let final = directory.appendingPathComponent(Self.fileName(key, size))
-                let temporary = directory.appendingPathComponent(".\(Self.fileName(key, size)).partial")
-                try Data(bytes).write(to: temporary)
-                guard rename(temporary.path, final.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            let files = [(CoverSize.small, cover.small), (.large, cover.large)].map { size, bytes in
+                let name = Self.fileName(key, size)
+                let temporary = directory.appendingPathComponent(".\(name).partial")
+                return (bytes, final: directory.appendingPathComponent(name), temporary: temporary)
+            }
+            do {
+                for (bytes, final, temporary) in files {
+                    try Data(bytes).write(to: temporary)
+                    guard rename(temporary.path, final.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                }
+            } catch {
+                for file in files { unlink(file.temporary.path) }
+                throw WriteFailure(reason: String(describing: error))
             }
         }
         let evicted = state.withLock { state in
@@ -94,6 +103,12 @@ package final class CoverCache: Sendable {
                 state.lastUse[key] = nil
             }
         }
+    }
+
+    /// The folder would not take a cover's files: the disk is full or the folder not writable.
+    package struct WriteFailure: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { reason }
     }
 
     // MARK: Inside

@@ -26,6 +26,9 @@ package final class CoverFetcher: Service, Sendable {
     /// Covers a page is waiting for: fetched before the rest of what is due, so that a page
     /// asking during the first sync's hundreds of covers is not served the placeholder.
     private let urgent = Mutex<[CoverStore.Cover]>([])
+    /// Whether the cache's last write failed. A full disk fails every cover alike, so the log
+    /// says when that starts and when it ends, not once per cover or per page.
+    private let cacheWritesFailing = Atomic<Bool>(false)
 
     package init(store: CoverStore, cache: CoverCache, pictures: PictureProcessor, clock: WallClock, logger: Logger) {
         self.store = store
@@ -138,15 +141,31 @@ package final class CoverFetcher: Service, Sendable {
             guard response.status == 200 else { throw CoverFailure(reason: "answered \(response.status)") }
             let processed = try await pictures.processCover(bytes: response.body)
             let evicted = try await cache.store(processed, key: cover.key)
+            noteCacheWrote()
             try await store.markReady(cover.url, largeHeight: processed.largeHeight, at: clock.now())
             try await store.markEvicted(keys: evicted)
         } catch is CancellationError {
             return
+        } catch let failure as CoverCache.WriteFailure {
+            noteCacheWriteFailed(failure)
+            try? await store.markWaitingForDisk(cover, at: clock.now())
         } catch {
             logger.notice("cover not fetched, shown as the placeholder until a later try: \(Self.describe(error))")
             try? await store.markFailed(cover, at: clock.now())
         }
         settle(cover.key)
+    }
+
+    private func noteCacheWriteFailed(_ failure: CoverCache.WriteFailure) {
+        guard !cacheWritesFailing.exchange(true, ordering: .relaxed) else { return }
+        logger.error(
+            "the cover cache cannot write to \(cache.directory.path) (\(failure)): covers are shown as placeholders until it can"
+        )
+    }
+
+    private func noteCacheWrote() {
+        guard cacheWritesFailing.exchange(false, ordering: .relaxed) else { return }
+        logger.notice("the cover cache can write again")
     }
 
     /// Fetches `cover` before anything else due, and wakes the job for it.

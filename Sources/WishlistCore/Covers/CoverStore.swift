@@ -17,6 +17,8 @@ package struct CoverStore: Sendable {
 
     /// The longest a cover that keeps failing waits between tries.
     static let longestRetry: TimeInterval = 24 * 3600
+    /// The first wait after a failure.
+    static let shortestRetry: TimeInterval = 300
 
     let database: AppDatabase
 
@@ -79,11 +81,22 @@ package struct CoverStore: Sendable {
     /// Shown as the placeholder, and tried again after a wait that doubles with each failure:
     /// five minutes, ten, … a day at most.
     package func markFailed(_ cover: Cover, at now: Date) async throws {
-        let wait = min(Self.longestRetry, 300 * pow(2, Double(min(cover.failures, 16))))
+        let wait = min(Self.longestRetry, Self.shortestRetry * pow(2, Double(min(cover.failures, 16))))
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE cover SET status = 'failed', failures = failures + 1, retry_at = ? WHERE url = ?",
                 arguments: [StoredDate(now.addingTimeInterval(wait)), cover.url]
+            )
+        }
+    }
+
+    /// The cover was fine but our disk would not keep it: tried again after the shortest wait,
+    /// however often that happens, so that covers come back soon after the disk has room.
+    package func markWaitingForDisk(_ cover: Cover, at now: Date) async throws {
+        try await database.pool.write { db in
+            try db.execute(
+                sql: "UPDATE cover SET status = 'failed', retry_at = ? WHERE url = ?",
+                arguments: [StoredDate(now.addingTimeInterval(Self.shortestRetry)), cover.url]
             )
         }
     }
