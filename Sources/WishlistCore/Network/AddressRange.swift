@@ -47,8 +47,12 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An address's 16 bytes, IPv4 mapped into IPv6; nil for anything else (a name, `unknown`).
+    ///
+    /// A NUL makes it no address: `inet_pton` reads only up to the first one, so `10.1.2.3\0`
+    /// would pass as 10.1.2.3 and then be kept whole as a client's address, a different one for
+    /// each NUL added (found by `make fuzz`, the `forwarded` target).
     static func bytes(of text: String) -> [UInt8]? {
-        guard !text.isEmpty, text.count <= 45 else { return nil }
+        guard !text.isEmpty, text.count <= 45, !text.utf8.contains(0) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 16)
         if !text.contains(":") {
             var v4 = in_addr()

@@ -42,6 +42,16 @@ struct ForwardedClientTests {
         #expect(found.isForwarded == !(forwardedFor.isEmpty && forwarded.isEmpty))
     }
 
+    /// Found by `make fuzz` (the `forwarded` target): C's `inet_pton` stops at a NUL, so a hop
+    /// with NULs after an address passed as that address and became a new client per NUL.
+    @Test func aHopWithANULIsNoAddress() {
+        let hop = "10.1.2.3" + String(repeating: "\0", count: 8)
+        let found = ForwardedClient(peer: "127.0.0.1", trustedProxies: Self.proxies, forwardedFor: [], forwarded: ["for=\(hop)"])
+        #expect(found.address == "127.0.0.1", "the walk stops at what is no address")
+        #expect(AddressRange.bytes(of: "198.51.100.1\0") == nil && AddressRange.bytes(of: "::1\0") == nil)
+        #expect(!Self.proxies.contains(address: "10.1.2.3\0"))
+    }
+
     @Test func withoutTrustedProxiesNoHeaderIsBelieved() {
         let found = ForwardedClient(peer: "127.0.0.1", trustedProxies: [], forwardedFor: ["198.51.100.1"], forwarded: [])
         #expect(found.address == "127.0.0.1" && found.isForwarded)
