@@ -131,3 +131,18 @@ scan: build
 crash: build
 	@scripts/ensure-packages.sh python3
 	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/crash.py --rounds $(CRASH_ROUNDS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
+
+# Fuzzing (docs/fuzzing.md), outside CI like the benchmarks.
+FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-json openlibrary-json isbn forwarded
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz fuzz-build
+
+## fuzz-build: the libFuzzer targets (Fuzz/), with the address sanitizer, in .build-fuzz (first build about 15 minutes)
+fuzz-build: deps
+	WISHLIST_FUZZ=1 swift build --product wishlist-fuzz --scratch-path .build-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+
+## fuzz: each of FUZZ_TARGETS for FUZZ_SECONDS on its seeds (Fuzz/corpus); fails on a crash and keeps the input
+fuzz: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+

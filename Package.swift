@@ -129,3 +129,23 @@ let package = Package(
         ),
     ]
 )
+
+// `make fuzz` (docs/fuzzing.md): libFuzzer targets for the parsers of untrusted input, declared
+// only when WISHLIST_FUZZ=1 so that the normal build and CI never see them. They live in this
+// package rather than one of their own so that they reach `package` declarations.
+if Context.environment["WISHLIST_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(
+            name: "wishlist-fuzz",
+            dependencies: [
+                "CFuzzDriver",
+                "WishlistCore",
+                "WishlistWeb",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Fuzz/Targets",
+            swiftSettings: swiftSettings
+        ),
+    ]
+}

@@ -1,6 +1,7 @@
 /// Open Library's answers, as far as a look-up reads them. Every field but the key and title may
-/// be missing from any answer, so all are optional.
-struct OpenLibrarySearchAnswer: Decodable {
+/// be missing from any answer, so all are optional. `package` so that the fuzz target decodes them
+/// (`make fuzz`).
+package struct OpenLibrarySearchAnswer: Decodable {
     struct Document: Decodable {
         let key: String?
         let title: String?
@@ -21,7 +22,7 @@ struct OpenLibrarySearchAnswer: Decodable {
 }
 
 /// `/books/{id}.json`, where `/isbn/{isbn}.json` redirects.
-struct OpenLibraryEdition: Decodable {
+package struct OpenLibraryEdition: Decodable {
     struct Reference: Decodable {
         let key: String
     }
@@ -41,7 +42,7 @@ struct OpenLibraryEdition: Decodable {
 }
 
 /// `/works/{id}.json`: read for its authors when an edition names none.
-struct OpenLibraryWork: Decodable {
+package struct OpenLibraryWork: Decodable {
     struct Role: Decodable {
         let author: OpenLibraryEdition.Reference?
     }
@@ -50,6 +51,6 @@ struct OpenLibraryWork: Decodable {
 }
 
 /// `/authors/{id}.json`.
-struct OpenLibraryAuthor: Decodable {
+package struct OpenLibraryAuthor: Decodable {
     let name: String?
 }
