@@ -82,14 +82,19 @@ struct CoverDiskFullTests {
 
     /// The books, each with its cover wanted; their cover keys in the same order.
     static func addBooks(_ server: WishlistServer, coversFrom baseURL: String) async throws -> [String] {
-        var keys: [String] = []
         for book in books {
-            let url = "\(baseURL)/b/id/\(book.coverID)-L.jpg?default=false"
             _ = try await AddedBookStore(database: server.database).add(
-                NewBook(title: book.title, author: book.author, isbn: try ISBN(book.isbn13), coverURL: url), at: Date()
+                NewBook(title: book.title, author: book.author, isbn: try ISBN(book.isbn13), coverURL: coverURL(book, baseURL)), at: Date()
             )
-            keys.append(CoverKey.of(url))
         }
-        return keys
+        return coverKeys(coversFrom: baseURL)
+    }
+
+    static func coverKeys(coversFrom baseURL: String) -> [String] {
+        books.map { CoverKey.of(coverURL($0, baseURL)) }
+    }
+
+    private static func coverURL(_ book: Fake.Book, _ baseURL: String) -> String {
+        "\(baseURL)/b/id/\(book.coverID)-L.jpg?default=false"
     }
 }
