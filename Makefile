@@ -132,10 +132,11 @@ crash: build
 	@scripts/ensure-packages.sh python3
 	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/crash.py --rounds $(CRASH_ROUNDS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
 
-# Fuzzing (docs/fuzzing.md), outside CI like the benchmarks.
+# Fuzzing and the soak (docs/fuzzing.md, docs/soak.md), outside CI like the benchmarks.
 FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-json openlibrary-json isbn forwarded
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz fuzz-build
+SOAK_MINUTES ?= 10
+.PHONY: fuzz fuzz-build soak
 
 ## fuzz-build: the libFuzzer targets (Fuzz/), with the address sanitizer, in .build-fuzz (first build about 15 minutes)
 fuzz-build: deps
@@ -146,3 +147,7 @@ fuzz-build: deps
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+## soak: the server (CONFIGURATION, debug by default) under a steady household load for SOAK_MINUTES; fails on an error, growing RSS or fds, or an unbounded WAL
+soak: deps
+	swift build -c $(CONFIGURATION) --product wishlist
+	SOAK_MINUTES=$(SOAK_MINUTES) SOAK_APP=$(CURDIR)/$(BIN) /usr/bin/python3 Tests/soak/soak.py
