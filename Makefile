@@ -138,7 +138,7 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 .PHONY: fuzz fuzz-build soak
 
-## fuzz-build: the libFuzzer targets (Fuzz/), with the address sanitizer, in .build-fuzz (first build about 15 minutes)
+## fuzz-build: the libFuzzer targets (Fuzz/), with the address sanitizer, in .build-fuzz (first build about 20 minutes)
 fuzz-build: deps
 	WISHLIST_FUZZ=1 swift build --product wishlist-fuzz --scratch-path .build-fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
