@@ -88,6 +88,34 @@ public struct AppConfig: Sendable, Equatable {
         public var failedLoginsPerAccount = 5
         public var failedLoginsPerAddress = 20
         public var signupsPerAddress = 10
+        /// Sign-in through an OpenID Connect provider (issue 32).
+        public var oidc = OIDC()
+        /// False hides the password forms; allowed only with another way in (`oidc` or
+        /// `trustedHeader`), so that no configuration locks every member out.
+        public var passwordSignIn = true
+        /// The header (such as `Remote-User`) in which an authenticating proxy names the user,
+        /// believed only from `server.trustedProxies`; empty: no header is believed.
+        public var trustedHeader = ""
+    }
+
+    /// The OpenID Connect provider and this app's client there. Its description masks the client
+    /// secret, so that printing a configuration cannot leak it.
+    public struct OIDC: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+        /// Empty turns single sign-on off.
+        public var issuer = ""
+        public var clientID = ""
+        public var clientSecret = ""
+        public var buttonLabel = "Sign in with single sign-on"
+        /// Whether an identity no account has linked gets a new account.
+        public var signup = true
+
+        public var isOn: Bool { !issuer.isEmpty }
+
+        public var description: String {
+            "OIDC(issuer: \(issuer), clientID: \(clientID), clientSecret: \(clientSecret.isEmpty ? "empty" : "set"), signup: \(signup))"
+        }
+
+        public var debugDescription: String { description }
     }
 
     public struct Metrics: Sendable, Equatable {

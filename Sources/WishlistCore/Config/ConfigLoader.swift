@@ -83,5 +83,23 @@ public enum ConfigLoader {
         if config.mail.isEnabled && config.mail.from.isEmpty {
             throw ConfigError(key: "mail.from", problem: "must be set when mail.smtpURL is: it is the From of every message")
         }
+        try validateSignInWays(config)
+    }
+
+    /// Single sign-on needs its client; a trusted header needs the proxies it is believed from;
+    /// turning passwords off needs another way in, or no one could sign in.
+    private static func validateSignInWays(_ config: AppConfig) throws {
+        let accounts = config.accounts
+        if accounts.oidc.isOn && accounts.oidc.clientID.isEmpty {
+            throw ConfigError(key: "accounts.oidc.clientID", problem: "must be set when accounts.oidc.issuer is")
+        }
+        if !accounts.trustedHeader.isEmpty && config.server.trustedProxies.isEmpty {
+            throw ConfigError(key: "accounts.trustedHeader", problem: "is believed only from server.trustedProxies, which is empty")
+        }
+        if !accounts.passwordSignIn && !accounts.oidc.isOn && accounts.trustedHeader.isEmpty {
+            throw ConfigError(
+                key: "accounts.passwordSignIn", problem: "false needs accounts.oidc.issuer or accounts.trustedHeader, or no one could sign in"
+            )
+        }
     }
 }

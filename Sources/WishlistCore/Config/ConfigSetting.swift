@@ -57,6 +57,13 @@ struct ConfigSetting {
         int("accounts.failedLoginsPerAccount", env: nil, 1...100_000, \.accounts.failedLoginsPerAccount),
         int("accounts.failedLoginsPerAddress", env: nil, 1...10000, \.accounts.failedLoginsPerAddress),
         int("accounts.signupsPerAddress", env: nil, 1...10000, \.accounts.signupsPerAddress),
+        issuer("accounts.oidc.issuer", env: "WISHLIST_OIDC_ISSUER", \.accounts.oidc.issuer),
+        string("accounts.oidc.clientID", env: "WISHLIST_OIDC_CLIENT_ID", allowEmpty: true, \.accounts.oidc.clientID),
+        string("accounts.oidc.clientSecret", env: "WISHLIST_OIDC_CLIENT_SECRET", allowEmpty: true, \.accounts.oidc.clientSecret),
+        string("accounts.oidc.buttonLabel", env: nil, \.accounts.oidc.buttonLabel),
+        bool("accounts.oidc.signup", env: nil, \.accounts.oidc.signup),
+        bool("accounts.passwordSignIn", env: "WISHLIST_PASSWORD_SIGNIN", \.accounts.passwordSignIn),
+        headerName("accounts.trustedHeader", env: "WISHLIST_TRUSTED_HEADER", \.accounts.trustedHeader),
         ]
     }
 
@@ -199,6 +206,37 @@ struct ConfigSetting {
             let text = config[keyPath: path]
             guard text.isEmpty || MailAddress(text) != nil else {
                 throw ConfigError(key: key, problem: "expected a plain address such as wishlist@example.com, got \"\(text)\"")
+            }
+        }
+    }
+
+    /// An OpenID Connect issuer: https, or http only to this machine's loopback (a provider run
+    /// beside the app, or by the tests), like the mail rule: tokens and the client secret never
+    /// cross a network in clear text. Empty turns single sign-on off. Kept exactly as written,
+    /// since the ID token's `iss` must equal it.
+    private static func issuer(_ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>) -> ConfigSetting {
+        let parseString = string(key, env: env, allowEmpty: true, path)
+        return ConfigSetting(key: key, environmentName: env) { input, config in
+            try parseString.apply(input, &config)
+            let text = config[keyPath: path]
+            if text.isEmpty { return }
+            guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+                  let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+                  scheme == "https" || (scheme == "http" && AddressRange.isLoopback(host: host))
+            else {
+                throw ConfigError(key: key, problem: "expected an https URL (http only to 127.0.0.1, ::1 or localhost), got \"\(text)\"")
+            }
+        }
+    }
+
+    /// An HTTP header's name (RFC 9110 token characters), or empty.
+    private static func headerName(_ key: String, env: String?, _ path: WritableKeyPath<AppConfig, String>) -> ConfigSetting {
+        let parseString = string(key, env: env, allowEmpty: true, path)
+        return ConfigSetting(key: key, environmentName: env) { input, config in
+            try parseString.apply(input, &config)
+            let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            guard config[keyPath: path].allSatisfy(tokenCharacters.contains) else {
+                throw ConfigError(key: key, problem: "expected a header name such as Remote-User, got \"\(config[keyPath: path])\"")
             }
         }
     }

@@ -94,7 +94,7 @@ public final class SMTPClient: MailTransport {
 
     static func protection(for url: String) -> Protection? {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
-        let loopback = AddressRange.isLoopbackHost(host)
+        let loopback = AddressRange.isLoopback(host: host)
         switch components.scheme?.lowercased() {
         case "smtps": return .implicitTLS(verified: !loopback)
         case "smtp": return .startTLS(required: !loopback)

@@ -39,11 +39,11 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     /// The loopback blocks, `metrics.allowFrom`'s default.
     public static let loopback = [AddressRange("127.0.0.0/8")!, AddressRange("::1")!]
 
-    /// Whether a URL's host is this machine: `localhost`, or an address in ``loopback``
-    /// (IPv6 in the brackets a URL writes it in, or without).
-    public static func isLoopbackHost(_ host: String) -> Bool {
+    /// Whether a URL's host is this machine: `localhost`, or an address in a loopback block
+    /// (`[::1]` as a URL writes it).
+    public static func isLoopback(host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return bare.lowercased() == "localhost" || loopback.contains { $0.contains(bare) }
+        return bare.lowercased() == "localhost" || loopback.contains(address: bare)
     }
 
     /// An address's 16 bytes, IPv4 mapped into IPv6; nil for anything else (a name, `unknown`).
