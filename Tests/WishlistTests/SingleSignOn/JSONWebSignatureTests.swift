@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import WishlistCore
+
+/// The JWS and JWK parsing behind ID tokens, without a provider.
+@Suite("JWS and JWK: parsing, algorithms, signatures, claims")
+struct JSONWebSignatureTests {
+    static let keys = JSONWebKeySet(json: Array(try! JSONSerialization.data(withJSONObject: ["keys": [
+        TestTokenSigner.jwk(rsa: TestTokenSigner.rsa.publicKey, kid: "rsa-1"),
+        TestTokenSigner.jwk(p256: TestTokenSigner.p256.publicKey, kid: "ec-1"),
+        ["kty": "oct", "kid": "secret", "k": "c2VjcmV0"],
+        ["kty": "RSA", "kid": "enc", "use": "enc", "n": "AQAB", "e": "AQAB"],
+        ["kty": "EC", "crv": "P-384", "kid": "p384", "x": "AA", "y": "AA"],
+    ]])))!
+
+    static var claims: [String: Any] { ["iss": "https://id.example", "sub": "s"] }
+
+    @Test func aKeySetKeepsOnlyTheSigningKeysItCanUse() {
+        #expect(Self.keys.keys.map(\.id) == ["rsa-1", "ec-1"])
+        #expect(JSONWebKeySet(json: Array("not json".utf8)) == nil)
+        #expect(JSONWebKeySet(json: Array(#"{"keys": 3}"#.utf8)) == nil)
+    }
+
+    @Test func rs256AndES256SignaturesVerifyWithTheirKeys() throws {
+        for signing in [TestTokenSigner.Signing.rs256(kid: "rsa-1"), .es256(kid: "ec-1"), .rs256(kid: nil)] {
+            let token = try JSONWebSignature(compact: TestTokenSigner.sign(Self.claims, signing))
+            try token.verify(with: Self.keys)
+            #expect(try JSONSerialization.jsonObject(with: Data(token.payload)) as? [String: String] == ["iss": "https://id.example", "sub": "s"])
+        }
+    }
+
+    @Test func onlyRS256AndES256AreRead() {
+        #expect(throws: TokenRefusal.algorithm("none")) { try JSONWebSignature(compact: TestTokenSigner.sign(Self.claims, .none)) }
+        #expect(throws: TokenRefusal.algorithm("HS256")) {
+            try JSONWebSignature(compact: TestTokenSigner.sign(Self.claims, .hs256WithPublicKey(kid: "rsa-1")))
+        }
+    }
+
+    @Test func aSignatureByAnotherKeyOrUnderAnotherKeysIdIsRefused() throws {
+        #expect(throws: TokenRefusal.badSignature) {
+            try JSONWebSignature(compact: TestTokenSigner.sign(Self.claims, .rs256WithUnpublishedKey(kid: "rsa-1"))).verify(with: Self.keys)
+        }
+        #expect(throws: TokenRefusal.unknownKey) {
+            try JSONWebSignature(compact: TestTokenSigner.sign(Self.claims, .es256(kid: "rsa-1"))).verify(with: Self.keys)
+        }
+        #expect(throws: TokenRefusal.unknownKey) {
+            try JSONWebSignature(compact: TestTokenSigner.sign(Self.claims, .rs256(kid: "rotated"))).verify(with: Self.keys)
+        }
+    }
+
+    @Test func aTamperedPayloadNoLongerVerifies() throws {
+        let parts = TestTokenSigner.sign(Self.claims, .rs256(kid: "rsa-1")).split(separator: ".")
+        let forged = parts[0] + "." + TestTokenSigner.encode(["iss": "https://id.example", "sub": "admin"]) + "." + parts[2]
+        #expect(throws: TokenRefusal.badSignature) { try JSONWebSignature(compact: String(forged)).verify(with: Self.keys) }
+    }
+
+    @Test(arguments: ["", "a.b", "a.b.c.d", "!!.e30.", "e30.e30.", "W10.e30.", String(repeating: "a", count: 20_000) + ".e30."])
+    func malformedCompactTokensAreRefused(_ text: String) {
+        #expect(throws: TokenRefusal.self) { try JSONWebSignature(compact: text) }
+    }
+
+    @Test func aCriticalHeaderWeDoNotKnowIsRefused() {
+        let header = TestTokenSigner.encode(["alg": "RS256", "crit": ["exp"], "exp": 1])
+        #expect(throws: TokenRefusal.malformed) { try JSONWebSignature(compact: header + ".e30.AA") }
+    }
+
+    // MARK: Claims
+
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+    static let expected = IDToken.Expectation(issuer: "https://id.example", clientID: "app", nonce: "n-1", now: now)
+
+    static func token(_ change: (inout [String: Any]) -> Void = { _ in }) -> [UInt8] {
+        var claims: [String: Any] = [
+            "iss": "https://id.example", "aud": "app", "sub": "s-1", "nonce": "n-1", "iat": 1_790_000_000, "exp": 1_790_000_300,
+            "preferred_username": "ada",
+        ]
+        change(&claims)
+        return Array(try! JSONSerialization.data(withJSONObject: claims))
+    }
+
+    @Test func theClaimsOfAGoodTokenAreRead() throws {
+        let token = try IDToken(payload: Self.token(), expecting: Self.expected)
+        #expect(token.subject == "s-1" && token.preferredUsername == "ada")
+    }
+
+    @Test(arguments: [
+        ("iss", "https://id.example/", "comes from another issuer"), ("aud", "other", "is meant for another client"),
+        ("nonce", "n-2", "its nonce differs"), ("sub", "", "names no subject"), ("exp", "soon", "has no expiry"),
+    ])
+    func aWrongClaimIsRefused(claim: String, value: String, problem: String) {
+        let error = #expect(throws: TokenRefusal.self) { try IDToken(payload: Self.token { $0[claim] = value }, expecting: Self.expected) }
+        #expect(error?.description.contains(problem) == true, "\(error.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test func expiryAndIssueTimeHaveSixtySecondsOfLeewayAndNoMore() throws {
+        _ = try IDToken(payload: Self.token { $0["exp"] = 1_790_000_000 - 59; $0["iat"] = 1_790_000_000 + 60 }, expecting: Self.expected)
+        #expect(throws: TokenRefusal.claim("has expired")) {
+            try IDToken(payload: Self.token { $0["exp"] = 1_790_000_000 - 60 }, expecting: Self.expected)
+        }
+        #expect(throws: TokenRefusal.claim("was issued in the future")) {
+            try IDToken(payload: Self.token { $0["iat"] = 1_790_000_000 + 61 }, expecting: Self.expected)
+        }
+    }
+
+    @Test func severalAudiencesNeedOurAuthorizedParty() throws {
+        _ = try IDToken(payload: Self.token { $0["aud"] = ["app", "api"]; $0["azp"] = "app" }, expecting: Self.expected)
+        #expect(throws: TokenRefusal.self) { try IDToken(payload: Self.token { $0["aud"] = ["app", "api"] }, expecting: Self.expected) }
+        #expect(throws: TokenRefusal.self) { try IDToken(payload: Self.token { $0["azp"] = "api" }, expecting: Self.expected) }
+    }
+}
