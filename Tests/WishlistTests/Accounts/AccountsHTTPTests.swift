@@ -456,6 +456,12 @@ struct AccountsHTTPTests {
             _ = try await PasswordResetLinks(database: database, clock: .system).create(
                 userID: gonerID, by: Administration.Actor(userID: keeperID, username: "keeper-4k")
             )
+            // A linked single sign-on identity and a linking under way (issue 32), which this
+            // server, having no provider, cannot make over HTTP.
+            try await SignInIdentities(database: database, clock: .system).link(userID: gonerID, issuer: "https://id.example", subject: "goner")
+            _ = try await SignInAttempts(database: database, clock: .system).start(
+                browserToken: "browser", address: "192.0.2.1", linkingUserID: gonerID, next: "/settings"
+            )
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             let gonerBefore = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }
             #expect(gonerBefore.filter { $0.value == 0 }.isEmpty, "the user has rows in every table that refers to users: \(gonerBefore)")

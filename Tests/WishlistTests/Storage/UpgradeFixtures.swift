@@ -197,6 +197,16 @@ enum UpgradeFixtures {
             UPDATE cover SET status = 'failed', failures = 2, retry_at = '2024-03-10 12:00:00.000'
                 WHERE url = 'http://127.0.0.1:9/du-prd/books/images/9780000000019.jpg';
             """,
+        "20-sign-in-identities": """
+            INSERT INTO sign_in_identity (id, user_id, issuer, subject, created_at, last_used_at) VALUES
+                (1, 2, 'https://id.example.org/realms/home', 'f3a9c1d2-bob', '2024-03-11 09:00:00.000', '2024-03-12 08:30:00.000');
+            INSERT INTO user (id, username, username_key, email, email_key, password_hash, created_at) VALUES
+                (4, 'dana.q', 'dana.q', NULL, NULL, '', '2024-03-11 09:05:00.000');
+            INSERT INTO sign_in_identity (id, user_id, issuer, subject, created_at, last_used_at) VALUES
+                (2, 4, 'https://id.example.org/realms/home', 'a7e0-dana', '2024-03-11 09:05:00.000', NULL);
+            INSERT INTO sign_in_attempt (state, browser, nonce, code_verifier, user_id, next, address, expires_at) VALUES
+                ('c3RhdGUtb25l', X'5a5b5c5d', 'bm9uY2Utb25l', 'dmVyaWZpZXItb25l', NULL, '/wishlist', '192.0.2.7', '2024-03-12 08:40:00.000');
+            """,
     ]
 }
 
