@@ -49,7 +49,9 @@ public struct WishlistServer: Sendable {
         try await accounts.calibratePasswordChecks()
         let csrf = try await CSRFProtection.load(from: database)
         let cookies = SessionCookies(secure: config.server.secureCookies)
-        let signupOpen = config.accounts.signup == .open
+        // Without password sign-in, nobody signs up with a password either (`accounts.passwordSignIn`).
+        let passwordSignup = config.accounts.passwordSignIn ? config.accounts.signup : .closed
+        let signupOpen = passwordSignup == .open
         let pages = PageRenderer(
             templates: templates, signupOpen: signupOpen,
             notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
@@ -94,6 +96,7 @@ public struct WishlistServer: Sendable {
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo
         ))
+        let sessionMaxAge = config.accounts.sessionAbsoluteDays * 86_400
         router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, reading: reading, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
         router.add(middleware: ErrorPageMiddleware(pages: pages))
@@ -142,14 +145,24 @@ public struct WishlistServer: Sendable {
         FeedController(feedLinks: feedLinks, catalog: catalog, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(
-            accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: config.accounts.signup,
+            accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: passwordSignup,
             invites: invites,
-            sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, addressing: addressing, accountMail: mail?.accountMail
+            sessionMaxAge: sessionMaxAge, addressing: addressing, accountMail: mail?.accountMail, passwordSignIn: config.accounts.passwordSignIn,
+            singleSignOnLabel: config.accounts.oidc.isOn ? config.accounts.oidc.buttonLabel : nil
         ).addRoutes(to: router)
         if let mail {
             MailController(
                 accountMail: mail.accountMail, unsubscribeLinks: mail.unsubscribeLinks, pages: pages, metrics: metrics, addressing: addressing
             ).addRoutes(to: router)
+        }
+        let identities = SignInIdentities(database: database, clock: clock)
+        let signInAttempts = SignInAttempts(database: database, clock: clock)
+        if config.accounts.oidc.isOn {
+            SingleSignOnController(
+                provider: OpenIDProvider(settings: config.accounts.oidc, publicOrigin: config.server.publicOrigin, clock: clock, limits: httpLimits),
+                attempts: signInAttempts, identities: identities, accounts: accounts, cookies: cookies, sessionMaxAge: sessionMaxAge,
+                metrics: metrics, logger: logger, addressing: addressing
+            ).addRoutes(public: router, signedIn: signedIn)
         }
 
         let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
@@ -160,7 +173,8 @@ public struct WishlistServer: Sendable {
         SettingsController(
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
-            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail
+            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
+            identities: config.accounts.oidc.isOn ? identities : nil
         ).addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,
@@ -172,7 +186,7 @@ public struct WishlistServer: Sendable {
             CatalogRefreshService(sync: catalogSync, logger: logger, metrics: metrics),
             coverFetcher,
             ExpiredRowsPurge(
-                purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired] + (mail?.purges ?? []),
+                purges: [accounts.deleteExpiredRows, catalogSync.limiter.deleteExpired, signInAttempts.deleteExpired] + (mail?.purges ?? []),
                 interval: .seconds(3600), logger: logger
             ),
         ]

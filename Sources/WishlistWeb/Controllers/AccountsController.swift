@@ -14,6 +14,10 @@ struct AccountsController {
     let addressing: ClientAddressing
     /// With mail on: a new address gets its confirmation link, and sign-in offers "Forgot your password?".
     let accountMail: AccountMail?
+    /// False (`accounts.passwordSignIn`): the sign-in page offers only the other ways in.
+    var passwordSignIn = true
+    /// The single sign-on button's label, when `accounts.oidc` is on.
+    var singleSignOnLabel: String?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("login", use: showLogin)
@@ -60,6 +64,7 @@ struct AccountsController {
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard passwordSignIn else { throw PageError.notFound }
         let form = try LoginForm(context.form)
         var errors = FieldErrors()
         if form.username.isEmpty { errors["username"] = "Enter your username." }
@@ -164,6 +169,8 @@ struct AccountsController {
                 "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors),
                 "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
                 "passkey_script": true, "mail_on": .bool(accountMail != nil),
+                "password_sign_in": .bool(passwordSignIn),
+                "single_sign_on": singleSignOnLabel.map { ["label": .string($0)] } ?? .null,
             ]
         )
     }

@@ -19,6 +19,8 @@ struct SettingsController {
     let publicOrigin: String
     /// With mail on: the e-mail section (address, its confirmation, the weekly digest).
     let accountMail: AccountMail?
+    /// The linked single sign-on identities, when `accounts.oidc` is on.
+    var identities: SignInIdentities?
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings", use: show)
@@ -55,6 +57,8 @@ struct SettingsController {
         "email-sent": "A new confirmation link is on its way. It works for 24 hours.",
         "digest-on": "The weekly digest is on. It comes only in weeks with news.",
         "digest-off": "The weekly digest is off.",
+        "identity-linked": "Single sign-on is linked. Next time, sign in with it.",
+        "identity-unlinked": "Single sign-on was unlinked. It can no longer sign you in here.",
     ]
 
     struct PasswordForm {
@@ -214,6 +218,17 @@ struct SettingsController {
     }
 
 
+    /// The "Single sign-on" section's values, or null to leave it out.
+    private func singleSignOnSection(userID: Int64) async throws -> TemplateValue {
+        guard let identities else { return .null }
+        return ["identities": .array(try await identities.identities(of: userID).map { identity in
+            [
+                "id": .int(Int(identity.id)), "created_at": .date(identity.createdAt),
+                "last_used_at": identity.lastUsedAt.map(TemplateValue.date) ?? .null,
+            ]
+        })]
+    }
+
     private func page(
         _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, newShareLink: String? = nil, newFeedLink: String? = nil,
         status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
@@ -251,6 +266,7 @@ struct SettingsController {
                 "passkey_script": true,
                 "email": mailState.map { ["address": .string($0.email ?? ""), "verified": .bool($0.isVerified)] } ?? .null,
                 "digest": .bool(mailState?.wantsDigest ?? false),
+                "sso": try await singleSignOnSection(userID: user.userID),
                 "sessions": .array(sessions),
                 "other_sessions": .bool(sessions.count > 1),
                 "errors": TemplateValue(errors),

@@ -1,0 +1,209 @@
+import Hummingbird
+import Logging
+import WishlistCore
+
+/// Sign-in through the OpenID Connect provider (authorization code flow with PKCE), and linking
+/// an identity there to a signed-in member's account from Settings.
+struct SingleSignOnController {
+    let provider: OpenIDProvider
+    let attempts: SignInAttempts
+    let identities: SignInIdentities
+    let accounts: AccountService
+    let cookies: SessionCookies
+    let sessionMaxAge: Int
+    let metrics: MetricsRegistry
+    let logger: Logger
+    let addressing: ClientAddressing
+
+    /// Starting (and linking) is a link, not a form: Chromium holds the redirect a form's answer
+    /// makes to `form-action 'self'`, so a form could not lead to the provider. A forged link
+    /// only starts an attempt that the browser following it alone can finish, at its provider.
+    func addRoutes(public router: Router<AppRequestContext>, signedIn group: RouterGroup<AppRequestContext>) {
+        router.get("oidc/start", use: start)
+        router.get("oidc/callback", use: callback)
+        group.get("settings/single-sign-on/link", use: link)
+        group.post("settings/single-sign-on/:id/unlink", use: unlink)
+    }
+
+    /// The short-lived cookie that binds an attempt to this browser: `Lax`, since the provider
+    /// sends the browser back with a top-level GET from its own site.
+    var attemptCookieName: String { cookies.secure ? "__Host-wishlist_oidc" : "wishlist_oidc" }
+
+    func attemptCookie(_ token: String, maxAge: Int) -> Cookie {
+        Cookie(name: attemptCookieName, value: token, maxAge: maxAge, path: "/", secure: cookies.secure, httpOnly: true, sameSite: .lax)
+    }
+
+    // MARK: Starting
+
+    @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let next = LocalPath.validated(try FormBody(query: request.uri.query ?? "").text("next", maxLength: 2000))
+        return try await redirectToProvider(linkingUserID: nil, next: next, address: addressing.address(of: request, context))
+    }
+
+    @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        return try await redirectToProvider(linkingUserID: user.userID, next: "/settings", address: addressing.address(of: request, context))
+    }
+
+    private func redirectToProvider(linkingUserID: Int64?, next: String, address: String) async throws -> Response {
+        let browserToken = SecureRandom.token()
+        let attempt: SignInAttempt
+        do {
+            attempt = try await attempts.start(browserToken: browserToken, address: address, linkingUserID: linkingUserID, next: next)
+        } catch is SignInAttempts.Busy {
+            throw PageError.tooManyAttempts(retryAfter: Int(SignInAttempts.lifetime), action: "sign-in")
+        }
+        let url: String
+        do {
+            url = try await provider.authorizationURL(for: attempt)
+        } catch {
+            throw unavailable(error)
+        }
+        var response = redirect(to: url)
+        response.setCookie(attemptCookie(browserToken, maxAge: Int(SignInAttempts.lifetime)))
+        return response
+    }
+
+    // MARK: Coming back
+
+    @Sendable func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = try FormBody(query: request.uri.query ?? "")
+        let state = try query.text("state", maxLength: 200)
+        guard let browserToken = request.cookieValue(attemptCookieName), !state.isEmpty,
+              let attempt = try await attempts.finish(state: state, browserToken: browserToken)
+        else { throw Self.staleAttempt }
+        let providerError = try query.text("error", maxLength: 200)
+        guard providerError.isEmpty else {
+            logger.info("single sign-on: the provider answered \(providerError.prefix(60))")
+            throw Self.providerDeclined
+        }
+        let code = try query.text("code", maxLength: 4096)
+        guard !code.isEmpty else { throw PageError.badRequest("The provider sent you back without a sign-in code. Start again from the sign-in page.") }
+
+        let token: IDToken
+        do {
+            token = try await provider.redeem(code: code, for: attempt)
+        } catch {
+            metrics.increment(.signIns, [("outcome", "rejected")])
+            throw refusal(error)
+        }
+        var response = try await finish(attempt, token: token, request: request, context: context)
+        response.setCookie(attemptCookie("", maxAge: 0))
+        return response
+    }
+
+    private func finish(_ attempt: SignInAttempt, token: IDToken, request: Request, context: AppRequestContext) async throws -> Response {
+        if let userID = attempt.linkingUserID {
+            return try await finishLinking(userID: userID, token: token, context: context)
+        }
+        let outcome = try await accounts.signIn(
+            issuer: provider.settings.issuer, subject: token.subject, preferredUsername: token.preferredUsername, signup: provider.settings.signup
+        )
+        switch outcome {
+        case .signedIn(let user):
+            metrics.increment(.signIns, [("outcome", "success")])
+            return try await startSession(for: user, replacing: context.visitor.signedIn, request: request, redirectingTo: attempt.next)
+        case .unknown, .invalidName:
+            metrics.increment(.signIns, [("outcome", "rejected")])
+            throw Self.noLinkedAccount
+        case .disabled:
+            metrics.increment(.signIns, [("outcome", "rejected")])
+            throw Self.refusedAccount
+        }
+    }
+
+    /// Links only for the member who started linking, still signed in in this browser.
+    private func finishLinking(userID: Int64, token: IDToken, context: AppRequestContext) async throws -> Response {
+        guard context.visitor.signedIn?.userID == userID else { throw Self.staleAttempt }
+        do {
+            try await identities.link(userID: userID, issuer: provider.settings.issuer, subject: token.subject)
+        } catch SignInIdentities.Refusal.linkedElsewhere {
+            throw PageError(
+                .conflict, title: "Linked to another account",
+                message: "That single sign-on identity already signs in to another account here. Sign in with it to use that account, or ask an admin."
+            )
+        }
+        return redirect(to: SitePath.settings(done: "identity-linked"))
+    }
+
+    /// A new session and token, as at a password sign-in; a session this browser had ends.
+    private func startSession(for user: User, replacing old: Visitor.SignedIn?, request: Request, redirectingTo next: String) async throws -> Response {
+        if let old { try await accounts.sessions.delete(id: old.sessionID) }
+        let token = try await accounts.sessions.create(userID: user.id, userAgent: request.headers[.userAgent] ?? "")
+        var response = redirect(to: LocalPath.validated(next))
+        response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))
+        return response
+    }
+
+    // MARK: Unlinking
+
+    @Sendable func unlink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw Self.noSuchIdentity }
+        do {
+            try await identities.unlink(identityID: id, userID: user.userID)
+        } catch SignInIdentities.Refusal.notFound {
+            throw Self.noSuchIdentity
+        } catch SignInIdentities.Refusal.lastWayIn {
+            throw PageError(
+                .conflict, title: "Your only way in",
+                message: "Single sign-on is the only way into your account, so it can't be unlinked. Add a passkey first, or ask an admin to set a password."
+            )
+        }
+        return redirect(to: SitePath.settings(done: "identity-unlinked"))
+    }
+
+    // MARK: Refusals
+
+    static let staleAttempt = PageError(
+        .badRequest, title: "This sign-in can't be finished",
+        message: "It was started in another browser, already finished, or more than ten minutes ago. Start again from the sign-in page."
+    )
+
+    static let providerDeclined = PageError(
+        .forbidden, title: "Not signed in",
+        message: "The single sign-on provider did not sign you in. Start again from the sign-in page, or sign in another way."
+    )
+
+    static let noLinkedAccount = PageError(
+        .forbidden, title: "No account for this sign-in",
+        message: "No account here is linked to that single sign-on identity, and new accounts can't be made with it. "
+            + "Sign in another way and link it from Settings, or ask an admin for an account."
+    )
+
+    static let refusedAccount = PageError(
+        .forbidden, title: "Sign-in refused",
+        message: "This account can't sign in. Ask an admin of this server."
+    )
+
+    static let noSuchIdentity = PageError(
+        .notFound, title: "Not linked",
+        message: "Your account has no such single sign-on identity. Settings lists the ones it has."
+    )
+
+    /// The page for a failed code exchange or token check; the reason goes to the log only.
+    private func refusal(_ failure: OpenIDProvider.Failure) -> PageError {
+        logger.warning("single sign-on refused: \(failure.description)")
+        switch failure {
+        case .unavailable: return unavailable(failure)
+        case .codeRefused:
+            return PageError(
+                .badRequest, title: "The provider refused this sign-in",
+                message: "The provider would not confirm this sign-in: its code was used already or does not belong to this browser. Start again from the sign-in page."
+            )
+        case .token:
+            return PageError(
+                .forbidden, title: "This sign-in couldn't be trusted",
+                message: "The answer from the single sign-on provider did not pass our checks, so you are not signed in. Start again from the sign-in page; if it keeps happening, tell an admin."
+            )
+        }
+    }
+
+    private func unavailable(_ failure: OpenIDProvider.Failure) -> PageError {
+        logger.warning("single sign-on: \(failure.description)")
+        return PageError(
+            .badGateway, title: "Single sign-on is unavailable",
+            message: "The single sign-on provider could not be reached. Try again in a moment, or sign in another way."
+        )
+    }
+}
