@@ -1,5 +1,6 @@
 import CivilTime
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -97,6 +98,12 @@ public struct WishlistServer: Sendable {
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo
         ))
         let sessionMaxAge = config.accounts.sessionAbsoluteDays * 86_400
+        if let header = HTTPField.Name(config.accounts.trustedHeader) {
+            router.add(middleware: TrustedHeaderMiddleware(
+                header: header, trustedProxies: config.server.trustedProxies, accounts: accounts, cookies: cookies, csrf: csrf,
+                sessionMaxAge: sessionMaxAge, signup: config.accounts.signup != .closed
+            ))
+        }
         router.add(middleware: FlashMiddleware(wishlist: wishlist, household: household, reading: reading, secure: config.server.secureCookies))
         // Again inside the session, so error pages show the signed-in navigation.
         router.add(middleware: ErrorPageMiddleware(pages: pages))
