@@ -13,6 +13,8 @@ public struct Administration: Sendable {
         public let itemCount: Int
         public let isAdmin: Bool
         public let isDisabled: Bool
+        /// How the account can sign in: password, passkeys, single sign-on.
+        public let waysIn: SignInIdentities.WaysIn
     }
 
     /// The admin doing something, as the audit log names them.
@@ -70,14 +72,18 @@ public struct Administration: Sendable {
             let accounts = try Row.fetchAll(db, sql: """
                 SELECT user.id, user.username, user.created_at, user.is_admin, user.disabled_at,
                     (SELECT MAX(last_seen_at) FROM session WHERE session.user_id = user.id) AS last_seen_at,
-                    (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count
+                    (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count,
+                    user.password_hash <> '' AS has_password,
+                    (SELECT COUNT(*) FROM passkey WHERE passkey.user_id = user.id) AS passkeys,
+                    (SELECT COUNT(*) FROM sign_in_identity WHERE sign_in_identity.user_id = user.id) AS identities
                 FROM user WHERE ?1 = '' OR instr(username_key, ?1) > 0
                 ORDER BY username_key LIMIT ?2 OFFSET ?3
                 """, arguments: [key, NamePage<Account>.size, NamePage<Account>.offset(number)]
             ).map { row in
                 Account(
                     id: row["id"], username: row["username"], createdAt: row.date("created_at"), lastSeenAt: row.optionalDate("last_seen_at"),
-                    itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: row.optionalDate("disabled_at") != nil
+                    itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: row.optionalDate("disabled_at") != nil,
+                    waysIn: .init(password: row["has_password"], passkeys: row["passkeys"], identities: row["identities"])
                 )
             }
             return NamePage(items: accounts, total: total, number: number)

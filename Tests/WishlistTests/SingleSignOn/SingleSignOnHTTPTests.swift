@@ -349,6 +349,23 @@ struct SingleSignOnHTTPTests {
         }
     }
 
+    // MARK: The admin page
+
+    @Test func theAdminPageShowsHowEachAccountSignsIn() async throws {
+        try await Self.withProvider { setup in
+            _ = try await setup.server.accounts.createUser(username: "root", password: "correct horse battery", isAdmin: true)
+            try await TestApp.run(setup.server) { browser in
+                try await Self.signIn(&browser, setup)
+                try await browser.post("/logout", [])
+                try await browser.signIn("root")
+                let page = try await browser.get("/admin")
+                let row = { (name: String) in page.text.firstMatch(of: try! Regex(#"data-user=""# + name + #""[\s\S]*?class="ways-in">([^<]*)<"#))?.output[1].substring }
+                #expect(row("root") == "password")
+                #expect(row("Ada.Lovelace") == "single sign-on")
+            }
+        }
+    }
+
     // MARK: The sign-in page
 
     @Test func theSignInPageOffersTheButtonAndWithoutPasswordsOnlyIt() async throws {
