@@ -1,0 +1,160 @@
+"""Single sign-on in a real browser (issue 32), against a real OpenID provider on loopback.
+
+The provider is `oidc-provider-mock` (pinned in requirements.txt), started by this module in a
+thread on a free loopback port: discovery, a JWKS, RS256 ID tokens, and a login form where a
+person types the subject (`sub`) to sign in as. Its issuer is http://localhost:PORT, which the app
+accepts because http is allowed to loopback only. The app's servers are the test's own
+(`configured_server`), opened on their public URL (http://localhost:PORT), where the provider
+sends the browser back.
+
+- The first sign-in through the provider makes an account named from `preferred_username`; signing
+  out and in again through the provider is the same account.
+- A member who signed up with a password links her identity from Settings, and then signs in with
+  it.
+- With `accounts.oidc.signup` off, an identity no account has is refused with a sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+import uuid
+from contextlib import contextmanager
+from typing import Iterator
+from urllib.parse import quote, urlsplit
+
+import oidc_provider_mock
+import pytest
+from selenium.webdriver.common.by import By
+
+from support import Browser, follow, new_chromium, sign_out, sign_up, signed_in_as, unique_username
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[str]:
+    """The provider's issuer URL, for the module's servers and tests."""
+    with oidc_provider_mock.run_server_in_thread() as server:
+        yield f"http://localhost:{server.server_port}"
+
+
+def provider_user(provider: str, preferred_username: str) -> str:
+    """A new subject at the provider whose ID tokens say `preferred_username`; returns the subject."""
+    subject = f"sub-{uuid.uuid4().hex[:12]}"
+    body = json.dumps({"preferred_username": preferred_username, "email": "shared@example.org"}).encode()
+    request = urllib.request.Request(
+        f"{provider}/users/{quote(subject)}", data=body, method="PUT", headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 204, response.status
+    return subject
+
+
+def settings(provider: str, signup: bool) -> dict:
+    return {"accounts": {"oidc": {"issuer": provider, "clientID": "wishlist-e2e", "clientSecret": "e2e-secret", "signup": signup}}}
+
+
+@pytest.fixture(scope="module")
+def sso_server(configured_server, provider: str) -> Iterator[str]:
+    """A server whose single sign-on may make accounts, on its public URL."""
+    with configured_server("sso", settings(provider, signup=True)) as base_url:
+        yield public(base_url)
+
+
+@pytest.fixture(scope="module")
+def sso_server_without_signup(configured_server, provider: str) -> Iterator[str]:
+    with configured_server("sso-no-signup", settings(provider, signup=False)) as base_url:
+        yield public(base_url)
+
+
+def public(base_url: str) -> str:
+    """The server at its public URL, where the provider sends the browser back (cookies are per host)."""
+    return f"http://localhost:{urlsplit(base_url).port}"
+
+
+@contextmanager
+def chromium(base_url: str, name: str) -> Iterator[Browser]:
+    driver = new_chromium()
+    try:
+        yield Browser(driver, base_url, name)
+    finally:
+        driver.quit()
+
+
+def sign_in_at_provider(browser: Browser, provider: str, subject: str, start: str) -> None:
+    """Follows the app's single sign-on link on `start`, and signs in at the provider's form as `subject`."""
+    browser.visit(start)
+    link = browser.driver.find_element(By.ID, "sso-sign-in" if start.startswith("/login") else "sso-link")
+    follow(browser, link, "provider-form")
+    assert browser.driver.current_url.startswith(provider + "/"), browser.driver.current_url
+    browser.driver.find_element(By.CSS_SELECTOR, 'input[name="sub"]').send_keys(subject)
+    follow(browser, browser.driver.find_element(By.XPATH, '//button[normalize-space()="Authorize"]'), "back-from-provider")
+
+
+def test_the_first_sign_in_makes_the_account_and_the_next_finds_it(sso_server: str, provider: str, request: pytest.FixtureRequest) -> None:
+    name = unique_username("sso")
+    subject = provider_user(provider, name)
+    with chromium(sso_server, request.node.name) as browser:
+        sign_in_at_provider(browser, provider, subject, "/login")
+        assert browser.path == "/lists", browser.driver.current_url
+        assert signed_in_as(browser) == name
+
+        sign_out(browser)
+        assert signed_in_as(browser) is None
+        sign_in_at_provider(browser, provider, subject, "/login")
+        assert signed_in_as(browser) == name, "the same identity signs in to the same account"
+
+
+def test_a_member_links_her_identity_from_settings_and_signs_in_with_it(sso_server: str, provider: str, request: pytest.FixtureRequest) -> None:
+    with chromium(sso_server, request.node.name) as browser:
+        member = unique_username("linker")
+        sign_up(browser, member)
+        subject = provider_user(provider, "someone-else-entirely")
+        sign_in_at_provider(browser, provider, subject, "/settings")
+        assert browser.path == "/settings", browser.driver.current_url
+        assert "Single sign-on is linked." in browser.driver.find_element(By.TAG_NAME, "main").text
+        assert browser.driver.find_elements(By.ID, "identity-list"), "the linked identity is listed"
+
+        sign_out(browser)
+        sign_in_at_provider(browser, provider, subject, "/login")
+        assert signed_in_as(browser) == member, "signed in to the member's own account, no new one"
+
+
+def test_without_sso_signup_an_unknown_identity_is_refused_with_a_sentence(
+    sso_server_without_signup: str, provider: str, request: pytest.FixtureRequest
+) -> None:
+    subject = provider_user(provider, unique_username("stranger"))
+    with chromium(sso_server_without_signup, request.node.name) as browser:
+        sign_in_at_provider(browser, provider, subject, "/login")
+        assert browser.path == "/oidc/callback"
+        text = browser.driver.find_element(By.TAG_NAME, "main").text
+        assert "No account here is linked to that single sign-on identity, and new accounts can't be made with it." in text
+        assert signed_in_as(browser) is None
+
+
+def test_the_pages_single_sign_on_adds_are_accessible(sso_server: str, provider: str, request: pytest.FixtureRequest) -> None:
+    """The sign-in page with its single sign-on button, and Settings' "Single sign-on" section
+    before and after linking: axe-core's WCAG A and AA rules at both widths and in both colour
+    schemes, and reflow at 320 px, as test_accessibility.py checks every other page."""
+    from test_accessibility import REFLOW_WIDTH, SCHEMES, WIDTHS, emulate, overflow_problems, run_axe
+
+    def problems(browser: Browser, name: str) -> list[str]:
+        found = []
+        for width in WIDTHS:
+            for scheme in SCHEMES:
+                emulate(browser, width, scheme)
+                found += [f"{name} at {width} px, {scheme}: {v['id']} {v['help']} {[n['target'] for n in v['nodes']]}"
+                          for v in run_axe(browser)["violations"]]
+        emulate(browser, REFLOW_WIDTH)
+        found += [f"{name} at {REFLOW_WIDTH} px: {p}" for p in overflow_problems(browser)]
+        emulate(browser, WIDTHS[-1])
+        return found
+
+    with chromium(sso_server, request.node.name) as browser:
+        browser.visit("/login", "sso-login")
+        found = problems(browser, "sign-in")
+        sign_up(browser, unique_username("a11y"))
+        browser.visit("/settings", "sso-settings")
+        found += problems(browser, "settings, nothing linked")
+        sign_in_at_provider(browser, provider, provider_user(provider, "a11y"), "/settings")
+        found += problems(browser, "settings, linked")
+    assert not found, "\n".join(found)
