@@ -89,7 +89,7 @@ public final class OpenIDProvider: Sendable {
         let answer = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         guard response.status == 200 else {
             if (400..<500).contains(response.status), let error = answer?["error"] as? String {
-                throw .codeRefused(String(error.prefix(100)))
+                throw .codeRefused(String(error.filter { $0.isASCII && ($0.isLetter || $0 == "_") }.prefix(60)))
             }
             throw .unavailable("the token endpoint answered \(response.status)")
         }

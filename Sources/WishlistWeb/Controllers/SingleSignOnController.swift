@@ -74,7 +74,8 @@ struct SingleSignOnController {
         else { throw Self.staleAttempt }
         let providerError = try query.text("error", maxLength: 200)
         guard providerError.isEmpty else {
-            logger.info("single sign-on: the provider answered \(providerError.prefix(60))")
+            // OAuth error codes are letters and underscores; nothing else from the query reaches the log.
+            logger.info("single sign-on: the provider answered \(String(providerError.filter { $0.isASCII && ($0.isLetter || $0 == "_") }.prefix(60)))")
             throw Self.providerDeclined
         }
         let code = try query.text("code", maxLength: 4096)
