@@ -140,8 +140,8 @@ public struct AppConfig: Sendable, Equatable {
     }
 
     /// Mail through an SMTP server (``SMTPClient``); without `smtpURL` the app sends none and
-    /// offers nothing that needs it.
-    public struct Mail: Sendable, Equatable {
+    /// offers nothing that needs it. Its description masks the password, as ``OIDC``'s does the secret.
+    public struct Mail: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
         /// `smtp://host:587` (STARTTLS) or `smtps://host:465`.
         public var smtpURL = ""
         public var username = ""
@@ -156,6 +156,12 @@ public struct AppConfig: Sendable, Equatable {
         public var isEnabled: Bool { !smtpURL.isEmpty }
         /// `from`, already checked by the configuration loader when mail is on.
         public var sender: MailAddress? { MailAddress(from) }
+
+        public var description: String {
+            "Mail(smtpURL: \(smtpURL), username: \(username), password: \(password.isEmpty ? "empty" : "set"), from: \(from))"
+        }
+
+        public var debugDescription: String { description }
     }
 
     public var server = Server()

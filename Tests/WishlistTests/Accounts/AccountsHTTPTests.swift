@@ -462,6 +462,15 @@ struct AccountsHTTPTests {
             _ = try await SignInAttempts(database: database, clock: .system).start(
                 browserToken: "browser", address: "192.0.2.1", linkingUserID: gonerID, next: "/settings"
             )
+            // Mail (issue 31): a confirmation link, a message waiting for her, a digest's unsubscribe link.
+            try await database.pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO email_verification (user_id, email, token_hash, created_at, expires_at) VALUES (?, 'goner@example.com', X'01', ?, ?)",
+                    arguments: [gonerID, Date(), Date()]
+                )
+                try MailOutbox.insert([1], kind: .digest, userID: gonerID, recipient: MailAddress("goner@example.com")!, now: Date(), db)
+                _ = try UnsubscribeLinks.create(userID: gonerID, now: Date(), db)
+            }
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             let gonerBefore = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }
             #expect(gonerBefore.filter { $0.value == 0 }.isEmpty, "the user has rows in every table that refers to users: \(gonerBefore)")

@@ -207,6 +207,17 @@ enum UpgradeFixtures {
             INSERT INTO sign_in_attempt (state, browser, nonce, code_verifier, user_id, next, address, expires_at) VALUES
                 ('c3RhdGUtb25l', X'5a5b5c5d', 'bm9uY2Utb25l', 'dmVyaWZpZXItb25l', NULL, '/wishlist', '192.0.2.7', '2024-03-12 08:40:00.000');
             """,
+        // Alice confirmed her address and asked for the digest; a verification link and a digest
+        // wait in the outbox, a reset mail failed, and one unsubscribe link exists.
+        "21-mail": """
+            UPDATE user SET email_verified_at = '2024-03-12 09:00:00.000', digest_weekly = 1, digest_week = '2024-03-11' WHERE id = 1;
+            INSERT INTO email_verification (id, user_id, email, token_hash, created_at, expires_at, used_at) VALUES
+                (1, 1, 'alice@example.com', X'01020304', '2024-03-12 08:50:00.000', '2024-03-13 08:50:00.000', '2024-03-12 09:00:00.000');
+            INSERT INTO mail_outbox (id, kind, user_id, recipient, message, created_at, next_attempt_at, attempts, state, last_reply, finished_at) VALUES
+                (1, 'digest', 1, 'alice@example.com', X'446174653a20', '2024-03-12 09:05:00.000', '2024-03-12 09:07:00.000', 1, 'waiting', '451 4.3.0 Try later', NULL),
+                (2, 'password-reset', 1, 'alice@example.com', X'446174653a20', '2024-03-12 09:06:00.000', '2024-03-12 09:06:00.000', 1, 'failed', '550 5.1.1 No such mailbox', '2024-03-12 09:06:01.000');
+            INSERT INTO unsubscribe_link (token_hash, user_id, created_at) VALUES (X'0a0b0c0d', 1, '2024-03-12 09:05:00.000');
+            """,
     ]
 }
 
