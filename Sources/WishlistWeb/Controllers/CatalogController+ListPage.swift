@@ -32,10 +32,12 @@ extension CatalogController {
         let newThisWeekFill = ListPage.Fill.value(newThisWeek)
         let marks = entry.marks
         let itemIDs = entry.bookIDs.map { page.marks[$0] }
-        var response = try pages.respond(entry.page, for: context.visitor) { slot in
+        let cardFlash = try pages.cardFlash(context.visitor, cards: entry.bookIDs.map(Card.book))
+        var response = try pages.respond(entry.page, for: cardFlash?.visitor ?? context.visitor) { slot in
             switch slot {
             case .mark(let book): .fragment(marks[book].mark(itemID: itemIDs[book]))
             case .item(let book): .value(itemIDs[book].map { .int(Int($0)) } ?? .null)
+            case .flash(let book): .value(book == cardFlash?.index ? cardFlash!.html : .null)
             case .returnTo: returnTo
             case .newThisWeek: newThisWeekFill
             }
@@ -183,6 +185,7 @@ extension CatalogController {
             guard case .dictionary(var row) = BookPresenter.bookRow(listed.book, listed: listed, movement: movement, wishlistItem: nil) else { return .null }
             marks.append(try wishlistMarks(row, own: slot))
             row["actions"] = .slot("mark:" + listed.book.id)
+            row["flash_html"] = .slot("flash:" + listed.book.id)
             row["standing"] = ReadingPresenter.standingValue(standings[listed.book.id])
             return .dictionary(row)
         }

@@ -89,14 +89,16 @@ struct CatalogController {
         }
         let results = Self.ordered(found, by: sort, standings: standings)
         let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
-        let rows = results.map { book -> TemplateValue in
+        let cardFlash = try pages.cardFlash(context.visitor, cards: results.map { Card.book($0.id) })
+        let rows = results.enumerated().map { index, book -> TemplateValue in
             guard case .dictionary(var row) = BookPresenter.bookRow(book, listed: nil, wishlistItem: onWishlist[book.id]) else { return .null }
             row["lists"] = .array((placements[book.id] ?? []).map(BookPresenter.placementValue))
             row["standing"] = ReadingPresenter.standingValue(standings[book.id])
+            if index == cardFlash?.index { row["flash_html"] = cardFlash!.html }
             return .dictionary(row)
         }
         return try pages.render(
-            "search/results.html", title: query.isEmpty ? "Search" : "Search: \(query)", nav: "search", for: context.visitor,
+            "search/results.html", title: query.isEmpty ? "Search" : "Search: \(query)", nav: "search", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "q": .string(query), "searched": .bool(!query.isEmpty), "results": .array(rows),
                 "list": .string(list), "sort": .string(sort.rawValue),

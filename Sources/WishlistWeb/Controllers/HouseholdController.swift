@@ -94,7 +94,7 @@ struct HouseholdController {
         case .notFound: throw Self.memberNotFound
         case .found(let member, let sort, let read, let about):
             let entry = try sharedMemberPage(member, sort: sort, read: read, about: about, isAdmin: user.isAdmin)
-            return try pages.respond(entry.page, for: context.visitor)
+            return try respond(entry, for: context.visitor)
         }
     }
 
@@ -144,6 +144,14 @@ struct HouseholdController {
         let readings: [Reading]
     }
 
+    /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.
+    private func respond(_ entry: WishlistPage, for visitor: Visitor) throws -> Response {
+        let cardFlash = try pages.cardFlash(visitor, cards: entry.cards)
+        return try pages.respond(entry.page, for: cardFlash?.visitor ?? visitor) { slot in
+            .value(slot.card == cardFlash?.index ? cardFlash!.html : .null)
+        }
+    }
+
     /// A member's wishlist as this viewer sees it: from the cache, or rendered from the page's
     /// read and kept (``WishlistPageCache``).
     private func sharedMemberPage(
@@ -155,6 +163,7 @@ struct HouseholdController {
         case .fresh(let key, let items, let placements):
             let path = SitePath.person(member.username)
             let about = about ?? MemberAbout(profile: .empty, readThisYear: 0, readings: [])
+            let cards = items.map { Card.item($0.item.id) }
             let page = WishlistPage(page: try pages.renderShared(
                 "people/show.html", title: member.username, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
@@ -164,10 +173,15 @@ struct HouseholdController {
                     "readings": .array(about.readings.map(ReadingPresenter.readingValue)),
                     "member": ["name": .string(member.username), "path": .string(path), "count": .int(items.count)],
                     "sort": .string(sort.rawValue),
-                    "items": .array(items.map { Self.sharedItemValue($0, placements: placements[$0.item.bookID ?? ""] ?? []) }),
+                    "items": .array(items.map { shared in
+                        var value = Self.sharedItemValue(shared, placements: placements[shared.item.bookID ?? ""] ?? [])
+                        value["flash_html"] = .slot("flash:" + Card.item(shared.item.id))
+                        return .dictionary(value)
+                    }),
                     "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
-                ]
-            ))
+                ],
+                own: { WishlistPage.Slot($0, cards: cards) }
+            ), cards: cards)
             pageCaches.memberWishlists.keep(page, for: key)
             return page
         }
@@ -179,13 +193,17 @@ struct HouseholdController {
         var notices: [TemplateValue] = []
         var given: [TemplateValue] = []
         var groups: [(owner: String, gifts: [TemplateValue], shared: Bool)] = []
-        for gift in gifts {
+        // The cards a form here returns to: the books on lists still shared.
+        let cards = gifts.map { gift in if case .reserved(let item) = gift.state { Card.item(item.id) } else { "" } }
+        let cardFlash = try pages.cardFlash(context.visitor, cards: cards)
+        for (index, gift) in gifts.enumerated() {
             let value: TemplateValue
             let shared: Bool
             switch gift.state {
             case .reserved(let item):
                 value = .dictionary(ItemPresenter.othersValue(item, placements: []).merging([
                     "reservation": "you", "bought": .bool(gift.boughtAt != nil), "card": .string(gift.card),
+                    "flash_html": index == cardFlash?.index ? cardFlash!.html : .null,
                 ]) { $1 })
                 shared = true
             case .idea(let id, let note):
@@ -218,7 +236,7 @@ struct HouseholdController {
             }
         }
         return try pages.render(
-            "reservations/index.html", title: "Gifts I’m giving", nav: "reservations", for: context.visitor,
+            "reservations/index.html", title: "Gifts I’m giving", nav: "reservations", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "notices": .array(notices),
                 "given": .array(given),
@@ -240,7 +258,7 @@ struct HouseholdController {
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         switch try await household.reserve(itemID: itemID, giverID: user.userID, at: clock.now()) {
         case .reserved:
-            return redirectWithFlash(to: returnTo, "reserved-\(itemID)")
+            return redirectWithFlash(to: returnTo, "reserved-\(itemID)", item: itemID)
         case .alreadyYours:
             throw PageError(
                 .conflict, title: "Already reserved by you",
@@ -261,7 +279,7 @@ struct HouseholdController {
         guard let itemID = context.parameters.get("item").flatMap(ItemID.init) else { throw Self.reservationNotFound }
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         guard try await household.cancel(itemID: itemID, giverID: user.userID) else { throw Self.reservationNotFound }
-        return redirectWithFlash(to: returnTo, "unreserved")
+        return redirectWithFlash(to: returnTo, "unreserved", item: itemID)
     }
 
     @Sendable func markBought(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -278,7 +296,7 @@ struct HouseholdController {
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         switch try await household.markBought(itemID: itemID, giverID: user.userID, bought, at: clock.now()) {
         case .changed:
-            return redirectWithFlash(to: returnTo, bought ? "bought" : "unbought")
+            return redirectWithFlash(to: returnTo, bought ? "bought" : "unbought", item: itemID)
         case .unchanged:
             throw PageError(
                 .conflict, title: bought ? "Already bought" : "Not marked bought",
@@ -303,7 +321,7 @@ struct HouseholdController {
         guard try await household.setCard(itemID: itemID, giverID: user.userID, message: message) != .notReserved else {
             throw Self.reservationNotFound
         }
-        return redirectWithFlash(to: returnTo, message.isEmpty ? "cardremoved" : "card")
+        return redirectWithFlash(to: returnTo, message.isEmpty ? "cardremoved" : "card", item: itemID)
     }
 
     @Sendable func dismiss(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -315,7 +333,7 @@ struct HouseholdController {
 
     // MARK: Values
 
-    static func sharedItemValue(_ shared: SharedItem, placements: [Placement]) -> TemplateValue {
+    static func sharedItemValue(_ shared: SharedItem, placements: [Placement]) -> [String: TemplateValue] {
         var value = ItemPresenter.othersValue(shared.item, placements: placements)
         switch shared.reservation {
         case .open: value["reservation"] = "open"
@@ -328,12 +346,13 @@ struct HouseholdController {
             value["reserved_by"] = .string(name)
             value["bought"] = .bool(bought)
         }
-        return .dictionary(value)
+        return value
     }
 
-    private func redirectWithFlash(to location: String, _ code: String) -> Response {
-        var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+    /// Back to `returnTo`, at the confirmation `code`, shown on the item's card.
+    private func redirectWithFlash(to returnTo: String, _ code: String, item itemID: ItemID) -> Response {
+        var response = redirect(to: LocalPath.atConfirmation(returnTo))
+        response.setCookie(FlashMiddleware.cookie(code, card: Card.item(itemID), secure: secureCookies))
         return response
     }
 }

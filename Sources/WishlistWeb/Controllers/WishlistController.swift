@@ -40,7 +40,7 @@ struct WishlistController {
     @Sendable func index(_ request: Request, context: AppRequestContext, loaded: LoadedIndexPage) async throws -> Response {
         let user = try context.signedInUser()
         let entry = try sharedIndexPage(loaded, isAdmin: user.isAdmin)
-        return try pages.respond(entry.page, for: context.visitor)
+        return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
     }
 
     /// The wishlist page's order, checked, and its cached page or what to render it from.
@@ -82,7 +82,8 @@ struct WishlistController {
         }
     }
 
-    /// Adds a catalog book and goes back where the button was, which then confirms it.
+    /// Adds a catalog book and goes back where the button was, at the confirmation, which the
+    /// book's card shows (a page without that card shows it at the top).
     @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let bookID = try context.form.text("book", maxLength: 40)
@@ -95,7 +96,7 @@ struct WishlistController {
         case .added(let item): code = "added-\(item.id)"
         case .alreadyThere(let item): code = "already-\(item.id)"
         }
-        return redirectWithFlash(to: returnTo, code)
+        return redirectWithFlash(to: LocalPath.atConfirmation(returnTo), code, card: Card.book(book.id))
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -319,9 +320,9 @@ struct WishlistController {
         return item
     }
 
-    private func redirectWithFlash(to location: String, _ code: String) -> Response {
+    private func redirectWithFlash(to location: String, _ code: String, card: String? = nil) -> Response {
         var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+        response.setCookie(FlashMiddleware.cookie(code, card: card, secure: secureCookies))
         return response
     }
 }

@@ -5,7 +5,9 @@ import WishlistTemplates
 /// A one-time confirmation after a redirect ("Added “Title” to your wishlist"), carried by a
 /// short-lived cookie that holds only a code naming what happened, never text to show: the
 /// text is made here, from the signed-in user's own data. A code is a word, then "-" and an id
-/// where it has one, so a code's word has no "-" of its own.
+/// where it has one, so a code's word has no "-" of its own. A form on a card (a book of a list,
+/// member or search page) adds "@" and the card's id, so that the page shows the confirmation on
+/// that card rather than at the top (``PageFlash/card``).
 struct FlashMiddleware: RouterMiddleware {
     static let cookieName = "wishlist_flash"
 
@@ -14,18 +16,28 @@ struct FlashMiddleware: RouterMiddleware {
     let reading: ReadingStore
     let secure: Bool
 
-    /// The cookie a redirect sets to show `code` on the next page.
-    static func cookie(_ code: String, secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: code, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    /// The cookie a redirect sets to show `code` on the next page, on the card `card` when it has it.
+    static func cookie(_ code: String, card: String? = nil, secure: Bool) -> Cookie {
+        let value = card.map { LocalPath.isCardID($0) ? code + "@" + $0 : code } ?? code
+        return Cookie(name: cookieName, value: value, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    /// A cookie's code and the card it names, if any.
+    static func parts(of value: String) -> (code: String, card: String?) {
+        guard let at = value.firstIndex(of: "@") else { return (value, nil) }
+        let card = String(value[value.index(after: at)...])
+        return (String(value[..<at]), LocalPath.isCardID(card) ? card : nil)
     }
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
-        guard request.method == .get, let code = request.cookieValue(Self.cookieName), !code.isEmpty else {
+        guard request.method == .get, let value = request.cookieValue(Self.cookieName), !value.isEmpty else {
             return try await next(request, context)
         }
         var context = context
         if let user = context.visitor.signedIn {
+            let (code, card) = Self.parts(of: value)
             context.visitor.flash = try await message(for: code, userID: user.userID)
+            context.visitor.flash?.card = card
         }
         var response = try await next(request, context)
         response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
@@ -97,6 +109,9 @@ public struct PageFlash: Sendable {
     public var kind: String
     public var message: String
     public var link: (url: String, label: String)?
+    /// The id of the card (`book-<id>`, `item-<id>`) the confirmation belongs to: a page that
+    /// shows that card shows it there, any other at the top.
+    public var card: String?
 
     var templateValue: TemplateValue {
         var value: [String: TemplateValue] = ["kind": .string(kind), "message": .string(message)]

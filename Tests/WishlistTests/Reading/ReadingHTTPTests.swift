@@ -249,7 +249,7 @@ struct ReadingHTTPTests {
 
     /// The catalog ids of a page's book rows, in order.
     static func bookOrder(_ html: String) -> [String] {
-        html.matches(of: /<li class="book" data-book="([^"]+)"/).map { String($0.1) }
+        html.matches(of: /<li class="book" id="book-[^"]+" data-book="([^"]+)"/).map { String($0.1) }
     }
 
     /// The indexes of `titles` in the order they first appear in `html`.

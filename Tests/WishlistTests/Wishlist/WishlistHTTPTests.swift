@@ -32,7 +32,7 @@ struct WishlistHTTPTests {
             #expect(Self.navigationCount(try await browser.get("/lists/hardcover-fiction")) == "0 books")
             let added = try await browser.post("/wishlist", [("book", ids[2]), ("return_to", "/lists/hardcover-fiction?sort=weeks")])
             #expect(added.status == .seeOther)
-            #expect(added.location == "/lists/hardcover-fiction?sort=weeks")
+            #expect(added.location == "/lists/hardcover-fiction?sort=weeks#flash")
             let flash = try #require(added.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
             let cookies = "wishlist_session=\(browser.sessionCookie!); \(flash.prefix { $0 != ";" })"
             let page = try await browser.get("/lists/hardcover-fiction?sort=weeks", headers: [.cookie: cookies])
@@ -47,6 +47,64 @@ struct WishlistHTTPTests {
         }
         let count = try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") }
         #expect(count == 1, "a second add changes nothing")
+    }
+
+    /// The card of `card` on `page`: from its `<li id=…>` to the row's end.
+    static func card(_ card: String, on page: TestResponse) -> Substring? {
+        guard let start = page.text.range(of: #"id="\#(card)""#) else { return nil }
+        let rest = page.text[start.lowerBound...]
+        return rest.range(of: "</li>").map { rest[..<$0.lowerBound] }
+    }
+
+    /// The page a browser sees after following `response`'s redirect with its flash cookie.
+    static func followed(_ response: TestResponse, by browser: inout TestBrowser) async throws -> TestResponse {
+        let flash = try #require(response.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
+        let page = String(try #require(response.location).prefix { $0 != "#" })
+        return try await browser.get(page, headers: [.cookie: "wishlist_session=\(browser.sessionCookie!); \(flash.prefix { $0 != ";" })"])
+    }
+
+    @Test func aFormOnAListOrSearchCardReturnsToThatCardWithItsConfirmationOnIt() async throws {
+        let server = try await TestApp.build()
+        let ids = try await Self.fictionIDs(server)
+        let catalog = CatalogStore(database: server.database)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("placekeeper")
+            let added = try await browser.post("/wishlist", [("book", ids[11]), ("return_to", "/lists/hardcover-fiction#somewhere-else")])
+            #expect(added.location == "/lists/hardcover-fiction#flash", "the page's own fragment gives way to the confirmation's")
+            let page = try await Self.followed(added, by: &browser)
+            let title = try await catalog.book(id: ids[11])!.title
+            let card = try #require(Self.card("book-\(ids[11])", on: page))
+            #expect(page.shows("Added “\(title)” to your wishlist."))
+            #expect(card.contains(#"id="flash""#) && card.contains("” to your wishlist."), "on the book's own card")
+            #expect(page.text.ranges(of: #"id="flash""#).count == 1, "shown on the card, not at the top as well")
+            #expect(card.contains(#"id="flash" role="status" tabindex="-1""#), "the fragment can focus it, so a screen reader reads it")
+
+            let query = String(title.prefix(6))
+            let search = "/search?q=" + LocalPath.percentEncoded(query)
+            let again = try await browser.post("/wishlist", [("book", ids[11]), ("return_to", search)])
+            #expect(again.location == search + "#flash")
+            let results = try await Self.followed(again, by: &browser)
+            #expect(try #require(Self.card("book-\(ids[11])", on: results)).contains("is already on your wishlist."))
+            #expect(results.text.ranges(of: #"id="flash""#).count == 1)
+        }
+    }
+
+    @Test func theReturnAddressOfACardIsALocalPathOrTheWishlist() async throws {
+        let server = try await TestApp.build()
+        let ids = try await Self.fictionIDs(server)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("wanderer")
+            for hostile in ["//evil.example/lists", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "/lists\r\nSet-Cookie: x=1", ""] {
+                let added = try await browser.post("/wishlist", [("book", ids[0]), ("return_to", hostile)])
+                #expect(added.location == "/wishlist#flash", "\(hostile.debugDescription)")
+            }
+            let flash = try await browser.post("/wishlist", [("book", ids[1]), ("return_to", "/lists")])
+            #expect(flash.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_flash=added-") && $0.contains("@book-\(ids[1])") })
+        }
+        #expect(LocalPath.atConfirmation("/people/maya?sort=title#x") == "/people/maya?sort=title#flash")
+        #expect(FlashMiddleware.cookie("added-3", card: "book-1\"><script>", secure: false).value == "added-3", "a card id is letters, digits and dashes")
+        #expect(FlashMiddleware.parts(of: "added-3@book-97801").card == "book-97801")
+        #expect(FlashMiddleware.parts(of: "added-3@book<x>").card == nil && FlashMiddleware.parts(of: "added-3@book<x>").code == "added-3")
     }
 
     @Test func addingAnUnknownBookIs404AndStoresNothing() async throws {

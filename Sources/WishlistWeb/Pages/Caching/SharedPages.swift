@@ -43,6 +43,8 @@ struct ListPage: SharedPage {
         case mark(Int)
         /// The book's wishlist item id, in its mark (`item:<book>`).
         case item(Int)
+        /// The visitor's confirmation on the book's card, when it is this card's (`flash:<book>`).
+        case flash(Int)
 
         /// The slot named `name` on a page of the books `indexes` numbers.
         init?(_ name: String, indexes: [String: Int]) {
@@ -54,6 +56,8 @@ struct ListPage: SharedPage {
                 self = .mark(index)
             } else if name.hasPrefix("item:"), let index = indexes[String(name.dropFirst(5))] {
                 self = .item(index)
+            } else if name.hasPrefix("flash:"), let index = indexes[String(name.dropFirst(6))] {
+                self = .flash(index)
             } else {
                 return nil
             }
@@ -137,9 +141,22 @@ struct WishlistPageKey: SharedPageKey {
 }
 
 struct WishlistPage: SharedPage {
-    let page: SharedHTML<Never>
+    let page: SharedHTML<Slot>
+    /// The page's cards in its order: a member's items (`item-<id>`), whose forms return to them.
+    /// None on one's own wishlist, whose forms lead elsewhere.
+    var cards: [String] = []
 
     var byteCount: Int { page.byteCount }
+
+    /// The confirmation on a card, when it is this one's (`flash:<card>`): its index in `cards`.
+    struct Slot: Equatable, Sendable {
+        let card: Int
+
+        init?(_ name: String, cards: [String]) {
+            guard name.hasPrefix("flash:"), let card = cards.firstIndex(of: String(name.dropFirst(6))) else { return nil }
+            self.card = card
+        }
+    }
 }
 
 /// What a wishlist page's read found: the page, or what to render it from.
