@@ -100,14 +100,16 @@ struct HouseholdController {
 
     /// Whose page this is and in what order, checked, and its cached page or what to render it from.
     private func loadMemberPage(_ request: Request, _ context: AppRequestContext, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
-        let username = context.parameters.get("username") ?? ""
+        try loadMemberPage(username: context.parameters.get("username") ?? "", sort: try request.queryText("sort"), viewer, read)
+    }
+
+    private func loadMemberPage(username: String, sort requested: String, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
         let member: Member
         switch try read.household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: viewer.userID) {
         case .viewer: return .viewer
         case .notFound: return .notFound
         case .member(let found): member = found
         }
-        let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
         }
@@ -265,6 +267,7 @@ struct HouseholdController {
                 message: "You have already reserved this book as a gift, so nothing changed. Gifts I'm giving lists it."
             )
         case .takenBy(let name):
+            if let page = try await lostRace(itemID, to: name, returnTo: returnTo, context) { return page }
             throw PageError(
                 .conflict, title: "Already reserved",
                 message: "\(name) has already reserved this book as a gift, so it can't be reserved twice. Choose another book from the list."
@@ -272,6 +275,32 @@ struct HouseholdController {
         case .notFound:
             throw Self.nothingToReserve
         }
+    }
+
+    /// A reservation someone else made first: the member's page the giver came from, again,
+    /// with who was quicker on the book's card, as a 409. Only a giver gets here (`reserve` finds
+    /// no item of one's own list), so an owner never reads who reserved her book. Nil when
+    /// `returnTo` is not a member's page, which the plain error page answers.
+    private func lostRace(_ itemID: ItemID, to name: String, returnTo: String, _ context: AppRequestContext) async throws -> Response? {
+        guard let (username, sort) = Self.memberPage(returnTo) else { return nil }
+        let viewer = try context.signedInUser()
+        let loaded = try await database.pageRead { try self.loadMemberPage(username: username, sort: sort, viewer, $0) }
+        guard case .found(let member, let sort, let read, let about) = loaded else { return nil }
+        var visitor = context.visitor
+        visitor.flash = PageFlash(kind: "error", message: "Already reserved by \(name) — pick another.", card: Card.item(itemID))
+        var response = try respond(try sharedMemberPage(member, sort: sort, read: read, about: about, isAdmin: viewer.isAdmin), for: visitor)
+        response.status = .conflict
+        return response
+    }
+
+    /// The member and the order of a member's page at `path` (`/people/{username}?sort=…`); an
+    /// order the page does not know is left out rather than refused.
+    static func memberPage(_ path: String) -> (username: String, sort: String)? {
+        guard let parts = URLComponents(string: path), parts.path.hasPrefix(SitePath.people + "/") else { return nil }
+        let username = String(parts.path.dropFirst(SitePath.people.count + 1))
+        guard !username.isEmpty, !username.contains("/") else { return nil }
+        let sort = parts.queryItems?.first { $0.name == "sort" }?.value ?? ""
+        return (username, WishlistSort(rawValue: sort) == nil ? "" : sort)
     }
 
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {

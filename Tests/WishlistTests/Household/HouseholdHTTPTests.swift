@@ -196,9 +196,10 @@ struct HouseholdHTTPTests {
             let seenByBen = try await ben.get("/people/maya")
             #expect(seenByBen.shows("Reserved by ana"))
             #expect(!seenByBen.text.contains("Reserved by you"))
-            let refused = try await ben.reserve(home.itemIDs[1])
+            let refused = try await ben.reserve(home.itemIDs[1], returnTo: "/reservations")
             #expect(refused.status == .conflict)
             #expect(refused.shows("ana has already reserved this book as a gift, so it can't be reserved twice."))
+            #expect(!refused.text.contains(#"id="member-items""#), "from elsewhere than Maya's page, the plain error page")
             let twice = try await ana.reserve(home.itemIDs[1])
             #expect(twice.status == .conflict)
             #expect(twice.shows("You have already reserved this book as a gift, so nothing changed."))
@@ -208,6 +209,32 @@ struct HouseholdHTTPTests {
             #expect(gifts.shows("For "))
             #expect(gifts.shows(home.titles[1]))
             #expect(gifts.shows("1 book"))
+        }
+    }
+
+    @Test func aReservationThatLostTheRaceReturnsToTheListSayingWhoWasQuickerOnThatCard() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            let before = try await maya.get("/wishlist").text
+            #expect(try await ana.reserve(home.itemIDs[1]).status == .seeOther)
+
+            let lost = try await ben.reserve(home.itemIDs[1], returnTo: "/people/maya?sort=title")
+            #expect(lost.status == .conflict, "the status still says it was refused")
+            #expect(lost.text.contains(#"id="member-items""#), "Maya's list again, to pick another")
+            let card = try #require(WishlistHTTPTests.card("item-\(home.itemIDs[1])", on: lost))
+            #expect(card.contains("Already reserved by ana — pick another."))
+            #expect(card.contains(#"class="flash flash-error" id="flash""#))
+            #expect(lost.text.ranges(of: #"id="flash""#).count == 1)
+            #expect(lost.text.contains(#"aria-current="true">Title</a>"#), "in the order Ben had")
+            #expect(try await home.reservationCount() == 1)
+
+            // The owner cannot lose the race on her own book, and learns nothing of it.
+            #expect(try await maya.reserve(home.itemIDs[1]).status == .notFound)
+            #expect(try await maya.get("/wishlist").text == before, "Maya's page is as it was")
         }
     }
 
