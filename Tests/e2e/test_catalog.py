@@ -71,7 +71,11 @@ def assert_favourite_state(browser: Browser, button: WebElement, display_name: s
     expected = f"Remove {display_name} from favourites" if favourite else f"Add {display_name} to favourites"
     assert button.accessible_name == expected, f"the star button is announced as {button.accessible_name!r}"
     shown = visible_text(browser, button)
-    assert shown == ("★ Remove from favourites" if favourite else "☆ Add to favourites"), shown
+    assert shown == ("Remove from favourites" if favourite else "Add to favourites"), shown
+    star = button.find_element(By.CSS_SELECTOR, "svg.icon")
+    assert star.get_attribute("aria-hidden") == "true", "the star is drawn, not read"
+    filled = star.find_element(By.TAG_NAME, "path").get_attribute("fill")
+    assert filled == ("currentColor" if favourite else "none"), f"the star is drawn {'open' if favourite else 'filled'}"
 
 
 def book_rows(browser: Browser) -> list[WebElement]:

@@ -82,13 +82,13 @@ enum ReadingPresenter {
         }
     }
 
-    /// A list row's "2 here want it" and "★ 4.5 (3)".
+    /// A list row's "2 here want it" and "4.5 (3)", which the row draws a star before.
     static func standingValue(_ standing: BookStanding?) -> TemplateValue {
         guard let standing else { return .null }
         return [
             "wanted": .string(standing.wantCount == 0 ? "" : "\(standing.wantCount) here want\(standing.wantCount == 1 ? "s" : "") it"),
             "average": .string(standing.averageRating.map(averageText) ?? ""),
-            "rating_text": .string(standing.averageRating.map { "★ \(averageText($0)) (\(standing.ratingCount))" } ?? ""),
+            "rating_text": .string(standing.averageRating.map { "\(averageText($0)) (\(standing.ratingCount))" } ?? ""),
             "rating_label": .string(standing.averageRating.map {
                 "Rated \(averageText($0)) on average by \(standing.ratingCount == 1 ? "1 member" : "\(standing.ratingCount) members") here"
             } ?? ""),
