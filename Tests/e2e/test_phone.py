@@ -153,3 +153,29 @@ def test_adding_the_twelfth_book_on_a_phone_comes_back_to_it_with_the_confirmati
     # What the screen shows, as well as the whole page.
     browser.driver.save_screenshot(str(SCREENSHOT_DIR / f"{browser.test_name}-after-adding-twelfth-screen.png"))
     browser.screenshot("after-adding-twelfth-phone")
+
+
+def test_a_link_shown_once_has_copy_beside_it_and_stays_plain_text_without_script(new_account: str, browser: Browser) -> None:
+    emulate(browser, PHONE)
+    browser.visit("/settings", "settings-before-link-phone")
+    follow(browser, browser.driver.find_element(By.ID, "share-link-create"), "share-link-made-phone")
+    field = browser.driver.find_element(By.ID, "share-link-url")
+    buttons = browser.driver.find_elements(By.CSS_SELECTOR, "#new-share-link .copy-share button")
+    words = [b.text for b in buttons]
+    has_share = browser.js("return typeof navigator.share === 'function';")
+    assert words == (["Copy link", "Share link…"] if has_share else ["Copy link"]), words
+    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", buttons[0])
+    buttons[0].click()
+    status = browser.driver.find_element(By.CSS_SELECTOR, "#new-share-link .copy-status")
+    WebDriverWait(browser.driver, 5).until(lambda _: status.text, "Copy link said nothing")
+    if status.text != "Copied.":
+        # No clipboard for the page: the whole link is selected for the device's own copy.
+        assert "selected" in status.text, status.text
+        start, end, length = browser.js("const f = arguments[0]; return [f.selectionStart, f.selectionEnd, f.value.length];", field)
+        assert (start, end) == (0, length), "the link is not selected"
+    browser.screenshot("share-link-copied-phone")
+
+    browser.disable_javascript()
+    follow(browser, browser.driver.find_element(By.ID, "share-link-create"), "share-link-no-script-phone")
+    assert browser.driver.find_element(By.ID, "share-link-url").get_attribute("value").startswith("http")
+    assert not browser.driver.find_elements(By.CSS_SELECTOR, ".copy-share"), "buttons that could not work without script"
