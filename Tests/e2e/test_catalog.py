@@ -547,10 +547,9 @@ def test_catalog_pages_fit_a_phone(signed_in: Browser, width: int) -> None:
 
         rows = browser.driver.find_elements(By.CSS_SELECTOR, "li.book")
         if rows:
-            covers = {(c.rect["width"], c.rect["height"]) for c in browser.driver.find_elements(By.CSS_SELECTOR, "li.book img.book-cover")}
-            assert len(covers) == 1, f"{path}: covers of different sizes at {width} px: {covers}"
-            cover_width, _ = covers.pop()
-            assert cover_width <= width / 3, f"{path}: covers take {cover_width} of {width} px"
+            # Compact rows (issue 36): no cover on a phone, the title names the book.
+            shown = [c for c in browser.driver.find_elements(By.CSS_SELECTOR, "li.book img.book-cover") if c.is_displayed()]
+            assert not shown, f"{path}: {len(shown)} covers in the rows at {width} px"
             first = rows[0]
             browser.assert_in_viewport(first.find_element(By.CSS_SELECTOR, ".book-title a"), f"{path}: the first title")
             action = first.find_element(By.CSS_SELECTOR, ".book-actions button, .book-actions a")
