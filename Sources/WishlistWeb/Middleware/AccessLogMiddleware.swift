@@ -63,5 +63,6 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 /// token names its parameter `token`.
 private let secretParameter = "{token}"
 
-/// Paths that hold a secret after their prefix: share links, feeds and password-reset links.
-private let pathsWithTokens = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/"]
+/// Paths that hold a secret after their prefix: share links, feeds, password-reset links, and the
+/// mail's confirmation and unsubscribe links.
+private let pathsWithTokens = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/"]

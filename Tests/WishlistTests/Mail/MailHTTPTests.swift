@@ -246,6 +246,37 @@ struct MailHTTPTests {
         }
     }
 
+    @Test func noMailTokenNorTheSMTPPasswordReachesTheLog() async throws {
+        let log = LogCapture()
+        let password = "smtp-Secret-Zq8"
+        let config = try TestApp.config { config in
+            config.mail.smtpURL = "smtp://127.0.0.1:9"
+            config.mail.from = "wishlist@example.com"
+            config.mail.username = "wishlist"
+            config.mail.password = password
+        }
+        let server = try await WishlistServer.build(config: config, logger: log.logger)
+        let mailer = try #require(server.mailSender)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            let verification = try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/"))
+            try await browser.get(verification)
+            try await browser.get(verification + "x")
+            try await browser.post("/logout", [])
+            try await browser.post("/forgot", [("name_or_email", "ann")])
+            let reset = try #require(try await QueuedMail.awaited(server.database, kind: "password-reset").first?.path(startingWith: "/reset/"))
+            try await browser.get(reset)
+            try await browser.get("/unsubscribe/" + String(repeating: "u", count: 43))
+            try await server.database.pool.write { try $0.execute(sql: "UPDATE mail_outbox SET next_attempt_at = '2000-01-01 00:00:00.000'") }
+            await mailer.sendDue()
+            let lines = log.all.joined(separator: "\n")
+            #expect(lines.contains("mail: message"), "the failed tries are logged")
+            for secret in [password, String(verification.dropFirst(14)), String(reset.dropFirst(7)), String(repeating: "u", count: 43)] {
+                #expect(!lines.contains(secret), "\(secret) reached the log")
+            }
+        }
+    }
+
     @Test func anUnconfirmedAddressGetsNoDigest() async throws {
         let server = try await Self.build()
         try await TestApp.run(server) { browser in

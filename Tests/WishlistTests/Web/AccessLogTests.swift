@@ -31,6 +31,8 @@ struct AccessLogTests {
         ("//shared/abc123", "/shared/{token}"), ("/shared//abc123/", "/shared/{token}"),
         ("//feeds/abc123/favorites.atom", "/feeds/{token}/favorites.atom"), ("///reset/abc123", "/reset/{token}"),
         ("//shared/abc123/extra", "NotFound"), ("/%73hared/abc123", "NotFound"), ("//reset/abc123", nil),
+        ("/verify-email/abc123", "/verify-email/{token}"), ("//verify-email/abc123/x", "NotFound"),
+        ("/unsubscribe/abc123", "/unsubscribe/{token}"), ("/%75nsubscribe/abc123", nil),
     ])
     func aSecretIsRedactedHoweverThePathIsSpelled(path: String, route: String?) {
         #expect(!Log.loggedPath(path, route: route).contains("abc123"), "\(path) logged as \(Log.loggedPath(path, route: route))")
