@@ -230,3 +230,46 @@ def test_a_refused_message_fails_for_good_and_a_wrong_password_is_named(configur
         log = (workdir / "server.log").read_text(errors="replace")
         assert "refused the user name and password" in log
         assert wrong not in log and SMTP_PASSWORD not in log
+
+
+def test_the_pages_mail_adds_are_accessible(mail_app, smtp: MailServer, request: pytest.FixtureRequest) -> None:
+    """The sign-in page with its "Forgot your password?", the forgot form and its answer, Settings'
+    e-mail section before and after confirming, the confirmation page, /admin's mail section and the
+    unsubscribe page: axe-core's WCAG A and AA rules at both widths and in both colour schemes, and
+    reflow at 320 px, as test_accessibility.py checks every other page."""
+    from test_accessibility import REFLOW_WIDTH, SCHEMES, WIDTHS, emulate, overflow_problems, run_axe
+
+    def problems(browser: Browser, name: str) -> list[str]:
+        found = []
+        for width in WIDTHS:
+            for scheme in SCHEMES:
+                emulate(browser, width, scheme)
+                found += [f"{name} at {width} px, {scheme}: {v['id']} {v['help']} {[n['target'] for n in v['nodes']]}"
+                          for v in run_axe(browser)["violations"]]
+        emulate(browser, REFLOW_WIDTH)
+        found += [f"{name} at {REFLOW_WIDTH} px: {p}" for p in overflow_problems(browser)]
+        emulate(browser, WIDTHS[-1])
+        return found
+
+    base_url, workdir = mail_app
+    name, address = unique_username("a11y"), f"{unique_username('a11y')}@example.com"
+    with chromium(base_url, request.node.name) as browser:
+        browser.visit("/login", "mail-login")
+        found = problems(browser, "sign-in")
+        browser.visit("/forgot", "forgot")
+        found += problems(browser, "forgot")
+        fill(browser, "name_or_email", "nobody-" + name)
+        follow(browser, browser.driver.find_element(By.ID, "forgot-submit"))
+        found += problems(browser, "forgot, answered")
+        sign_up_with_address(browser, name, address)
+        promote(workdir, name)
+        browser.visit("/settings#email", "settings-email-unconfirmed")
+        found += problems(browser, "settings, unconfirmed")
+        message = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == address)
+        browser.visit(link_in(message, "/verify-email/"))
+        found += problems(browser, "address confirmed")
+        browser.visit("/admin#mail", "admin-mail")
+        found += problems(browser, "admin")
+        browser.visit("/unsubscribe/" + "u" * 43, expect_status=404)
+        found += problems(browser, "unsubscribe, unknown link")
+    assert not found, "\n".join(found)

@@ -104,3 +104,40 @@ struct MailMessageTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+@Suite("The SMTP connection's protection and the mail settings")
+struct SMTPSettingsTests {
+    @Test("STARTTLS is required and checked except to this machine; smtps is checked except to it", arguments: [
+        ("smtp://mail.example.com:587", SMTPClient.Protection.startTLS(required: true)),
+        ("smtp://192.0.2.10:25", .startTLS(required: true)),
+        ("smtp://127.0.0.1:25", .startTLS(required: false)),
+        ("smtp://localhost:25", .startTLS(required: false)),
+        ("smtp://[::1]:25", .startTLS(required: false)),
+        ("smtps://mail.example.com:465", .implicitTLS(verified: true)),
+        ("SMTPS://127.0.0.1:465", .implicitTLS(verified: false)),
+    ])
+    func protection(url: String, expected: SMTPClient.Protection) {
+        #expect(SMTPClient.protection(for: url) == expected)
+    }
+
+    @Test func mailSettingsAreCheckedAtStartWithoutRepeatingSecrets() throws {
+        func load(_ environment: [String: String]) throws -> AppConfig {
+            try ConfigLoader.load(file: nil, fileIsRequired: false, environment: environment)
+        }
+        #expect(throws: ConfigError.self) { try load(["WISHLIST_SMTP_URL": "http://mail.example.com"]) }
+        #expect(throws: ConfigError.self) { try load(["WISHLIST_SMTP_URL": "smtp://mail.example.com:587"]) }  // no From
+        #expect(throws: ConfigError.self) { try load(["WISHLIST_SMTP_URL": "smtp://smtp.example.com", "WISHLIST_MAIL_FROM": "\"a@b\"@example.com"]) }
+        do {
+            _ = try load(["WISHLIST_SMTP_URL": "smtp://user:Hunter2pass@mail.example.com:587", "WISHLIST_MAIL_FROM": "books@example.com"])
+            Issue.record("a password in the URL was accepted")
+        } catch let error as ConfigError {
+            #expect(!error.description.contains("Hunter2pass"))
+        }
+        let config = try load([
+            "WISHLIST_SMTP_URL": "smtps://mail.example.com:465", "WISHLIST_MAIL_FROM": "books@example.com",
+            "WISHLIST_SMTP_USERNAME": "books", "WISHLIST_SMTP_PASSWORD": "Hunter2pass",
+        ])
+        #expect(config.mail.isEnabled && config.mail.password == "Hunter2pass")
+        #expect(!"\(config.mail)".contains("Hunter2pass") && !String(reflecting: config.mail).contains("Hunter2pass"))
+    }
+}
