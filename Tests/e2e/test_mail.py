@@ -14,6 +14,7 @@ STARTTLS and AUTH required (mail_server.py), and the app's own server (`configur
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import urllib.request
@@ -273,3 +274,34 @@ def test_the_pages_mail_adds_are_accessible(mail_app, smtp: MailServer, request:
         browser.visit("/unsubscribe/" + "u" * 43, expect_status=404)
         found += problems(browser, "unsubscribe, unknown link")
     assert not found, "\n".join(found)
+
+
+def test_wishlist_mail_test_reports_the_servers_answer(tmp_path: Path) -> None:
+    """`wishlist mail test ADDRESS` against the real server: accepted, deferred (451 and 421 are
+    retried by the outbox), refused (550, final), a stall mid-DATA (the timeout ends the try) and a
+    wrong password, each named in the server's words, the password never printed."""
+    def mail_test(settings: dict) -> subprocess.CompletedProcess:
+        config = tmp_path / "config.json"
+        config.write_text(json.dumps({"mail": settings}), encoding="utf-8")
+        return subprocess.run(
+            [str(BINARY), "mail", "test", "ann@example.com", "--config", str(config), "--database", str(tmp_path / "db.sqlite")],
+            capture_output=True, text=True, timeout=60,
+        )
+
+    with MailServer(tmp_path) as smtp:
+        sent = mail_test(smtp.settings())
+        assert sent.returncode == 0 and "the server answered 250" in sent.stdout, sent
+        assert smtp.wait_for(lambda m: m["Subject"] == "Bestseller Wishlist: a test message")
+        for answer in ("451 4.3.0 Try again later", "421 4.7.0 Too busy", "550 5.1.1 No such mailbox"):
+            smtp.answer = answer
+            refused = mail_test(smtp.settings())
+            assert refused.returncode == 1 and f"not sent: {answer}" in refused.stderr, refused
+        smtp.answer, smtp.stall = None, True
+        stalled = mail_test(smtp.settings())
+        assert stalled.returncode == 1 and "no answer in time" in stalled.stderr, stalled
+        smtp.stall = False
+        wrong = mail_test(smtp.settings(password="not-the-Pa55word"))
+        assert wrong.returncode == 1 and "refused the user name and password" in wrong.stderr, wrong
+        assert "not-the-Pa55word" not in wrong.stderr + wrong.stdout
+    down = mail_test(smtp.settings())
+    assert down.returncode == 1 and "not sent" in down.stderr, down
