@@ -241,6 +241,15 @@ def test_an_admin_disables_and_enables_an_account_and_hands_over_a_reset_link(
         ours = [entry for entry in log if member in entry]
         assert ours == expected, log
 
+        # Delete asks first: the row's "Delete" opens a confirmation whose button names the account.
+        row = user_row(browser, member)
+        confirm = row.find_element(By.CSS_SELECTOR, 'form[action$="/delete"] button[type="submit"]')
+        assert not confirm.is_displayed(), "the account would go at the first press"
+        row.find_element(By.CSS_SELECTOR, "details.confirm-delete > summary").click()
+        assert confirm.is_displayed() and text_of(confirm) == f"Yes, delete {member}", text_of(confirm)
+        follow(browser, confirm, "admin-deleted")
+        assert not browser.driver.find_elements(By.CSS_SELECTOR, f'#users tr[data-user="{member}"]'), "the account is still listed"
+
         for session in (browser, member_browser, fresh):
             session.assert_no_console_errors()
 
