@@ -45,6 +45,8 @@ let package = Package(
         // header, stream its rows into a centre square (profile pictures) or the whole picture
         // (covers), re-encode without metadata.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // gzip for responses a browser asks to have compressed (CompressionMiddleware, StaticFiles).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CPictureCodec", dependencies: ["CJPEG", "CPNG", "CWebP"]),
@@ -86,8 +88,11 @@ let package = Package(
             name: "WishlistWeb",
             dependencies: [
                 "CivilTime",
+                "CZlib",
                 "WishlistCore",
                 "WishlistTemplates",
+                // SHA-256 for static files' content-hashed URLs.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -53,9 +53,11 @@ public struct WishlistServer: Sendable {
         // Without password sign-in, nobody signs up with a password either (`accounts.passwordSignIn`).
         let passwordSignup = config.accounts.passwordSignIn ? config.accounts.signup : .closed
         let signupOpen = passwordSignup == .open
+        let staticFiles = StaticFiles(directory: config.server.publicDirectory, reload: config.server.devMode)
         let pages = PageRenderer(
             templates: templates, signupOpen: signupOpen,
-            notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine })
+            notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine }),
+            assets: staticFiles
         )
 
         let mail = try MailParts(config: config, database: database, clock: clock, logger: logger)
@@ -68,9 +70,11 @@ public struct WishlistServer: Sendable {
             router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         }
         router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies))
+        // Outside the error pages, so that they are compressed too; static files come compressed.
+        router.add(middleware: CompressionMiddleware())
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: BodyLimitMiddleware())
-        router.add(middleware: StaticFilesMiddleware(directory: config.server.publicDirectory, logger: logger))
+        router.add(middleware: StaticFilesMiddleware(files: staticFiles))
         let catalog = CatalogStore(database: database)
         let wishlist = WishlistStore(database: database)
         let household = HouseholdStore(database: database)

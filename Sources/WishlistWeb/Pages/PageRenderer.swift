@@ -8,6 +8,8 @@ public struct PageRenderer: Sendable {
     let templates: TemplateLibrary
     let signupOpen: Bool
     let notices: SiteNotices
+    /// `Public/`'s files, for their versioned URLs (`assets.style_css`).
+    let assets: StaticFiles
 
     /// A full HTML page. Pages are personal, so no cache may keep them.
     public func render(
@@ -106,6 +108,7 @@ public struct PageRenderer: Sendable {
         context["nav"] = .string(nav)
         context["signup_open"] = .bool(signupOpen)
         context["sample_data"] = .bool(notices.showsSampleData)
+        context["assets"] = assets.current.urls
         return context
     }
 

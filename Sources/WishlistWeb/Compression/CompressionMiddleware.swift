@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// gzips a response when the browser asks for it (`Accept-Encoding`) and the body is text worth
+/// it: HTML, CSS, SVG, JavaScript and the manifest, of at least ``minimumBytes``, with a length
+/// known up front (a body streamed without one is left as it is, as is anything already encoded).
+/// Static files come gzipped already, from ``StaticFiles``; this compresses pages, per response,
+/// since pages are per visitor.
+///
+/// HTML is compressed only for a request the browser made from one of our own pages or from its
+/// address bar (`Sec-Fetch-Site: same-origin` or `none`): a page holds the session's CSRF token and
+/// may echo what a request asked for (a search), and BREACH needs another site to make the
+/// browser send requests of its choosing (docs/architecture.md, "Compression").
+struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Below this, gzip's 18-byte frame and the CPU cost buy little.
+    static var minimumBytes: Int { 1024 }
+    /// Above this a body is not collected into memory to be compressed.
+    static var maximumBytes: Int { 4 << 20 }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        guard let type = response.headers[.contentType], let kind = Self.kind(ofContentType: type) else { return response }
+        Self.addVary(to: &response.headers)
+        guard response.headers[.contentEncoding] == nil,
+              Self.acceptsGzip(request.headers[.acceptEncoding]),
+              kind == .asset || Self.isOwnNavigation(request.headers),
+              let length = response.body.contentLength, length >= Self.minimumBytes, length <= Self.maximumBytes
+        else { return response }
+        let collector = BodyCollector(capacity: length)
+        try await response.body.write(collector.writer)
+        guard let compressed = Gzip.compress(collector.buffer, level: Gzip.pageLevel), compressed.readableBytes < length
+        else {
+            response.body = ResponseBody(byteBuffer: collector.buffer)
+            return response
+        }
+        response.headers[.contentEncoding] = "gzip"
+        // A strong validator names one representation; the compressed one is another.
+        if let etag = response.headers[.eTag], !etag.hasPrefix("W/") { response.headers[.eTag] = "W/" + etag }
+        response.body = ResponseBody(byteBuffer: compressed)
+        return response
+    }
+
+    enum Kind { case page, asset }
+
+    /// HTML is a page (per visitor, may hold secrets); the other compressible types are assets.
+    static func kind(ofContentType type: String) -> Kind? {
+        let mediaType = type.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        switch mediaType {
+        case "text/html": return .page
+        case "text/css", "image/svg+xml", "text/javascript", "application/javascript", "application/manifest+json": return .asset
+        default: return nil
+        }
+    }
+
+    /// Whether `Accept-Encoding` lists gzip (or `*`) with a non-zero quality.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let name = parts.first, name == "gzip" || name == "x-gzip" || name == "*" else { continue }
+            let refused = parts.dropFirst().contains { parameter in
+                parameter.hasPrefix("q=") && (Double(parameter.dropFirst(2)) ?? 1) == 0
+            }
+            if !refused { return true }
+        }
+        return false
+    }
+
+    /// The browser made this request from one of our pages or the address bar, not for another site.
+    static func isOwnNavigation(_ headers: HTTPFields) -> Bool {
+        switch headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased() {
+        case "same-origin", "none": true
+        default: false
+        }
+    }
+
+    static func addVary(to headers: inout HTTPFields) {
+        if let vary = headers[.vary] {
+            if !vary.lowercased().contains("accept-encoding") { headers[.vary] = vary + ", Accept-Encoding" }
+        } else {
+            headers[.vary] = "Accept-Encoding"
+        }
+    }
+}
+
+/// Gathers a response body into one buffer.
+private final class BodyCollector: @unchecked Sendable {
+    var buffer: ByteBuffer
+
+    init(capacity: Int) { buffer = ByteBufferAllocator().buffer(capacity: capacity) }
+
+    var writer: Writer { Writer(collector: self) }
+
+    struct Writer: ResponseBodyWriter {
+        let collector: BodyCollector
+        mutating func write(_ buffer: ByteBuffer) async throws {
+            var buffer = buffer
+            collector.buffer.writeBuffer(&buffer)
+        }
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+}

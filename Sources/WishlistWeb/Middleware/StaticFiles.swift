@@ -1,0 +1,75 @@
+import Crypto
+import Foundation
+import NIOCore
+import WishlistTemplates
+
+/// The files of `Public/`, read once when the server starts, each with its content hash and, for
+/// text, its gzipped bytes (compressed once, here, not per request). Pages link them through
+/// ``urls`` (`/static/style.css?v=<hash>`), which may be cached for a year: a new file has a new
+/// hash, so a new URL. The directory is a few tens of kilobytes.
+///
+/// In development (`server.devMode`) the directory is read again on every request, like the
+/// templates, so an edited stylesheet shows on reload.
+struct StaticFiles: Sendable {
+    struct File: Sendable {
+        let bytes: ByteBuffer
+        /// The gzipped bytes, where that makes the file smaller and its type is text.
+        let gzipped: ByteBuffer?
+        let contentType: String
+        /// The first 16 hex digits of the SHA-256 of `bytes`.
+        let hash: String
+    }
+
+    struct Snapshot: Sendable {
+        let files: [String: File]
+        /// For the templates: `assets.style_css` is `/static/style.css?v=<hash>`, for every file
+        /// (the name's dots and dashes made underscores).
+        let urls: TemplateValue
+    }
+
+    private let directory: String
+    private let reload: Bool
+    private let loaded: Snapshot
+
+    init(directory: String, reload: Bool) {
+        self.directory = directory
+        self.reload = reload
+        self.loaded = Self.load(directory)
+    }
+
+    var current: Snapshot { reload ? Self.load(directory) : loaded }
+
+    static let contentTypes: [String: String] = [
+        "css": "text/css; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "svg": "image/svg+xml",
+        "png": "image/png",
+        "jpg": "image/jpeg",
+        "ico": "image/x-icon",
+        "webmanifest": "application/manifest+json",
+        "txt": "text/plain; charset=utf-8",
+    ]
+
+    static func load(_ directory: String) -> Snapshot {
+        let root = URL(fileURLWithPath: directory, isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var files: [String: File] = [:]
+        var urls: [String: TemplateValue] = [:]
+        for name in names where !name.hasPrefix(".") {
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path) else { continue }
+            let bytes = ByteBuffer(bytes: data)
+            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            let contentType = contentTypes[ext] ?? "application/octet-stream"
+            let hash = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+            var gzipped: ByteBuffer?
+            if CompressionMiddleware<AppRequestContext>.kind(ofContentType: contentType) != nil,
+               let compressed = Gzip.compress(bytes, level: Gzip.staticLevel), compressed.readableBytes < bytes.readableBytes {
+                gzipped = compressed
+            }
+            files[name] = File(bytes: bytes, gzipped: gzipped, contentType: contentType, hash: hash)
+            let key = String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+            urls[key] = .string(StaticFilesMiddleware.prefix + "/" + name + "?v=" + hash)
+        }
+        return Snapshot(files: files, urls: .dictionary(urls))
+    }
+}

@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+@Suite("Compression, versioned static files and the web app manifest", .removesTemporaryDirectories)
+struct CompressionTests {
+    /// What Chromium sends navigating within the site.
+    static let ownNavigation: HTTPFields = [.acceptEncoding: "gzip, deflate, br, zstd", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+
+    static func unzip(_ response: TestResponse) throws -> String {
+        #expect(response.headers[.contentEncoding] == "gzip")
+        #expect(response.headers[.contentLength] == String(response.body.readableBytes), "the length is the compressed body's")
+        return String(buffer: try #require(Gzip.decompress(response.body), "a valid gzip body"))
+    }
+
+    @Test("the list page, a book page and the wishlist arrive gzipped, and unpack to the page sent uncompressed")
+    func pagesAreGzipped() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            #expect(try await browser.post("/wishlist", [("book", "DBKSMPL004417"), ("return_to", "/wishlist")]).status == .seeOther)
+            for path in ["/lists/hardcover-fiction", "/books/DBKSMPL004417", "/wishlist", "/lists"] {
+                _ = try await browser.get(path)  // a confirmation shows once
+                let plain = try await browser.get(path)
+                #expect(plain.status == .ok)
+                #expect(plain.headers[.contentEncoding] == nil, "no Accept-Encoding, no compression: \(path)")
+                #expect(plain.headers[.vary] == "Accept-Encoding")
+                let gzipped = try await browser.get(path, headers: Self.ownNavigation)
+                #expect(gzipped.headers[.vary] == "Accept-Encoding")
+                #expect(try Self.unzip(gzipped) == plain.text, "\(path)")
+                #expect(gzipped.body.readableBytes * 100 / plain.body.readableBytes <= 40, "\(path): \(gzipped.body.readableBytes) of \(plain.body.readableBytes) bytes")
+            }
+        }
+    }
+
+    @Test("a page another site made the browser ask for is not compressed (BREACH)", arguments: ["cross-site", "same-site", nil])
+    func crossSitePagesAreNotCompressed(site: String?) async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            var headers: HTTPFields = [.acceptEncoding: "gzip"]
+            if let site { headers[HTTPField.Name("Sec-Fetch-Site")!] = site }
+            let page = try await browser.get("/search?q=csrf_token", headers: headers)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentEncoding] == nil)
+            #expect(page.text.contains("csrf_token"))
+            // The stylesheet holds no secret: compressed whoever asks.
+            #expect(try await browser.get("/static/style.css", headers: headers).headers[.contentEncoding] == "gzip")
+        }
+    }
+
+    @Test("the stylesheet, script and SVG are gzipped once; the gzipped bytes unpack to the file")
+    func staticFilesAreGzipped() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            for name in ["style.css", "passkeys.js", "favicon.svg"] {
+                let file = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/\(name)"))
+                let plain = try await browser.get("/static/\(name)")
+                #expect(plain.headers[.contentEncoding] == nil)
+                #expect(Data(plain.body.readableBytesView) == file)
+                let gzipped = try await browser.get("/static/\(name)", headers: [.acceptEncoding: "gzip"])
+                #expect(Data(try Self.unzip(gzipped).utf8) == file, "\(name)")
+                #expect(gzipped.headers[.vary] == "Accept-Encoding")
+                #expect(gzipped.headers[.eTag] != plain.headers[.eTag], "each representation has its own validator")
+                let again = try await browser.get("/static/\(name)", headers: [.acceptEncoding: "gzip"])
+                #expect(again.body == gzipped.body, "compressed once and kept")
+            }
+            let refused = try await browser.get("/static/style.css", headers: [.acceptEncoding: "gzip;q=0, identity"])
+            #expect(refused.headers[.contentEncoding] == nil)
+        }
+    }
+
+    /// A bare router with the middleware and one route per kind of body.
+    static func withRouter(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let router = Router()
+        router.add(middleware: CompressionMiddleware())
+        let text = String(repeating: "<p>The same sentence, again and again.</p>\n", count: 100)
+        router.get("jpeg") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        router.get("zip") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/zip"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        router.get("tiny") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "<p>short</p>")))
+        }
+        router.get("streamed") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(asyncSequence: [ByteBuffer(string: text)].async))
+        }
+        router.get("encoded") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css", .contentEncoding: "br"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        router.get("html") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        try await Application(router: router).test(.router, body)
+    }
+
+    @Test("pictures, ZIP files, tiny, streamed and already encoded bodies are left alone")
+    func whatIsNotCompressed() async throws {
+        try await Self.withRouter { client in
+            for path in ["/jpeg", "/zip", "/tiny", "/streamed", "/encoded"] {
+                let response = try await client.execute(uri: path, method: .get, headers: Self.ownNavigation)
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentEncoding] != "gzip", "\(path)")
+                #expect(String(buffer: response.body).hasPrefix("<p>"), "\(path)")
+            }
+            #expect(try await client.execute(uri: "/jpeg", method: .get, headers: Self.ownNavigation).headers[.vary] == nil)
+            let html = try await client.execute(uri: "/html", method: .get, headers: Self.ownNavigation)
+            #expect(try Self.unzip(html).hasPrefix("<p>The same sentence"))
+        }
+    }
+
+    @Test("Accept-Encoding: gzip unless refused with q=0", arguments: [
+        ("gzip", true), ("br, gzip", true), ("gzip;q=0.5", true), ("*", true), ("GZIP", true),
+        ("gzip;q=0", false), ("identity", false), ("br", false), ("", false),
+    ])
+    func acceptEncoding(header: String, accepted: Bool) {
+        #expect(CompressionMiddleware<BasicRequestContext>.acceptsGzip(header) == accepted)
+    }
+
+    @Test("pages link the stylesheet by its content hash, cached for a year; the plain path still works, for an hour")
+    func versionedStaticURLs() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let css = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/style.css"))
+            let hash = SHA256.hash(data: css).prefix(8).map { String(format: "%02x", $0) }.joined()
+            let page = try await browser.get("/login")
+            #expect(page.text.contains(#"<link rel="stylesheet" href="/static/style.css?v=\#(hash)">"#))
+            let versioned = try await browser.get("/static/style.css?v=\(hash)")
+            #expect(versioned.status == .ok)
+            #expect(versioned.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(Data(versioned.body.readableBytesView) == css)
+            for old in ["/static/style.css", "/static/style.css?v=0123456789abcdef"] {
+                let response = try await browser.get(old)
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "public, max-age=3600", "\(old)")
+            }
+            let etag = try #require(versioned.headers[.eTag])
+            let unchanged = try await browser.get("/static/style.css", headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+            #expect(unchanged.body.readableBytes == 0)
+            #expect(try await browser.get("/static/no-such-file.css").status == .notFound)
+            #expect(try await browser.get("/static/../Package.swift").status == .notFound)
+        }
+    }
+
+    @Test("the web app manifest: linked from every page, its type, its fields, and icons that exist at the sizes it says")
+    func manifest() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            #expect(try await browser.get("/login").text.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#))
+            let response = try await browser.get("/manifest.webmanifest")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/manifest+json")
+            let manifest = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+            #expect(manifest["name"] as? String == "Bestseller Wishlist")
+            #expect(manifest["short_name"] as? String == "Wishlist")
+            #expect(manifest["start_url"] as? String == "/")
+            #expect(manifest["display"] as? String == "standalone")
+            let css = try String(contentsOf: repositoryRoot.appendingPathComponent("Public/style.css"), encoding: .utf8)
+            let theme = try #require(manifest["theme_color"] as? String)
+            #expect(css.contains(theme), "the theme colour is the stylesheet's")
+            let icons = try #require(manifest["icons"] as? [[String: String]])
+            #expect(Set(icons.compactMap { $0["sizes"] }) == ["any", "192x192", "512x512"])
+            for icon in icons {
+                let file = try await browser.get(try #require(icon["src"]))
+                #expect(file.status == .ok)
+                #expect(file.headers[.contentType] == icon["type"])
+                if icon["type"] == "image/png" {
+                    // The IHDR chunk: width and height, big-endian, at bytes 16 and 20.
+                    let bytes = Array(file.body.readableBytesView)
+                    #expect(Array(bytes[1...3]) == Array("PNG".utf8))
+                    let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+                    #expect("\(width)x\(height)" == icon["sizes"])
+                }
+            }
+        }
+    }
+}
