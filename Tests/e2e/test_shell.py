@@ -21,14 +21,15 @@ NYT_CREDIT = "Data provided by The New York Times"
 
 
 def assert_styled_by_our_stylesheet(browser: Browser) -> None:
-    """The page loaded /static/style.css, and rules that only that file sets are in effect."""
+    """The page loaded /static/style.css (at its versioned URL, `?v=<hash>`), and rules that only
+    that file sets are in effect."""
     sheets = browser.js(
         "return Array.from(document.styleSheets, s => {"
         "  let rules = -1; try { rules = s.cssRules.length; } catch (e) {}"
         "  return {href: s.href, rules: rules};"
         "});"
     )
-    ours = [s for s in sheets if s["href"] == browser.url("/static/style.css")]
+    ours = [s for s in sheets if (s["href"] or "").split("?")[0] == browser.url("/static/style.css")]
     assert ours, f"/static/style.css is not among the page's stylesheets: {sheets}"
     assert ours[0]["rules"] > 0, "/static/style.css loaded with no rules"
     inline = [s for s in sheets if s["href"] is None]
@@ -159,6 +160,20 @@ def test_failed_sign_in_keeps_username_and_explains(browser: Browser) -> None:
 @pytest.mark.parametrize("path", ["/login", "/signup", "/no-such-page"])
 def test_stylesheet_is_applied(browser: Browser, path: str) -> None:
     browser.visit(path, expect_status=404 if path == "/no-such-page" else None)
+    assert_styled_by_our_stylesheet(browser)
+
+
+def test_page_and_stylesheet_arrive_compressed(browser: Browser) -> None:
+    """Chromium asks for gzip; the page (opened from the address bar) and the stylesheet come
+    compressed, and it decodes both: fewer bytes on the wire than in the body, and the page styled."""
+    browser.visit("/login")
+    sizes = browser.js(
+        "return performance.getEntries().filter(e => e.entryType === 'navigation' || e.name.includes('/static/style.css'))"
+        ".map(e => ({name: e.name, type: e.entryType, encoded: e.encodedBodySize, decoded: e.decodedBodySize}));"
+    )
+    assert {entry["type"] for entry in sizes} == {"navigation", "resource"}, sizes
+    for entry in sizes:
+        assert 0 < entry["encoded"] < entry["decoded"] * 0.5, entry
     assert_styled_by_our_stylesheet(browser)
 
 
