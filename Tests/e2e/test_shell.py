@@ -177,6 +177,16 @@ def test_page_and_stylesheet_arrive_compressed(browser: Browser) -> None:
     assert_styled_by_our_stylesheet(browser)
 
 
+def test_chromium_reads_the_web_app_manifest(browser: Browser) -> None:
+    """Chromium finds the manifest the layout links and parses it without errors (the first test
+    of installability: name, start URL, standalone display, icons it can fetch)."""
+    browser.visit("/login")
+    manifest = browser.driver.execute_cdp_cmd("Page.getAppManifest", {})
+    assert manifest["url"] == browser.url("/manifest.webmanifest"), manifest
+    assert manifest["errors"] == [], manifest["errors"]
+    assert '"display": "standalone"' in manifest["data"]
+
+
 @pytest.mark.parametrize("name, content_type", [
     ("style.css", "text/css"),
     ("favicon.svg", "image/svg+xml"),
