@@ -15,8 +15,11 @@ WAL file sizes and the latency percentiles of the requests since the last sample
     SOAK_WARMUP_MINUTES; default 3), or the file descriptors ever exceed the warmed-up count by more
     than SOAK_FD_SLACK (default 8; each member has at most one connection open);
   - the WAL file ever grows past SOAK_WAL_MB (default 16): checkpoints must happen.
-p99 in the last window against the first warmed-up one is reported, not judged: on a shared machine
-other processes' builds move it more than the server does.
+  - in a run of at least twice SOAK_P99_WINDOW_MINUTES (default 5), the p99 of the requests in the
+    last window is over SOAK_P99_RATIO (default 1.5) times the p99 of the first: a server that slows
+    down as it runs. Shorter runs report the ratio of their last sample to the first warmed-up one.
+The issue's run is `make soak CONFIGURATION=release SOAK_MINUTES=30`. Latency depends on the machine
+as much as on the server: run it alone, or give it priority (`nice -n -10`) over other work.
 
 Only 127.0.0.1 is contacted. Python 3 standard library only; uses Benchmarks/server/bench.py's
 helpers. The table goes to .build/soak/soak.md (raw samples in soak.json).
@@ -47,6 +50,8 @@ PAUSE = float(os.environ.get("SOAK_PAUSE", "0.05"))
 RSS_GROWTH = float(os.environ.get("SOAK_RSS_GROWTH", "0.10"))
 FD_SLACK = int(os.environ.get("SOAK_FD_SLACK", "8"))
 WAL_MB = float(os.environ.get("SOAK_WAL_MB", "16"))
+P99_WINDOW_MINUTES = float(os.environ.get("SOAK_P99_WINDOW_MINUTES", "5"))
+P99_RATIO = float(os.environ.get("SOAK_P99_RATIO", "1.5"))
 APP = os.environ.get("SOAK_APP") or os.path.join(ROOT, ".build", "debug", "wishlist")
 OUT = os.path.join(ROOT, ".build", "soak")
 LIST = "hardcover-fiction"
@@ -213,6 +218,7 @@ def sample(server, database, record, started):
         "p50_ms": percentile(latencies, 0.50) * 1000,
         "p90_ms": percentile(latencies, 0.90) * 1000,
         "p99_ms": percentile(latencies, 0.99) * 1000,
+        "latencies": latencies,  # for the windows' p99; left out of soak.json
     }
 
 
@@ -232,7 +238,7 @@ def prepare(port, names, record):
     rng = random.Random(SEED)
     probe = Member(port, names[0], names[1 % len(names)], [], record, rng)
     probe.sign_in()
-    books = re.findall(r'<li class="book" data-book="([^"]+)"', probe.request("GET", f"/lists/{LIST}") or "")
+    books = re.findall(r'<li class="book"[^>]*? data-book="([^"]+)"', probe.request("GET", f"/lists/{LIST}") or "")
     if len(books) < 5:
         bench.die(f"the {LIST} page lists {len(books)} books")
     members = []
@@ -281,6 +287,27 @@ def run_load(members, record, server, database):
     return samples
 
 
+def window_p99_ms(samples, first, last):
+    """The p99 of every request answered in the samples from minute `first` (exclusive) to `last`."""
+    latencies = [seconds for s in samples if first < s["minute"] <= last + 1e-6 for seconds in s["latencies"]]
+    return percentile(latencies, 0.99) * 1000
+
+
+def p99_verdict(samples, base, last):
+    """The issue's rule where the run is long enough for two windows that do not overlap."""
+    end = samples[-1]["minute"]
+    if end < 2 * P99_WINDOW_MINUTES:
+        ratio = last["p99_ms"] / base["p99_ms"] if base["p99_ms"] else 0
+        return ("p99, last sample vs first warmed-up one", f"{last['p99_ms']:.0f} ms vs {base['p99_ms']:.0f} ms ({ratio:.2f}×)",
+                f"reported (judged in runs of {2 * P99_WINDOW_MINUTES:g} minutes or more)", True)
+    first_ms = window_p99_ms(samples, 0, P99_WINDOW_MINUTES)
+    last_ms = window_p99_ms(samples, end - P99_WINDOW_MINUTES, end)
+    bound = first_ms * P99_RATIO
+    return (f"p99, last {P99_WINDOW_MINUTES:g} minutes vs first {P99_WINDOW_MINUTES:g}",
+            f"{last_ms:.1f} ms vs {first_ms:.1f} ms ({last_ms / first_ms if first_ms else 0:.2f}×)",
+            f"≤ {bound:.1f} ms ({P99_RATIO:g}×)", last_ms <= bound)
+
+
 def verdicts(samples, errors):
     """(check, figure, bound, passed) for each rule in the docstring."""
     warmed = [s for s in samples if s["minute"] >= WARMUP_MINUTES] or samples[-1:]
@@ -289,19 +316,19 @@ def verdicts(samples, errors):
     fd_bound = base["fds"] + FD_SLACK
     wal_max = max(s["wal_mb"] for s in samples)
     fds_max = max(s["fds"] for s in warmed)
-    p99_ratio = last["p99_ms"] / base["p99_ms"] if base["p99_ms"] else 0
     return [
         ("error responses", f"{len(errors)}", "0", not errors),
         ("RSS at the end vs once warmed up", f"{last['rss_mb']:.1f} MB vs {base['rss_mb']:.1f} MB", f"≤ {rss_bound:.1f} MB", last["rss_mb"] <= rss_bound),
         ("open file descriptors after warm-up, most", f"{fds_max} (warmed up: {base['fds']})", f"≤ {fd_bound}", fds_max <= fd_bound),
         ("WAL file, largest", f"{wal_max:.1f} MB", f"≤ {WAL_MB:.0f} MB", wal_max <= WAL_MB),
-        ("p99, last window vs first warmed-up one", f"{last['p99_ms']:.0f} ms vs {base['p99_ms']:.0f} ms ({p99_ratio:.2f}×)", "reported", True),
+        p99_verdict(samples, base, last),
     ]
 
 
 def render(results):
     lines = [f"Soak: {results['minutes']:g} minutes, {results['members']} members, {results['app']} "
-             f"(started {results['started']}; load average before {' '.join(results['load_before'])})", "",
+             f"(started {results['started']}; load average before {' '.join(results['load_before'])}, "
+             f"after {' '.join(results['load_after'])})", "",
              "| minute | requests | errors | RSS MB | fds | DB MB | WAL MB | p50 ms | p90 ms | p99 ms |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for s in results["samples"]:
@@ -341,13 +368,14 @@ def main():
         server.stop()
     if not samples:
         bench.die("no sample was taken")
+    load_after = open("/proc/loadavg").read().split()[:3]
     results = {
-        "started": started,
+        "started": started, "load_after": load_after,
         "minutes": MINUTES, "members": MEMBERS, "app": os.path.relpath(APP, ROOT), "load_before": load_before,
         "samples": samples, "errors": record.errors, "verdicts": verdicts(samples, record.errors),
     }
     with open(os.path.join(OUT, "soak.json"), "w") as raw:
-        json.dump(results, raw, indent=2)
+        json.dump({**results, "samples": [{k: v for k, v in s.items() if k != "latencies"} for s in samples]}, raw, indent=2)
     report = render(results)
     with open(os.path.join(OUT, "soak.md"), "w") as out:
         out.write(report)
