@@ -22,6 +22,8 @@ let package = Package(
         // The same version and trait as the app, so the ceiling is the app's HTTP stack.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // SHA-256 for the asset and cover URLs the app's pages carry; the app's own dependency.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/stencilproject/Stencil.git", exact: "0.15.1"),
     ],
@@ -32,6 +34,7 @@ let package = Package(
                 .product(name: "WishlistTemplates", package: "bestseller-wishlist"),
                 .product(name: "WishlistCore", package: "bestseller-wishlist"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Stencil", package: "Stencil"),
             ],

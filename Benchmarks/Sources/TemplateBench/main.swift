@@ -9,7 +9,7 @@ import WishlistTemplates
 // checked to be the same page (whitespace aside) before anything is timed.
 //
 // usage: template-bench [--views Views] [--templates Benchmarks/Templates]
-//                       [--catalog Sources/WishlistCore/Catalog/SampleCatalog] [--rounds 25]
+//                       [--catalog Sources/WishlistCore/Catalog/SampleCatalog] [--public Public] [--rounds 25]
 //                       [--batch-ms 40] [--out .build/bench/templates.md] [--readme Benchmarks/README.md]
 //                       [--dump DIR] [--csrf TOKEN] [--user NAME] [--fetched-at 2026-11-21T09:30:00Z]
 //                       [--server-page .build/bench/pages/list.html]
@@ -36,6 +36,7 @@ func fail(_ message: String) -> Never {
 let viewsDirectory = URL(fileURLWithPath: option("views", "Views"), isDirectory: true)
 let templatesDirectory = URL(fileURLWithPath: option("templates", "Benchmarks/Templates"), isDirectory: true)
 let catalogDirectory = URL(fileURLWithPath: option("catalog", "Sources/WishlistCore/Catalog/SampleCatalog"), isDirectory: true)
+let publicDirectory = URL(fileURLWithPath: option("public", "Public"), isDirectory: true)
 guard let fetchedAt = ISO8601DateFormatter().date(from: option("fetched-at", "2026-11-21T09:30:00Z")) else { fail("bad --fetched-at") }
 
 // MARK: Data and engines
@@ -43,7 +44,7 @@ guard let fetchedAt = ISO8601DateFormatter().date(from: option("fetched-at", "20
 let data: ListPageData
 do {
     data = try ListPageData.sample(
-        catalog: catalogDirectory, csrfToken: option("csrf", "Jq0bW1n2Xc4vS9eHk3LmP7tYzA5uR8dQ6fG1hK2jN0o"),
+        catalog: catalogDirectory, publicDirectory: publicDirectory, csrfToken: option("csrf", "Jq0bW1n2Xc4vS9eHk3LmP7tYzA5uR8dQ6fG1hK2jN0o"),
         userName: option("user", "bench"), fetchedAt: fetchedAt
     )
 } catch { fail("sample data: \(error)") }
@@ -162,8 +163,11 @@ if let serverPage = try? String(contentsOfFile: serverPagePath, encoding: .utf8)
         return String(serverPage[range]).split(separator: "\"").last.map(String.init)
     }
     if let token = attribute(#"name="csrf_token" value="[^"]*""#),
-       let time = attribute(#"datetime="[0-9-]+T[^"]*""#).flatMap({ ISO8601DateFormatter().date(from: $0) }),
-       let same = try? ListPageData.sample(catalog: catalogDirectory, csrfToken: token, userName: data.userName, fetchedAt: time),
+       // The sample catalog's page shows no fetch time; a synced catalog's does.
+       let same = try? ListPageData.sample(
+           catalog: catalogDirectory, publicDirectory: publicDirectory, csrfToken: token, userName: data.userName,
+           fetchedAt: attribute(#"datetime="[0-9-]+T[^"]*""#).flatMap({ ISO8601DateFormatter().date(from: $0) }) ?? fetchedAt
+       ),
        let rendered = try? ours.render(page, same.templateValue) {
         if String(buffer: rendered) == serverPage {
             print("our rendering is byte for byte the page the app served in the last make bench (\(serverPagePath))")
@@ -174,6 +178,33 @@ if let serverPage = try? String(contentsOfFile: serverPagePath, encoding: .utf8)
 }
 
 // MARK: Timing
+
+/// What else the machine runs, for the report: its load average and how many Swift build and
+/// test processes run (on a shared machine, other people's work), read from /proc.
+struct MachineLoad {
+    static let swiftProcesses: Set<String> = ["swift-build", "swift-test", "swift-frontend", "swiftc"]
+    let loadAverage: String
+    let swiftProcesses: Int
+
+    static func now() -> MachineLoad {
+        let average = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ")
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { $0.allSatisfy(\.isNumber) } ?? []
+        let swift = processes.filter {
+            let name = (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            return name.map(swiftProcesses.contains) ?? false
+        }
+        return MachineLoad(loadAverage: average ?? "?", swiftProcesses: swift.count)
+    }
+
+    /// This process's nice value (field 19 of /proc/self/stat).
+    static var ownNice: String {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return "?" }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 16 ? String(fields[16]) : "?"
+    }
+}
+
+let loadBefore = MachineLoad.now()
 
 let rounds = Int(option("rounds", "25")) ?? 25
 let batchNanos = (Double(option("batch-ms", "40")) ?? 40) * 1_000_000
@@ -252,11 +283,14 @@ let verdict = worst >= 3
     : "Budget (ours ≥ 3× faster than each on the list page): **missed**, smallest margin \(ratio(worst))."
 
 let environment = ProcessInfo.processInfo.environment
-let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+let loadAfter = MachineLoad.now()
 let command = environment["BENCH_COMMAND"] ?? "make bench-templates"
 let stamp = ISO8601DateFormatter().string(from: Date())
 let report = """
-    Command: `\(command)` · \(stamp) · \(ProcessInfo.processInfo.activeProcessorCount) cores, load average before timing \(loadAverage) · release build
+    Command: `\(command)` · \(stamp) · release build · machine shared: \(ProcessInfo.processInfo.activeProcessorCount) cores, \
+    other people's Swift builds and tests running (\(loadBefore.swiftProcesses) swift-build, swift-test, swift-frontend and swiftc \
+    processes before the timing, \(loadAfter.swiftProcesses) after), this run at nice \(MachineLoad.ownNice), \
+    load average \(loadBefore.loadAverage) before and \(loadAfter.loadAverage) after
 
     \(table)
     \(verdict)
