@@ -71,9 +71,9 @@ BUDGET_OTHER_HOSTS = 0
 
 # DevTools' "Slow 4G" preset, as its network panel applies it: Chrome DevTools' front end,
 # front_end/core/sdk/NetworkManager.ts, `Slow4GConditions` (the preset called "Fast 3G" until May
-# 2024, renamed to match Lighthouse, crbug.com/342406608): about 1.6 Mbit/s down and 750 kbit/s up,
-# each times 0.9, and a 150 ms target round trip times 3.75, since Chromium adds the latency once a
-# request rather than once a round trip. In bytes a second and milliseconds:
+# 2024, renamed to match Lighthouse, crbug.com/342406608): 1.6 Mbit/s down and 750 kbit/s up, each
+# times 0.9, and a target round trip of 150 ms (`targetLatency`) applied as 150 x 3.75 ms of latency
+# a request. In bytes a second and milliseconds:
 SLOW_4G = {"offline": False, "latency": 562.5, "downloadThroughput": 180_000, "uploadThroughput": 84_375}
 CPU_SLOWDOWN = 4
 # A phone's screen: Lighthouse's mobile default (a Moto G Power), 412 x 823 CSS pixels at 1.75.
@@ -123,13 +123,16 @@ def load_average():
         return " ".join(loadavg.read().split()[:3])
 
 
-def swift_builds():
-    """How many `swift-build` processes run on the machine now (other people's builds among them)."""
+SWIFT_PROCESSES = ("swift-build", "swift-test", "swift-frontend", "swiftc")
+
+
+def swift_processes():
+    """How many Swift build and test processes run on the machine now (other people's work)."""
     count = 0
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/comm") as comm:
-                count += comm.read().strip() == "swift-build"
+                count += comm.read().strip() in SWIFT_PROCESSES
         except OSError:
             pass
     return count
@@ -337,8 +340,9 @@ def render_report(results):
         f"{results['commit']} · Chromium {results['chromium']}, headless, {PHONE['width']} × {PHONE['height']} at "
         f"{PHONE['deviceScaleFactor']}× · DevTools \"Slow 4G\" (562.5 ms latency a request, 180,000 B/s down, 84,375 B/s up) "
         f"and the CPU slowed {CPU_SLOWDOWN}× · {RUNS} runs of each page and visit, interleaved · "
-        f"machine shared: 2 cores, {results['builds_before']} `swift build`s of other work running at the start and "
-        f"{results['builds_after']} at the end (at nice 0; Chromium, chromedriver and the server at nice {results['nice']}), "
+        f"machine shared: {os.cpu_count()} cores, other people's Swift builds and tests running ({results['builds_before']} "
+        f"swift-build, swift-test, swift-frontend and swiftc processes at the start, {results['builds_after']} at the end), "
+        f"Chromium, chromedriver and the server at nice {results['nice']}, "
         f"load average {results['load_before']} before the run and {results['load_after']} after",
         "",
         "| page | visit | LCP median, ms | LCP worst, ms | budget 1,500 ms | HTML received, ms (median) | requests over the network | "
@@ -403,7 +407,7 @@ def main():
             throttle(driver)
             rows = {(name, visit): {"page": name, "path": path, "visit": visit, "samples": []}
                     for name, path in pages for visit in ("first", "repeat")}
-            results["builds_before"], results["load_before"] = swift_builds(), load_average()
+            results["builds_before"], results["load_before"] = swift_processes(), load_average()
             for run in range(RUNS):
                 for offset in range(len(pages)):
                     name, path = pages[(run + offset) % len(pages)]
@@ -411,7 +415,7 @@ def main():
                     rows[(name, "repeat")]["samples"].append(repeat_visit(driver, base, path))
                     log(f"run {run + 1}/{RUNS} {name}: LCP {rows[(name, 'first')]['samples'][-1]['lcp_ms']:.0f} ms first, "
                         f"{rows[(name, 'repeat')]['samples'][-1]['lcp_ms']:.0f} ms repeat; load average {load_average()}")
-            results["builds_after"], results["load_after"] = swift_builds(), load_average()
+            results["builds_after"], results["load_after"] = swift_processes(), load_average()
             results["rows"] = list(rows.values())
         finally:
             if driver:
