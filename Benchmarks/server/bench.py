@@ -541,7 +541,7 @@ def run_app_scenarios(app, port, rows, results, url_threads):
     if status != 200:
         die(f"the list page answered {status}")
     csrf = csrf_in(page)
-    books = re.findall(r'<li class="book" data-book="([^"]+)" data-rank="(\d+)"', page)
+    books = re.findall(r'<li class="book"[^>]* data-book="([^"]+)" data-rank="(\d+)"', page)
     if len(books) != 15:
         die(f"expected 15 books on /lists/{LIST}, found {len(books)}")
     by_rank = {int(rank): book for book, rank in books}

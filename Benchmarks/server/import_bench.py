@@ -136,7 +136,7 @@ def measure(port):
     load_before = open("/proc/loadavg").read().split()[:3]
     cookie, csrf = signed_in(port, bench.USERNAME)
     _, _, page, _ = bench.http_request(port, "GET", f"/lists/{bench.LIST}", {"Cookie": cookie})
-    catalog_isbns = re.findall(r'<li class="book" data-book="([^"]+)"', page)
+    catalog_isbns = re.findall(r'<li class="book"[^>]* data-book="([^"]+)"', page)
     if len(catalog_isbns) != 15:
         bench.die(f"expected 15 books on /lists/{bench.LIST}, found {len(catalog_isbns)}")
     sessions = [signed_in(port, username) for username in [f"importer{n}" for n in range(1, IMPORTERS + 1)]]

@@ -82,7 +82,7 @@ def start_ours(database):
 def add_wishlist_books(port, cookie):
     _, _, page, _ = http_request(port, "GET", f"/lists/{LIST}", {"Cookie": cookie})
     csrf = csrf_in(page)
-    by_rank = {int(rank): book for book, rank in re.findall(r'<li class="book" data-book="([^"]+)" data-rank="(\d+)"', page)}
+    by_rank = {int(rank): book for book, rank in re.findall(r'<li class="book"[^>]* data-book="([^"]+)" data-rank="(\d+)"', page)}
     for rank in WISHLIST_RANKS:
         status, _, _, _ = http_request(port, "POST", "/wishlist", {**FORM, "Cookie": cookie},
                                        form({"book": by_rank[rank], "return_to": "/wishlist", "csrf_token": csrf}))

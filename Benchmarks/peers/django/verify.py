@@ -62,7 +62,7 @@ def our_database(work):
         cookie = f"wishlist_session={bench.sign_in(port)}"
         status, _, page, _ = bench.http_request(port, "GET", peer.LIST_PATH, {"Cookie": cookie})
         csrf = bench.csrf_in(page)
-        by_rank = {int(rank): book for book, rank in re.findall(r'<li class="book" data-book="([^"]+)" data-rank="(\d+)"', page)}
+        by_rank = {int(rank): book for book, rank in re.findall(r'<li class="book"[^>]* data-book="([^"]+)" data-rank="(\d+)"', page)}
         for rank in bench.WISHLIST_RANKS:
             status, _, _, _ = bench.http_request(port, "POST", "/wishlist", {**bench.FORM, "Cookie": cookie},
                                                  bench.form({"book": by_rank[rank], "return_to": "/wishlist", "csrf_token": csrf}))

@@ -51,7 +51,7 @@ def make(directory):
         if status != 200:
             bench.die(f"the list page answered {status}")
         csrf = bench.csrf_in(page)
-        by_rank = {int(rank): book for book, rank in re.findall(r'<li class="book" data-book="([^"]+)" data-rank="(\d+)"', page)}
+        by_rank = {int(rank): book for book, rank in re.findall(r'<li class="book"[^>]* data-book="([^"]+)" data-rank="(\d+)"', page)}
         for rank in bench.WISHLIST_RANKS:
             status, _, _, _ = bench.http_request(port, "POST", "/wishlist", {**bench.FORM, "Cookie": cookie},
                                                  bench.form({"book": by_rank[rank], "return_to": "/wishlist", "csrf_token": csrf}))
