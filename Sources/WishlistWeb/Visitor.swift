@@ -7,6 +7,8 @@ public struct Visitor: Sendable {
     public struct SignedIn: Sendable, Equatable {
         public let userID: Int64
         public let username: String
+        /// What the header's "Me" menu calls them (``MemberName``).
+        public let name: String
         public let sessionID: Int64
         public var isAdmin = false
         public var wishlistCount = 0

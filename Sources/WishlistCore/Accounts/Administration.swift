@@ -8,6 +8,8 @@ public struct Administration: Sendable {
     public struct Account: Sendable, Equatable {
         public let id: Int64
         public let username: String
+        /// What the member chose to be known by, nil for none: `/admin` shows both names.
+        public let displayName: String?
         public let createdAt: Date
         public let lastSeenAt: Date?
         public let itemCount: Int
@@ -61,27 +63,29 @@ public struct Administration: Sendable {
         self.clock = clock
     }
 
-    /// Page `number` (from 1) of the accounts whose name contains `filter` (case-insensitive; all
-    /// accounts when it is empty), with the last visit and book count of each account on it.
+    /// Page `number` (from 1) of the accounts whose username or display name contains `filter`
+    /// (case-insensitive; all accounts when it is empty), with the last visit and book count of
+    /// each account on it.
     public func accounts(containing filter: String = "", page number: Int = 1) async throws -> NamePage<Account> {
-        let key = AccountRules.key(filter)
+        let key = MemberName.key(filter)
+        let matching = "?1 = '' OR instr(username_key, ?1) > 0 OR instr(display_name_key, ?1) > 0"
         return try await database.pool.read { db in
             // instr() scans the names, which at ten thousand accounts takes about a millisecond;
             // the per-account subqueries run only for the page's rows.
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE ?1 = '' OR instr(username_key, ?1) > 0", arguments: [key]) ?? 0
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE \(matching)", arguments: [key]) ?? 0
             let accounts = try Row.fetchAll(db, sql: """
-                SELECT user.id, user.username, user.created_at, user.is_admin, user.disabled_at,
+                SELECT user.id, user.username, user.display_name, user.created_at, user.is_admin, user.disabled_at,
                     (SELECT MAX(last_seen_at) FROM session WHERE session.user_id = user.id) AS last_seen_at,
                     (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count,
                     user.password_hash <> '' AS has_password,
                     (SELECT COUNT(*) FROM passkey WHERE passkey.user_id = user.id) AS passkeys,
                     (SELECT COUNT(*) FROM sign_in_identity WHERE sign_in_identity.user_id = user.id) AS identities
-                FROM user WHERE ?1 = '' OR instr(username_key, ?1) > 0
+                FROM user WHERE \(matching)
                 ORDER BY username_key LIMIT ?2 OFFSET ?3
                 """, arguments: [key, NamePage<Account>.size, NamePage<Account>.offset(number)]
             ).map { row in
                 Account(
-                    id: row["id"], username: row["username"], createdAt: row.date("created_at"), lastSeenAt: row.optionalDate("last_seen_at"),
+                    id: row["id"], username: row["username"], displayName: row["display_name"], createdAt: row.date("created_at"), lastSeenAt: row.optionalDate("last_seen_at"),
                     itemCount: row["item_count"], isAdmin: row["is_admin"], isDisabled: row.optionalDate("disabled_at") != nil,
                     waysIn: .init(password: row["has_password"], passkeys: row["passkeys"], identities: row["identities"])
                 )

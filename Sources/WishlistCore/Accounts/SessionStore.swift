@@ -6,6 +6,8 @@ public struct ActiveSession: Sendable, Equatable {
     public let id: Int64
     public let userID: Int64
     public let username: String
+    /// The member's name as pages show it (``MemberName``).
+    public let name: String
     public let createdAt: Date
     public let lastSeenAt: Date
     public let userAgent: String
@@ -62,7 +64,7 @@ public struct SessionStore: Sendable {
         let found = try await database.pool.read { db -> (ActiveSession, Extra)? in
             guard let session = try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
+                    SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin FROM session JOIN user ON user.id = session.user_id
                     WHERE session.token_hash = ? AND user.disabled_at IS NULL
                     """),
                 arguments: [fingerprint]
@@ -104,7 +106,7 @@ public struct SessionStore: Sendable {
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT session.*, user.username, user.is_admin FROM session JOIN user ON user.id = session.user_id
+                SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin FROM session JOIN user ON user.id = session.user_id
                 WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
                 ORDER BY session.last_seen_at DESC
                 """,
@@ -144,7 +146,7 @@ public struct SessionStore: Sendable {
 
     private static func session(from row: Row) -> ActiveSession {
         ActiveSession(
-            id: row["id"], userID: row["user_id"], username: row["username"],
+            id: row["id"], userID: row["user_id"], username: row["username"], name: row["name"],
             createdAt: row.date("created_at"), lastSeenAt: row.date("last_seen_at"), userAgent: row["user_agent"], isAdmin: row["is_admin"]
         )
     }

@@ -10,6 +10,7 @@ import Foundation
 struct MemberData: Encodable {
     struct Account: Encodable {
         let username: String
+        let displayName: String?
         let email: String?
         let createdAt: String
         let admin: Bool

@@ -74,7 +74,7 @@ public struct MemberDataExport: Sendable {
         guard let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT user.username, user.email, user.created_at, user.is_admin, user.sharing,
+                SELECT user.username, user.display_name, user.email, user.created_at, user.is_admin, user.sharing,
                        COALESCE(catalog_list.display_name, user.default_list) AS start_list
                 FROM user LEFT JOIN catalog_list ON catalog_list.name_encoded = user.default_list WHERE user.id = ?
                 """,
@@ -90,7 +90,7 @@ public struct MemberDataExport: Sendable {
             arguments: [userID]
         )
         return MemberData.Account(
-            username: row["username"], email: row["email"], createdAt: MemberData.time(row.date("created_at")), admin: row["is_admin"],
+            username: row["username"], displayName: row["display_name"], email: row["email"], createdAt: MemberData.time(row.date("created_at")), admin: row["is_admin"],
             sharing: row["sharing"], startList: row["start_list"], favouriteLists: favourites
         )
     }

@@ -8,6 +8,7 @@ public struct GiftIdea: Sendable, Equatable {
     public let title: String
     public let author: String
     public let note: String
+    /// The suggester's name to show (``MemberName``).
     public let suggestedBy: String
     public let reservation: SharedItem.Reservation
 }
@@ -37,7 +38,7 @@ extension HouseholdStore {
                 return .alreadyWished
             }
             if let by = try String.fetchOne(
-                db, sql: "SELECT user.username FROM gift_idea JOIN user ON user.id = suggested_by WHERE owner_id = ? AND book_id = ?",
+                db, sql: "SELECT \(MemberName.shownSQL("user")) FROM gift_idea JOIN user ON user.id = suggested_by WHERE owner_id = ? AND book_id = ?",
                 arguments: [ownerID, bookID]
             ) {
                 return .alreadySuggested(by: by)
@@ -63,10 +64,10 @@ extension HouseholdStore {
                 arguments: [ideaID, giverID]
             ) else { return .notFound }
             if let holder = try Row.fetchOne(
-                db, sql: "SELECT giver.id, giver.username FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE idea_id = ?",
+                db, sql: "SELECT giver.id, \(MemberName.shownSQL("giver")) AS name FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE idea_id = ?",
                 arguments: [ideaID]
             ) {
-                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["username"])
+                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["name"])
             }
             try db.execute(
                 sql: "INSERT INTO reservation (idea_id, giver_id, owner_id, owner_name, title, author, reserved_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -96,7 +97,8 @@ extension HouseholdStore.Reader {
     public func ideas(for ownerID: Int64, viewerID: Int64) throws -> [GiftIdea] {
         try Row.fetchAll(
             db.cachedStatement(sql: """
-                SELECT gift_idea.*, suggester.username AS suggested_by_name, reservation.giver_id, giver.username AS giver_name,
+                SELECT gift_idea.*, \(MemberName.shownSQL("suggester")) AS suggested_by_name, reservation.giver_id,
+                    \(MemberName.shownSQL("giver")) AS giver_name,
                     reservation.bought_at IS NOT NULL AS bought, reservation.card
                 FROM gift_idea
                 JOIN user AS suggester ON suggester.id = gift_idea.suggested_by

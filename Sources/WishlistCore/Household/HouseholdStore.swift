@@ -47,22 +47,25 @@ public struct HouseholdStore: Sendable {
 
     // MARK: Members
 
-    /// Page `number` (from 1) of everyone but the viewer whose list is shared and whose name
-    /// contains `filter` (case-insensitive; everyone when empty), by name, with their item counts.
+    /// Page `number` (from 1) of everyone but the viewer whose list is shared and whose username
+    /// or display name contains `filter` (case-insensitive; everyone when empty), by the name
+    /// shown, with their item counts.
     public func members(excluding viewerID: Int64, containing filter: String = "", page number: Int = 1) async throws -> NamePage<Member> {
-        let key = AccountRules.key(filter)
+        let key = MemberName.key(filter)
+        let matching = """
+            sharing = 'household' AND disabled_at IS NULL AND id != ?1
+            AND (?2 = '' OR instr(username_key, ?2) > 0 OR instr(display_name_key, ?2) > 0)
+            """
         return try await database.pool.read { db in
-            let total = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM user WHERE sharing = 'household' AND disabled_at IS NULL AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)",
-                arguments: [viewerID, key]
-            ) ?? 0
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE \(matching)", arguments: [viewerID, key]) ?? 0
             // The item counts are counted for the page's rows only.
             let members = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT user.id, user.username, (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
-                    FROM user WHERE sharing = 'household' AND disabled_at IS NULL AND id != ?1 AND (?2 = '' OR instr(username_key, ?2) > 0)
-                    ORDER BY username_key LIMIT ?3 OFFSET ?4
+                    SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name,
+                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                    FROM user WHERE \(matching)
+                    ORDER BY COALESCE(display_name_key, username_key), username_key LIMIT ?3 OFFSET ?4
                     """,
                 arguments: [viewerID, key, NamePage<Member>.size, NamePage<Member>.offset(number)]
             ).map(Self.member)
@@ -92,10 +95,10 @@ public struct HouseholdStore: Sendable {
             ) else { return .notFound }
             if let holder = try Row.fetchOne(
                 db,
-                sql: "SELECT giver.id, giver.username FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE item_id = ?",
+                sql: "SELECT giver.id, \(MemberName.shownSQL("giver")) AS name FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE item_id = ?",
                 arguments: [itemID.rawValue]
             ) {
-                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["username"])
+                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["name"])
             }
             try db.execute(
                 sql: """
@@ -128,11 +131,18 @@ public struct HouseholdStore: Sendable {
         }
     }
 
-    /// The book of the giver's reservation on `itemID`, for the confirmation after reserving.
+    /// The book of the giver's reservation on `itemID` and its owner's name to show, for the
+    /// confirmation after reserving.
     public func reservedTitle(itemID: ItemID, giverID: Int64) async throws -> (title: String, ownerName: String)? {
         try await database.pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT title, owner_name FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID.rawValue, giverID]
+                db,
+                sql: """
+                    SELECT reservation.title, COALESCE(\(MemberName.shownSQL("owner")), reservation.owner_name) AS owner_name
+                    FROM reservation LEFT JOIN user AS owner ON owner.id = reservation.owner_id
+                    WHERE reservation.item_id = ? AND reservation.giver_id = ?
+                    """,
+                arguments: [itemID.rawValue, giverID]
             ).map { ($0["title"], $0["owner_name"]) }
         }
     }
@@ -144,6 +154,7 @@ public struct HouseholdStore: Sendable {
                 db,
                 sql: """
                     SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
+                        COALESCE(\(MemberName.shownSQL("owner")), reservation.owner_name) AS owner_shown_name,
                         reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
                         reservation.bought_at, reservation.card, received_item.received_at, reservation.idea_id, gift_idea.note AS idea_note,
                         owner.sharing, owner.disabled_at AS owner_disabled_at, wishlist_item.*
@@ -153,7 +164,7 @@ public struct HouseholdStore: Sendable {
                     LEFT JOIN received_item ON received_item.id = reservation.received_item_id
                     LEFT JOIN gift_idea ON gift_idea.id = reservation.idea_id
                     WHERE reservation.giver_id = ?
-                    ORDER BY reservation.owner_name COLLATE NOCASE, reservation.reserved_at DESC, reservation.id DESC
+                    ORDER BY owner_shown_name COLLATE NOCASE, reservation.owner_name, reservation.reserved_at DESC, reservation.id DESC
                     """,
                 arguments: [giverID]
             ).map(Self.gift)
@@ -163,7 +174,7 @@ public struct HouseholdStore: Sendable {
     // MARK: Rows
 
     private static func member(_ row: Row) -> Member {
-        Member(id: row["id"], username: row["username"], itemCount: row["item_count"])
+        Member(id: row["id"], username: row["username"], name: row["name"], itemCount: row["item_count"])
     }
 
     private static func gift(_ row: Row) -> Gift {
@@ -182,7 +193,7 @@ public struct HouseholdStore: Sendable {
             state = .reserved(item: WishlistStore.item(row))
         }
         return Gift(
-            id: row["reservation_id"], ownerName: row["owner_name"], title: row["reserved_title"], author: row["reserved_author"],
+            id: row["reservation_id"], ownerName: row["owner_name"], ownerShownName: row["owner_shown_name"], title: row["reserved_title"], author: row["reserved_author"],
             reservedAt: row.date("reserved_at"), boughtAt: row.optionalDate("bought_at"), card: row["card"], state: state
         )
     }
@@ -203,7 +214,7 @@ extension HouseholdStore {
         public func member(named username: String, viewerID: Int64) throws -> Lookup {
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT user.id, user.username, user.sharing, user.disabled_at,
+                    SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, user.sharing, user.disabled_at,
                         (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
                     FROM user WHERE username_key = ?
                     """),
@@ -220,7 +231,7 @@ extension HouseholdStore {
         public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) throws -> [SharedItem] {
             try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, giver.username AS giver_name,
+                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
                         reservation.bought_at IS NOT NULL AS bought, reservation.card
                     FROM wishlist_item
                     LEFT JOIN reservation ON reservation.item_id = wishlist_item.id

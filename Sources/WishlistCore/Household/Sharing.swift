@@ -12,6 +12,8 @@ public enum Sharing: String, Sendable, CaseIterable {
 public struct Member: Sendable, Equatable {
     public let id: Int64
     public let username: String
+    /// The name to show (``MemberName``); URLs keep the username.
+    public let name: String
     public let itemCount: Int
 }
 
@@ -21,6 +23,7 @@ public struct SharedItem: Sendable, Equatable {
         case open
         /// The viewer's: whether they marked it bought, and their card ("" for none).
         case byViewer(bought: Bool, card: String)
+        /// Another giver's, by the name to show (``MemberName``).
         case byOther(name: String, bought: Bool)
     }
 
@@ -48,7 +51,10 @@ public struct Gift: Sendable, Equatable {
     }
 
     public let id: Int64
+    /// The owner's username when she reserved it, kept for if her account goes; paths use it.
     public let ownerName: String
+    /// The owner's name to show (``MemberName``); the kept username once her account is gone.
+    public let ownerShownName: String
     public let title: String
     public let author: String
     public let reservedAt: Date

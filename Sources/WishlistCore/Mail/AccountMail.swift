@@ -111,7 +111,7 @@ public struct AccountMail: Sendable {
     }
 
     private func queueVerification(userID: Int64, now: Date, _ db: Database) throws -> Bool {
-        guard let (address, username) = try Mailer.recipient(userID: userID, for: .verification, db),
+        guard let (address, _, name) = try Mailer.recipient(userID: userID, for: .verification, db),
               try Bool.fetchOne(db, sql: "SELECT email_verified_at IS NULL FROM user WHERE id = ?", arguments: [userID]) == true
         else { return false }
         let token = SecureRandom.token()
@@ -119,8 +119,8 @@ public struct AccountMail: Sendable {
             sql: "INSERT INTO email_verification (user_id, email, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [userID, address.text, SessionStore.fingerprint(token), StoredDate(now), StoredDate(now.addingTimeInterval(Self.verificationLifetime))]
         )
-        let content = MailTexts.verification(username: username, link: mailer.link("/verify-email/" + token))
-        try mailer.queue(content, kind: .verification, to: address, name: username, userID: userID, db)
+        let content = MailTexts.verification(name: name, link: mailer.link("/verify-email/" + token))
+        try mailer.queue(content, kind: .verification, to: address, name: name, userID: userID, db)
         return true
     }
 
@@ -155,10 +155,10 @@ public struct AccountMail: Sendable {
         guard case .admitted = try await throttle.admit([.mailToAccount(userID)]) else { return }
         let now = clock.now()
         let queued = try await database.pool.write { db in
-            guard let (address, username) = try Mailer.recipient(userID: userID, for: .passwordReset, db) else { return false }
+            guard let (address, username, name) = try Mailer.recipient(userID: userID, for: .passwordReset, db) else { return false }
             let token = try PasswordResetLinks.insert(userID: userID, lifetime: Self.resetLifetime, now: now, db)
             try Administration.record(actor: username, action: "asked for a password-reset link by mail", subject: "", at: now, db)
-            try mailer.queue(MailTexts.passwordReset(username: username, link: mailer.link("/reset/" + token)), kind: .passwordReset, to: address, name: username, userID: userID, db)
+            try mailer.queue(MailTexts.passwordReset(username: username, link: mailer.link("/reset/" + token)), kind: .passwordReset, to: address, name: name, userID: userID, db)
             return true
         }
         if queued { mailer.wake() }
@@ -171,7 +171,8 @@ public struct AccountMail: Sendable {
         guard let address = MailAddress(email) else { return "Enter an e-mail address like name@example.com." }
         let now = clock.now()
         try await database.pool.write { db in
-            let content = MailTexts.invite(from: actor.username, link: mailer.link("/signup?invite=" + token))
+            let inviter = try Mailer.shownName(userID: actor.userID, db) ?? actor.username
+            let content = MailTexts.invite(from: inviter, link: mailer.link("/signup?invite=" + token))
             try mailer.queue(content, kind: .invite, to: address, userID: nil, db)
             try Administration.record(actor: actor.username, action: "mailed an invite to", subject: address.text, at: now, db)
         }

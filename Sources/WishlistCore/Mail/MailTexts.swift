@@ -1,15 +1,16 @@
 /// What each message says, in a text part and an HTML part of the same words. Links are the
 /// server's own, unchanged; there are no pictures, so nothing tells anyone a message was opened.
 enum MailTexts {
-    static func verification(username: String, link: String) -> MailContent {
+    static func verification(name: String, link: String) -> MailContent {
         let lines = [
-            "Hello \(username),",
+            "Hello \(name),",
             "Please confirm that this is your address for Bestseller Wishlist by opening this link within 24 hours:",
         ]
         let after = "If you did not give this address, ignore this message: nothing will be sent to it."
         return content(subject: "Confirm your e-mail address", paragraphs: lines, link: link, linkText: "Confirm my address", after: [after])
     }
 
+    /// Greets by username: the link is for that account, whatever its display name.
     static func passwordReset(username: String, link: String) -> MailContent {
         let lines = [
             "Hello \(username),",

@@ -46,13 +46,21 @@ public struct Mailer: Sendable {
     }
 
     /// The address of a member who may receive `kind`: only a verification link goes to an
-    /// address not yet verified. Nil when she has no such address.
-    static func recipient(userID: Int64, for kind: MailOutbox.Kind, _ db: Database) throws -> (MailAddress, username: String)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT username, email, email_verified_at FROM user WHERE id = ? AND disabled_at IS NULL", arguments: [userID]),
+    /// address not yet verified. Nil when she has no such address. `name` is what she calls
+    /// herself, her display name or else her username.
+    static func recipient(userID: Int64, for kind: MailOutbox.Kind, _ db: Database) throws -> (MailAddress, username: String, name: String)? {
+        guard let row = try Row.fetchOne(
+                  db, sql: "SELECT username, display_name, email, email_verified_at FROM user WHERE id = ? AND disabled_at IS NULL", arguments: [userID]
+              ),
               let email: String = row["email"], let address = MailAddress(email)
         else { return nil }
         guard kind == .verification || row.optionalDate("email_verified_at") != nil else { return nil }
-        return (address, row["username"])
+        return (address, row["username"], row["display_name"] ?? row["username"])
+    }
+
+    /// The name to show of the member `userID` (``MemberName``), nil when there is none.
+    static func shownName(userID: Int64, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT \(MemberName.shownSQL("user")) FROM user WHERE id = ?", arguments: [userID])
     }
 
     public func wake() { wakeSender() }

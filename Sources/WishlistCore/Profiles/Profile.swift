@@ -7,6 +7,8 @@ public struct Profile: Sendable, Equatable {
     public static let bioMaximumLength = 500
     public static let favoriteMaximumCount = 6
 
+    /// The name the member chose to be known by, or nil: their username is shown.
+    public let displayName: String?
     public let bio: String
     public let birthday: Birthday?
     /// The current picture's key (its address), or nil for initials on a colour.
@@ -14,7 +16,7 @@ public struct Profile: Sendable, Equatable {
     /// Up to six books from what the member has read, in the order chosen.
     public let favorites: [Reading]
 
-    public static let empty = Profile(bio: "", birthday: nil, pictureKey: nil, favorites: [])
+    public static let empty = Profile(displayName: nil, bio: "", birthday: nil, pictureKey: nil, favorites: [])
 }
 
 /// A birthday without the year: month and day.

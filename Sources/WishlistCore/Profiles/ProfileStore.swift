@@ -20,12 +20,16 @@ public struct ProfileStore: Sendable {
         try await database.pool.read { try Reader(db: $0).profile(userID: userID) }
     }
 
-    /// Saves the bio, the birthday and the favourites (reading ids, in order) in one transaction.
-    public func save(userID: Int64, bio: String, birthday: Birthday?, favorites: [Int64]) async throws -> SaveOutcome {
+    /// Saves the display name (checked by ``MemberName/displayName(_:)``; nil for none), the bio,
+    /// the birthday and the favourites (reading ids, in order) in one transaction.
+    public func save(userID: Int64, displayName: String?, bio: String, birthday: Birthday?, favorites: [Int64]) async throws -> SaveOutcome {
         try await database.pool.write { db in
             let own = try Set(Int64.fetchAll(db, sql: "SELECT id FROM reading WHERE user_id = ?", arguments: [userID]))
             guard favorites.allSatisfy(own.contains) else { return .unknownFavorite }
-            try db.execute(sql: "UPDATE user SET bio = ?, birthday = ? WHERE id = ?", arguments: [bio, birthday?.stored, userID])
+            try db.execute(
+                sql: "UPDATE user SET display_name = ?, display_name_key = ?, bio = ?, birthday = ? WHERE id = ?",
+                arguments: [displayName, displayName.map(MemberName.key), bio, birthday?.stored, userID]
+            )
             try db.execute(sql: "DELETE FROM favorite_book WHERE user_id = ?", arguments: [userID])
             for (position, readingID) in favorites.prefix(Profile.favoriteMaximumCount).enumerated() {
                 try db.execute(
@@ -72,22 +76,23 @@ public struct ProfileStore: Sendable {
     public struct Reader {
         let db: Database
 
-        /// The birthdays of the members who share (everyone's but `viewerID`'s), by name.
-        public func birthdays(excluding viewerID: Int64) throws -> [(username: String, birthday: Birthday)] {
+        /// The birthdays of the members who share (everyone's but `viewerID`'s), by username, with
+        /// the name to show (``MemberName``).
+        public func birthdays(excluding viewerID: Int64) throws -> [(username: String, name: String, birthday: Birthday)] {
             try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT username, birthday FROM user
+                    SELECT username, \(MemberName.shownSQL("user")) AS name, birthday FROM user
                     WHERE birthday IS NOT NULL AND sharing = 'household' AND disabled_at IS NULL AND id != ?
                     ORDER BY username_key
                     """),
                 arguments: [viewerID]
-            ).compactMap { row in (row["birthday"] as String?).flatMap(Birthday.init(stored:)).map { (row["username"], $0) } }
+            ).compactMap { row in (row["birthday"] as String?).flatMap(Birthday.init(stored:)).map { (row["username"], row["name"], $0) } }
         }
 
         public func profile(userID: Int64) throws -> Profile {
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT user.bio, user.birthday, profile_picture.key FROM user
+                    SELECT user.display_name, user.bio, user.birthday, profile_picture.key FROM user
                     LEFT JOIN profile_picture ON profile_picture.user_id = user.id WHERE user.id = ?
                     """),
                 arguments: [userID]
@@ -99,7 +104,10 @@ public struct ProfileStore: Sendable {
                     """),
                 arguments: [userID]
             ).map(ReadingStore.reading)
-            return Profile(bio: row["bio"], birthday: (row["birthday"] as String?).flatMap(Birthday.init(stored:)), pictureKey: row["key"], favorites: favorites)
+            return Profile(
+                displayName: row["display_name"], bio: row["bio"], birthday: (row["birthday"] as String?).flatMap(Birthday.init(stored:)),
+                pictureKey: row["key"], favorites: favorites
+            )
         }
     }
 }

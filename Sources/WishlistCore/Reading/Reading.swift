@@ -125,6 +125,8 @@ public struct ReadingInput: Sendable, Equatable {
 public struct HouseholdOpinion: Sendable, Equatable {
     public struct Review: Sendable, Equatable {
         public let username: String
+        /// The reviewer's name to show (``MemberName``).
+        public let name: String
         public let rating: Int?
         public let review: String
         public let finished: FinishedDate?

@@ -120,7 +120,7 @@ public struct ReadingStore: Sendable {
             ) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT user.username, reading.rating, reading.review, reading.finished_on
+                    SELECT user.username, \(MemberName.shownSQL("user")) AS name, reading.rating, reading.review, reading.finished_on
                     FROM reading JOIN user ON user.id = reading.user_id
                     WHERE reading.book_id = ? AND \(Self.sharingMember)
                     ORDER BY reading.finished_on IS NULL, reading.finished_on DESC, reading.updated_at DESC
@@ -130,7 +130,7 @@ public struct ReadingStore: Sendable {
             let ratings = rows.compactMap { $0["rating"] as Int? }
             let reviews = rows.filter { $0["rating"] as Int? != nil || !($0["review"] as String).isEmpty }.map { row in
                 HouseholdOpinion.Review(
-                    username: row["username"], rating: row["rating"], review: row["review"],
+                    username: row["username"], name: row["name"], rating: row["rating"], review: row["review"],
                     finished: (row["finished_on"] as String?).flatMap(FinishedDate.init)
                 )
             }

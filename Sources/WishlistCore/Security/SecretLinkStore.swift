@@ -17,6 +17,8 @@ public struct SecretLinkStore: Sendable {
     public struct Owner: Sendable, Equatable {
         public let userID: Int64
         public let username: String
+        /// The owner's name to show (``MemberName``).
+        public let name: String
     }
 
     let database: AppDatabase
@@ -69,12 +71,15 @@ public struct SecretLinkStore: Sendable {
         return try await database.pool.read { db in
             guard let row = try Row.fetchOne(
                 db,
-                sql: "SELECT user.id, user.username, \(table).token_hash FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ? AND user.disabled_at IS NULL",
+                sql: """
+                    SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, \(table).token_hash
+                    FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ? AND user.disabled_at IS NULL
+                    """,
                 arguments: [fingerprint]
             ) else { return nil }
             let stored: Data = row["token_hash"]
             guard constantTimeEquals(stored, fingerprint) else { return nil }
-            return Owner(userID: row["id"], username: row["username"])
+            return Owner(userID: row["id"], username: row["username"], name: row["name"])
         }
     }
 }

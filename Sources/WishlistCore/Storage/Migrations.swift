@@ -26,6 +26,7 @@ package extension AppDatabase {
         migrator.registerMigration("19-any-book-and-covers", migrate: createAddedBooksAndCovers)
         migrator.registerMigration("20-sign-in-identities", migrate: createSignInIdentities)
         migrator.registerMigration("21-mail", migrate: createMail)
+        migrator.registerMigration("22-display-names", migrate: createDisplayNames)
         return migrator
     }
 
@@ -711,5 +712,17 @@ package extension AppDatabase {
             // The Monday (yyyy-MM-dd) of the last week a digest was queued for.
             table.add(column: "digest_week", .text)
         }
+    }
+
+    /// The name a member chooses to be known by (issue 36), NULL for "use my username", and its
+    /// comparison key (``MemberName/key(_:)``), which pages look up to tell namesakes apart.
+    /// Changing it updates `user`, so it grows the wishlist generation and every cached page
+    /// that shows names is rendered again.
+    private static func createDisplayNames(_ db: Database) throws {
+        try db.alter(table: "user") { table in
+            table.add(column: "display_name", .text)
+            table.add(column: "display_name_key", .text)
+        }
+        try db.create(index: "user_by_display_name_key", on: "user", columns: ["display_name_key"])
     }
 }

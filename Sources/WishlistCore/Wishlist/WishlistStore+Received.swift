@@ -5,6 +5,7 @@ import GRDB
 /// givers who signed one (the others stay anonymous).
 public struct ReceivedItem: Sendable, Equatable {
     public struct Card: Sendable, Equatable {
+        /// The giver's name to show (``MemberName``).
         public let giverName: String
         public let message: String
     }
@@ -83,7 +84,7 @@ extension WishlistStore {
         let cards = try Row.fetchAll(
             db,
             sql: """
-                SELECT reservation.received_item_id, giver.username, reservation.card FROM reservation
+                SELECT reservation.received_item_id, \(MemberName.shownSQL("giver")) AS giver_name, reservation.card FROM reservation
                 JOIN received_item ON received_item.id = reservation.received_item_id
                 JOIN user AS giver ON giver.id = reservation.giver_id
                 WHERE received_item.user_id = ? AND reservation.card != ''
@@ -94,7 +95,7 @@ extension WishlistStore {
         return items.map { row in
             ReceivedItem(
                 item: Self.item(row), receivedAt: row.date("received_at"),
-                cards: (cardsByItem[row["id"]] ?? []).map { ReceivedItem.Card(giverName: $0["username"], message: $0["card"]) }
+                cards: (cardsByItem[row["id"]] ?? []).map { ReceivedItem.Card(giverName: $0["giver_name"], message: $0["card"]) }
             )
         }
     }

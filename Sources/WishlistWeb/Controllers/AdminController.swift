@@ -163,7 +163,8 @@ struct AdminController {
         }
         let users = accounts.items.map { account -> TemplateValue in
             [
-                "id": .int(Int(account.id)), "name": .string(account.username), "created_at": .date(account.createdAt),
+                "id": .int(Int(account.id)), "name": .string(account.username), "display_name": account.displayName.map(TemplateValue.string) ?? .null,
+                "created_at": .date(account.createdAt),
                 "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
                 "ways_in": .string(account.waysIn.summary),
                 "is_admin": .bool(account.isAdmin), "is_disabled": .bool(account.isDisabled), "is_you": .bool(account.id == admin.userID),

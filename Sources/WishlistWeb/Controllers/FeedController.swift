@@ -32,7 +32,7 @@ struct FeedController {
         }
         let feed = AtomFeed(
             id: NewEntry.uniformName(of: "favorites-feed:\(owner.userID)"),
-            title: "New on \(owner.username)’s favourite lists",
+            title: "New on \(owner.name)’s favourite lists",
             origin: publicOrigin,
             selfPath: Self.pathPrefix + token + "/favorites.atom",
             emptyUpdated: made,

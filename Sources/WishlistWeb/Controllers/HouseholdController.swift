@@ -63,7 +63,7 @@ struct HouseholdController {
         return try pages.render(
             "people/index.html", title: "People", nav: "people", for: context.visitor,
             values: [
-                "members": .array(members.items.map { ["name": .string($0.username), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
+                "members": .array(members.items.map { ["name": .string($0.name), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
                 "listing": listing.templateValue(members, path: SitePath.people),
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
                 "birthdays": .array(try await upcomingBirthdays(viewerID: user.userID)),
@@ -75,12 +75,12 @@ struct HouseholdController {
     private func upcomingBirthdays(viewerID: Int64) async throws -> [TemplateValue] {
         let today = timeZone.localDay(at: clock.now())
         let birthdays = try await database.pageRead { try $0.profiles.birthdays(excluding: viewerID) }
-        return birthdays.map { ($0.username, $0.birthday, $0.birthday.daysUntil(from: today)) }
-            .filter { $0.2 <= 30 }
-            .sorted { ($0.2, $0.0.lowercased()) < ($1.2, $1.0.lowercased()) }
-            .map { name, birthday, days in
+        return birthdays.map { ($0.username, $0.name, $0.birthday, $0.birthday.daysUntil(from: today)) }
+            .filter { $0.3 <= 30 }
+            .sorted { ($0.3, $0.1.lowercased()) < ($1.3, $1.1.lowercased()) }
+            .map { username, name, birthday, days in
                 [
-                    "name": .string(name), "path": .string(SitePath.person(name)), "date": .string(birthday.text),
+                    "name": .string(name), "path": .string(SitePath.person(username)), "date": .string(birthday.text),
                     "when": .string(days == 0 ? "Birthday today" : days == 1 ? "Birthday tomorrow" : "Birthday in \(days) days"),
                 ]
             }
@@ -167,13 +167,17 @@ struct HouseholdController {
             let about = about ?? MemberAbout(profile: .empty, readThisYear: 0, readings: [])
             let cards = items.map { Card.item($0.item.id) }
             let page = WishlistPage(page: try pages.renderShared(
-                "people/show.html", title: member.username, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
+                "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
                     "profile": ProfilePresenter.profileValue(
                         about.profile, username: member.username, wishCount: items.count, readThisYear: about.readThisYear
                     ),
                     "readings": .array(about.readings.map(ReadingPresenter.readingValue)),
-                    "member": ["name": .string(member.username), "path": .string(path), "count": .int(items.count)],
+                    "member": [
+                        "name": .string(member.name), "path": .string(path), "count": .int(items.count),
+                        // A display name always has the username under it on the member's own page.
+                        "username": member.name == member.username ? .null : .string(member.username),
+                    ],
                     "sort": .string(sort.rawValue),
                     "items": .array(items.map { shared in
                         var value = Self.sharedItemValue(shared, placements: placements[shared.item.bookID ?? ""] ?? [])
@@ -194,7 +198,7 @@ struct HouseholdController {
         let gifts = try await household.gifts(giverID: user.userID)
         var notices: [TemplateValue] = []
         var given: [TemplateValue] = []
-        var groups: [(owner: String, gifts: [TemplateValue], shared: Bool)] = []
+        var groups: [(owner: String, name: String, gifts: [TemplateValue], shared: Bool)] = []
         // The cards a form here returns to: the books on lists still shared.
         let cards = gifts.map { gift in if case .reserved(let item) = gift.state { Card.item(item.id) } else { "" } }
         let cardFlash = try pages.cardFlash(context.visitor, cards: cards)
@@ -216,7 +220,7 @@ struct HouseholdController {
                 shared = true
             case .given(let receivedAt):
                 given.append([
-                    "owner": .string(gift.ownerName), "title": .string(gift.title), "author": .string(gift.author),
+                    "owner": .string(gift.ownerShownName), "title": .string(gift.title), "author": .string(gift.author),
                     "received_at": .date(receivedAt), "card": .string(gift.card),
                 ])
                 continue
@@ -226,7 +230,7 @@ struct HouseholdController {
                 shared = false
             case .removed, .listGone:
                 notices.append([
-                    "id": .int(Int(gift.id)), "owner": .string(gift.ownerName), "title": .string(gift.title),
+                    "id": .int(Int(gift.id)), "owner": .string(gift.ownerShownName), "title": .string(gift.title),
                     "list_gone": .bool(gift.state == .listGone),
                 ])
                 continue
@@ -234,7 +238,7 @@ struct HouseholdController {
             if groups.last?.owner == gift.ownerName {
                 groups[groups.count - 1].gifts.append(value)
             } else {
-                groups.append((gift.ownerName, [value], shared))
+                groups.append((gift.ownerName, gift.ownerShownName, [value], shared))
             }
         }
         return try pages.render(
@@ -244,7 +248,7 @@ struct HouseholdController {
                 "given": .array(given),
                 "groups": .array(groups.map { group in
                     [
-                        "owner": .string(group.owner), "path": .string(SitePath.person(group.owner)), "shared": .bool(group.shared),
+                        "owner": .string(group.name), "path": .string(SitePath.person(group.owner)), "shared": .bool(group.shared),
                         "gifts": .array(group.gifts),
                     ]
                 }),

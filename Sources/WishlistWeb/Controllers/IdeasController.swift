@@ -40,9 +40,9 @@ struct IdeasController {
         let found = query.isEmpty ? [] : try await catalog.search(query, limit: 20)
         let path = SitePath.ideas(member.username)
         return try pages.render(
-            "people/ideas.html", title: "Gift ideas for \(member.username)", nav: "people", for: context.visitor,
+            "people/ideas.html", title: "Gift ideas for \(member.name)", nav: "people", for: context.visitor,
             values: [
-                "member": ["name": .string(member.username), "path": .string(SitePath.person(member.username)), "ideas_path": .string(path)],
+                "member": ["name": .string(member.name), "path": .string(SitePath.person(member.username)), "ideas_path": .string(path)],
                 "ideas": .array(ideas.map { Self.ideaValue($0, path: path) }),
                 "q": .string(query), "searched": .bool(!query.isEmpty),
                 "results": .array(found.map { ["id": .string($0.id), "title": .string($0.title), "author": .string($0.author)] }),
@@ -69,12 +69,12 @@ struct IdeasController {
         case .alreadySuggested(let name):
             throw PageError(
                 .conflict, title: "Already an idea",
-                message: "\(name) has already suggested this book for \(member.username), so it is among the ideas once. Reserve it there."
+                message: "\(name) has already suggested this book for \(member.name), so it is among the ideas once. Reserve it there."
             )
         case .alreadyWished:
             throw PageError(
                 .conflict, title: "Already on the wishlist",
-                message: "\(member.username) wishes for this book already, so it isn't an idea: reserve it on their wishlist instead."
+                message: "\(member.name) wishes for this book already, so it isn't an idea: reserve it on their wishlist instead."
             )
         case .unknownBook:
             throw CatalogController.unknownBook

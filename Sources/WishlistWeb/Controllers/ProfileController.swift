@@ -4,8 +4,8 @@ import Logging
 import WishlistCore
 import WishlistTemplates
 
-/// Settings → Profile: the bio, the birthday, the favourite books and the picture; and the
-/// pictures themselves, served from our own origin.
+/// Settings → Profile: the display name, the bio, the birthday, the favourite books and the
+/// picture; and the pictures themselves, served from our own origin.
 struct ProfileController {
     let profiles: ProfileStore
     let reading: ReadingStore
@@ -34,12 +34,14 @@ struct ProfileController {
 
     /// What the profile form holds: the saved profile, or what was typed when saving failed.
     struct ProfileForm {
+        var displayName: String
         var bio: String
         var month: String
         var day: String
         var favorites: Set<Int64>
 
         init(_ profile: Profile) {
+            displayName = profile.displayName ?? ""
             bio = profile.bio
             month = profile.birthday.map { String($0.month) } ?? ""
             day = profile.birthday.map { String($0.day) } ?? ""
@@ -47,6 +49,8 @@ struct ProfileController {
         }
 
         init(_ form: FormBody, readings: [Reading]) throws {
+            // Room beyond the limit, so that a long name is answered beside the field, not with a 400.
+            displayName = try form.text("display_name", maxLength: 10 * MemberName.displayNameMaximumLength)
             bio = try form.text("bio", maxLength: 4 * Profile.bioMaximumLength)
             month = try form.text("birthday_month", maxLength: 10)
             day = try form.text("birthday_day", maxLength: 10)
@@ -66,6 +70,12 @@ struct ProfileController {
         let readings = try await reading.readings(userID: user.userID, sort: .finished)
         let form = try ProfileForm(context.form, readings: readings)
         var errors: FieldErrors = [:]
+        var displayName: String?
+        do {
+            displayName = try MemberName.displayName(form.displayName)
+        } catch {
+            errors["display_name"] = error.message
+        }
         let bio = form.bio.trimmingCharacters(in: .whitespacesAndNewlines)
         if bio.count > Profile.bioMaximumLength {
             errors["bio"] = "A bio can be up to 500 characters; this one has \(bio.count). Shorten it and save again."
@@ -84,7 +94,7 @@ struct ProfileController {
         }
         // Favourites keep the order of "Books I've read", newest first.
         let favorites = readings.map(\.id).filter(form.favorites.contains)
-        guard try await profiles.save(userID: user.userID, bio: bio, birthday: birthday, favorites: favorites) == .saved else {
+        guard try await profiles.save(userID: user.userID, displayName: displayName, bio: bio, birthday: birthday, favorites: favorites) == .saved else {
             errors["favorites"] = "One of those books is no longer among the books you’ve read. Choose again."
             return try await page(context, profile: profile, form: form, errors: errors, status: .unprocessableContent)
         }
@@ -152,7 +162,11 @@ struct ProfileController {
             "settings/profile.html", title: "Your profile", nav: "settings", for: context.visitor, status: status,
             values: [
                 "flash": done.map { ["kind": "success", "message": .string($0)] } ?? .null,
-                "avatar": ProfilePresenter.avatarValue(username: user.username, pictureKey: profile.pictureKey, size: 256),
+                "avatar": ProfilePresenter.avatarValue(
+                    username: user.username, displayName: profile.displayName, pictureKey: profile.pictureKey, size: 256
+                ),
+                "username": .string(user.username),
+                "display_name": .string(form.displayName),
                 "has_picture": .bool(profile.pictureKey != nil),
                 "bio": .string(form.bio),
                 "months": .array(Birthday.monthNames.enumerated().map { index, name in

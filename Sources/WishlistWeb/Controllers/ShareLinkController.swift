@@ -33,9 +33,9 @@ struct ShareLinkController {
         guard let owner = try await shareLinks.owner(token: context.parameters.get("token") ?? "") else { throw Self.notFound }
         let items = try await wishlist.items(userID: owner.userID, sort: .priority)
         return try pages.render(
-            "shared/show.html", title: "\(owner.username)’s wishlist", for: context.visitor, headers: Self.privateHeaders,
+            "shared/show.html", title: "\(owner.name)’s wishlist", for: context.visitor, headers: Self.privateHeaders,
             values: [
-                "owner": .string(owner.username),
+                "owner": .string(owner.name),
                 "items": .array(items.map { .dictionary(ItemPresenter.value($0, placements: [], link: "")) }),
                 "count": .int(items.count),
                 "noindex": true,

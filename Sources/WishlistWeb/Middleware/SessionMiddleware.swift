@@ -43,7 +43,7 @@ struct SessionMiddleware: RouterMiddleware {
         // The layout of every signed-in page shows the wishlist's count, and a page with a
         // loader reads what it shows: all in the session's read.
         guard let (session, (user, page)) = try await sessions.find(token: token, alsoReading: { read, session in
-            var user = Visitor.SignedIn(userID: session.userID, username: session.username, sessionID: session.id, isAdmin: session.isAdmin)
+            var user = Visitor.SignedIn(userID: session.userID, username: session.username, name: session.name, sessionID: session.id, isAdmin: session.isAdmin)
             user.wishlistCount = try read.wishlist.count(userID: session.userID)
             return (user, load.flatMap { load in Self.loaded(by: load, request, context, user, read) })
         }) else { return nil }

@@ -65,7 +65,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         var context = context
         context.loadedPage = nil
         context.visitor = Visitor(
-            signedIn: Visitor.SignedIn(userID: user.id, username: user.username, sessionID: session.id, isAdmin: user.isAdmin),
+            signedIn: Visitor.SignedIn(userID: user.id, username: user.username, name: session.name, sessionID: session.id, isAdmin: user.isAdmin),
             sessionToken: token, csrfToken: csrf.token(forSession: token)
         )
         var response = try await next(request, context)

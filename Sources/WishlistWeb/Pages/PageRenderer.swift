@@ -27,7 +27,7 @@ public struct PageRenderer: Sendable {
         if let flash = context["flash"], flash != .null { context["flash_html"] = .html(try fragment("partials/flash.html", ["flash": flash])) }
         if let user = visitor.signedIn {
             context["user"] = [
-                "name": .string(user.username), "wishlist_count": .int(user.wishlistCount),
+                "name": .string(user.name), "wishlist_count": .int(user.wishlistCount),
                 "wishlist_noun": .string(Self.wishlistNoun(user.wishlistCount)), "is_admin": .bool(user.isAdmin),
             ]
             context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
@@ -48,7 +48,7 @@ public struct PageRenderer: Sendable {
         context["csrf_token"] = .slot(Slot.csrfToken)
         context["flash_html"] = .slot(Slot.flash)
         context["user"] = [
-            "name": .slot(Slot.username), "wishlist_count": .slot(Slot.wishlistCount), "wishlist_noun": .slot(Slot.wishlistNoun),
+            "name": .slot(Slot.name), "wishlist_count": .slot(Slot.wishlistCount), "wishlist_noun": .slot(Slot.wishlistNoun),
             "is_admin": .bool(isAdmin),
         ]
         context["status_line"] = statusLine.map(TemplateValue.string) ?? .null
@@ -73,7 +73,7 @@ public struct PageRenderer: Sendable {
             switch slot {
             case .csrfToken: csrfToken
             case .flash: .value(flash)
-            case .username: .value(.string(visitor.signedIn?.username ?? ""))
+            case .name: .value(.string(visitor.signedIn?.name ?? ""))
             case .wishlistCount: .value(.int(count))
             case .wishlistNoun: .value(.string(Self.wishlistNoun(count)))
             case .own(let own): fill(own)
@@ -94,7 +94,7 @@ public struct PageRenderer: Sendable {
     enum Slot {
         static let csrfToken = "csrf_token"
         static let flash = "flash_html"
-        static let username = "user.name"
+        static let name = "user.name"
         static let wishlistCount = "user.wishlist_count"
         static let wishlistNoun = "user.wishlist_noun"
     }
@@ -201,7 +201,7 @@ typealias SharedHTML<Own: Sendable> = SlottedHTML<PageSlot<Own>>
 /// A hole of a shared page: one of the layout's, filled alike on every page, or one of the page's
 /// own, resolved when the page was rendered (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:values:own:)``).
 enum PageSlot<Own: Sendable>: Sendable {
-    case csrfToken, flash, username, wishlistCount, wishlistNoun
+    case csrfToken, flash, name, wishlistCount, wishlistNoun
     case own(Own)
     /// A name neither the layout nor the page knows: the hole stays empty.
     case unknown
@@ -211,7 +211,7 @@ enum PageSlot<Own: Sendable>: Sendable {
         switch name {
         case Names.csrfToken: self = .csrfToken
         case Names.flash: self = .flash
-        case Names.username: self = .username
+        case Names.name: self = .name
         case Names.wishlistCount: self = .wishlistCount
         case Names.wishlistNoun: self = .wishlistNoun
         default: self = own(name).map(PageSlot.own) ?? .unknown

@@ -9,22 +9,23 @@ enum ProfilePresenter {
     static let colourCount = 8
 
     /// What `partials/avatar.html` needs: the picture at `size` (64 or 256) and its double for
-    /// sharp screens, or initials on a colour derived from the username.
-    static func avatarValue(username: String, pictureKey: String?, size: Int) -> TemplateValue {
-        var value: [String: TemplateValue] = ["name": .string(username), "size": .int(size)]
+    /// sharp screens, or the initials of the display name (else the username) on a colour
+    /// derived from the username, which stays when the display name changes.
+    static func avatarValue(username: String, displayName: String?, pictureKey: String?, size: Int) -> TemplateValue {
+        var value: [String: TemplateValue] = ["name": .string(displayName ?? username), "size": .int(size)]
         if let pictureKey {
             value["src"] = .string(SitePath.picture(pictureKey, size: size == 256 ? 256 : 64))
             value["srcset"] = size < 256 ? .string(SitePath.picture(pictureKey, size: 256) + " 2x") : .null
         } else {
-            value["initials"] = .string(initials(username))
+            value["initials"] = .string(initials(displayName ?? username))
             value["colour"] = .int(colourIndex(username))
         }
         return .dictionary(value)
     }
 
     /// The first letters of the name's first two parts ("ana-maria" → "AM"), else its first letter.
-    static func initials(_ username: String) -> String {
-        let parts = username.split { "-_. ".contains($0) }
+    static func initials(_ name: String) -> String {
+        let parts = name.split { "-_. ".contains($0) }
         return parts.prefix(2).compactMap(\.first).map { String($0).uppercased() }.joined()
     }
 
@@ -40,7 +41,7 @@ enum ProfilePresenter {
     /// The profile part of `/people/{username}`.
     static func profileValue(_ profile: Profile, username: String, wishCount: Int, readThisYear: Int) -> TemplateValue {
         [
-            "avatar": avatarValue(username: username, pictureKey: profile.pictureKey, size: 256),
+            "avatar": avatarValue(username: username, displayName: profile.displayName, pictureKey: profile.pictureKey, size: 256),
             "bio": .string(profile.bio),
             "birthday": .string(profile.birthday?.text ?? ""),
             "favorites": .array(profile.favorites.map(ReadingPresenter.readingValue)),

@@ -65,7 +65,7 @@ enum ReadingPresenter {
             "rating_count": .string(opinion.ratingCount == 1 ? "1 rating" : "\(opinion.ratingCount) ratings"),
             "reviews": .array(opinion.reviews.map { review in
                 [
-                    "username": .string(review.username), "person_path": .string(SitePath.person(review.username)),
+                    "name": .string(review.name), "person_path": .string(SitePath.person(review.username)),
                     "stars": .string(review.rating.map(stars) ?? ""), "stars_label": .string(review.rating.map(starsLabel) ?? ""),
                     "review": .string(review.review), "finished": .string(review.finished?.text ?? ""),
                 ]

@@ -218,6 +218,12 @@ enum UpgradeFixtures {
                 (2, 'password-reset', 1, 'alice@example.com', X'446174653a20', '2024-03-12 09:06:00.000', '2024-03-12 09:06:00.000', 1, 'failed', '550 5.1.1 No such mailbox', '2024-03-12 09:06:01.000');
             INSERT INTO unsubscribe_link (token_hash, user_id, created_at) VALUES (X'0a0b0c0d', 1, '2024-03-12 09:05:00.000');
             """,
+        // Carol goes by "Grandma Carol"; Bob calls himself "Alice", another account's username,
+        // so pages must show his username beside it.
+        "22-display-names": """
+            UPDATE user SET display_name = 'Grandma Carol', display_name_key = 'grandma carol' WHERE id = 3;
+            UPDATE user SET display_name = 'Alice', display_name_key = 'alice' WHERE id = 2;
+            """,
     ]
 }
 

@@ -140,6 +140,9 @@ struct UpgradeTests {
         if before["received_item"] != nil {
             #expect(try String.fetchOne(db, sql: "SELECT card FROM reservation WHERE received_item_id = 7") == "Happy birthday, Alice!")
         }
+        if before["user"]?.first?.hasColumn("display_name") == true {
+            #expect(try String.fetchAll(db, sql: "SELECT display_name FROM user WHERE display_name IS NOT NULL ORDER BY id") == ["Alice", "Grandma Carol"])
+        }
     }
 
     /// The pages render on the upgraded file, read by the app's own stores: signed in as the
@@ -161,6 +164,9 @@ struct UpgradeTests {
                 ]
             }
             if tables.contains("reservation") { expected += [("/people/bob", ["Salt and Iron"]), ("/reservations", ["The Lantern Road"])] }
+            let bobsName = try await server.database.pool.read { try String.fetchOne($0, sql: "SELECT display_name FROM user WHERE id = 2") }
+            // Bob's display name is Alice's username: his page never shows it alone.
+            if bobsName != nil { expected.append(("/people/bob", [#"<h1 id="page-title">Alice (@bob)</h1>"#])) }
             if tables.contains("invite") { expected.append(("/admin", ["carol"])) }
             if tables.contains("reading") { expected.append(("/settings/profile", ["Reads on trains."])) }
             if tables.contains("received_item") { expected.append(("/wishlist/received", ["The Quiet Year", "Winter Birds"])) }

@@ -14,7 +14,7 @@ struct PageSlotTests {
         }
         #expect(ListSlot("csrf_token", own: never) == .csrfToken)
         #expect(ListSlot("flash_html", own: never) == .flash)
-        #expect(ListSlot("user.name", own: never) == .username)
+        #expect(ListSlot("user.name", own: never) == .name)
         #expect(ListSlot("user.wishlist_count", own: never) == .wishlistCount)
         #expect(ListSlot("user.wishlist_noun", own: never) == .wishlistNoun)
         #expect(ListSlot("no_such_slot", own: { _ in nil }) == .unknown)

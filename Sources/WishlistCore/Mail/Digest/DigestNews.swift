@@ -25,6 +25,8 @@ public struct DigestNews: Sendable, Equatable {
 
     public struct BirthdayComing: Sendable, Equatable {
         public let username: String
+        /// The name to show (``MemberName``).
+        public let name: String
         public let date: String
         public let daysAway: Int
     }
@@ -113,8 +115,8 @@ public struct DigestNews: Sendable, Equatable {
     /// The birthdays in the next 7 days of the members who share, as the People page shows them.
     private static func birthdays(excluding userID: Int64, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [BirthdayComing] {
         try ProfileStore.Reader(db: db).birthdays(excluding: userID)
-            .map { BirthdayComing(username: $0.username, date: $0.birthday.text, daysAway: $0.birthday.daysUntil(from: today)) }
+            .map { BirthdayComing(username: $0.username, name: $0.name, date: $0.birthday.text, daysAway: $0.birthday.daysUntil(from: today)) }
             .filter { $0.daysAway <= 7 }
-            .sorted { ($0.daysAway, $0.username.lowercased()) < ($1.daysAway, $1.username.lowercased()) }
+            .sorted { ($0.daysAway, $0.name.lowercased()) < ($1.daysAway, $1.name.lowercased()) }
     }
 }

@@ -1,7 +1,7 @@
 /// The weekly digest's words: up to three sections, a link to each book on this server, and the
 /// one-click unsubscribe link in the headers (RFC 8058) and at the foot.
 enum DigestText {
-    static func content(_ news: DigestNews, username: String, unsubscribe: String, site: String) -> MailContent {
+    static func content(_ news: DigestNews, name: String, unsubscribe: String, site: String) -> MailContent {
         var sections: [(heading: String, lines: [(text: String, link: String?)])] = []
         if !news.newOnLists.isEmpty {
             sections.append(("New on your favourite lists", news.newOnLists.map { entry in
@@ -16,11 +16,11 @@ enum DigestText {
         if !news.birthdays.isEmpty {
             sections.append(("Birthdays coming", news.birthdays.map { birthday in
                 let when = birthday.daysAway == 0 ? "today" : birthday.daysAway == 1 ? "tomorrow" : "in \(birthday.daysAway) days"
-                return ("\(birthday.username): \(birthday.date), \(when)", site + "/people/" + birthday.username)
+                return ("\(birthday.name): \(birthday.date), \(when)", site + "/people/" + birthday.username)
             }))
         }
         let subject = "Your week in books"
-        let greeting = "Hello \(username), here is what happened this week."
+        let greeting = "Hello \(name), here is what happened this week."
         let footer = "You get this digest because you asked for it in Settings. To stop it, open this link: \(unsubscribe)"
 
         var text = greeting + "\n\n"
