@@ -34,7 +34,8 @@ public enum MemberName {
         let name = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty { return nil }
         if name.unicodeScalars.contains(where: isInvisible) { throw .invisibleCharacter }
-        if name.contains("@") || name.contains("＠") { throw .atSign }
+        // The key: full-width and small "@"s are "@" too.
+        if key(name).contains("@") { throw .atSign }
         if name.count > displayNameMaximumLength { throw .tooLong(count: name.count) }
         return name
     }
@@ -49,7 +50,7 @@ public enum MemberName {
 
     /// SQL for the name to show of the `user` row called `alias`: its display name, with
     /// " (@username)" when another account's display name or username has the same key; its
-    /// username when it has no display name. NULL when the row is (a LEFT JOIN's nothing).
+    /// username when it has no display name. NULL when a LEFT JOIN found no row.
     static func shownSQL(_ alias: String) -> String {
         """
         (CASE WHEN \(alias).display_name IS NULL THEN \(alias).username

@@ -44,6 +44,7 @@ struct DisplayNameHTTPTests {
                 ("\u{202E}ayam", "A display name can’t hold control or invisible formatting characters"),
                 ("ma\u{200B}ya", "A display name can’t hold control or invisible formatting characters"),
                 ("Mum (@maya)", "A display name can’t contain “@”, which marks usernames."),
+                ("Mum ＠ home", "A display name can’t contain “@”, which marks usernames."),
             ]
             for (typed, sentence) in cases {
                 let refused = try await maya.setDisplayName(typed)
