@@ -84,6 +84,9 @@ struct DisplayNameHTTPTests {
             #expect(try await ben.get("/people/maya").shows("Reserved by Auntie Ana"))
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/bought", [("return_to", "/reservations")]).status == .seeOther)
             #expect(try await ben.get("/people/maya").shows("Bought by Auntie Ana"))
+            let idea = try #require(try await CatalogStore(database: home.server.database).list(named: "hardcover-fiction")?.1[5].book.id)
+            #expect(try await ana.post("/people/maya/ideas", [("book", idea), ("note", "")]).status == .seeOther)
+            #expect(try await ben.get("/people/maya/ideas").shows("Suggested by Auntie Ana"))
             let lost = try await ben.reserve(home.itemIDs[0])
             #expect(lost.status == .conflict)
             #expect(lost.shows("Already reserved by Auntie Ana — pick another."))
@@ -179,6 +182,41 @@ struct DisplayNameHTTPTests {
             page = try await ana.get("/people/maya")
             #expect(page.text.contains(#"<h1 id="page-title">\#(name)</h1>"#))
             #expect(page.text.contains(#">\#(name)’s wishlist"#))
+        }
+    }
+
+    @Test func mailGreetsByTheDisplayNameAndNamesTheInviterAndTheBirthdaysByTheirs() async throws {
+        let time = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let server = try await MailHTTPTests.build(clock: time.clock)
+        let digests = DigestService(
+            database: server.database,
+            mailer: Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: time.clock) {},
+            timeZone: try ZoneRules.load(named: "UTC"), clock: time.clock, logger: .init(label: "test")
+        )
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("ann", email: "ann@example.com")
+            try await browser.get(try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/")))
+            #expect(try await browser.setDisplayName("Granny Ann").status == .seeOther)
+            #expect(try await browser.post("/settings/digest", [("digest", "weekly")]).status == .seeOther)
+            // Bea shares, goes by "Auntie B" and has a birthday in three days.
+            try await server.database.pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO user (username, username_key, password_hash, created_at, sharing, birthday, display_name, display_name_key)
+                    VALUES ('bea', 'bea', 'x', '2026-01-01 00:00:00.000', 'household', '11-28', 'Auntie B', 'auntie b')
+                    """)
+            }
+            time.advance(by: 7 * 86_400)
+            #expect(try await digests.queueDue() == 1)
+            let digest = try #require(try await QueuedMail.all(server.database, kind: "digest").first)
+            #expect(digest.text.contains("Hello Granny Ann, here is what happened this week."))
+            #expect(digest.text.contains("- Auntie B: 28 November, in 3 days"))
+            #expect(digest.text.contains("  http://localhost:8080/people/bea"), "the link keeps the username")
+
+            try await server.database.pool.write { try $0.execute(sql: "UPDATE user SET is_admin = 1 WHERE username = 'ann'") }
+            try await browser.get("/admin")
+            #expect(try await browser.post("/admin/invites", [("email", "friend@example.com")]).status == .ok)
+            let invite = try #require(try await QueuedMail.all(server.database, kind: "invite").first)
+            #expect(invite.text.contains("Granny Ann invites you to Bestseller Wishlist"))
         }
     }
 
