@@ -52,5 +52,9 @@ def test_a_display_name_is_what_me_and_people_show_on_a_phone(new_account: str, 
         assert giver.driver.title.startswith("Mum ·"), giver.driver.title
         width = giver.js("return document.documentElement.scrollWidth;")
         assert width <= PHONE, f"the member's page is {width} px wide at {PHONE} px"
+        for scheme in ("light", "dark"):
+            emulate(giver, PHONE, scheme)
+            violations = [(v["id"], [n["target"] for n in v["nodes"]]) for v in run_axe(giver)["violations"]]
+            assert violations == [], (scheme, violations)
     finally:
         giver.driver.quit()
