@@ -150,6 +150,31 @@ struct CompressionTests {
         }
     }
 
+    @Test("the brand picture, the cover placeholder and copy-share.js are linked by their content hash, like every file of Public/")
+    func everyStaticLinkIsVersioned() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader")
+            // Typed in without an ISBN: no cover to fetch, so the wishlist shows the placeholder.
+            _ = try await browser.get("/books/new")
+            #expect(try await browser.post("/books/new", [("title", "The Quiet Orchard"), ("author", "Ilse Varga"), ("isbn", ""), ("link", ""), ("wish", "yes")]).status == .seeOther)
+            let wishlist = try await browser.get("/wishlist")
+            let feedLink = try await browser.post("/settings/feed-link", [])  // shows the link once, with copy-share.js
+            var linked: Set<String> = []
+            for page in [wishlist, feedLink] {
+                for match in page.text.matches(of: /(?:src|href)="\/static\/([^"?]+)(\?v=([0-9a-f]+))?"/) {
+                    let name = String(match.1)
+                    let file = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/\(name)"))
+                    let hash = SHA256.hash(data: file).prefix(8).map { String(format: "%02x", $0) }.joined()
+                    #expect(match.3.map(String.init) == hash, "/static/\(name) linked by its current hash")
+                    linked.insert(name)
+                }
+            }
+            #expect(linked.isSuperset(of: ["favicon.svg", "cover-placeholder.svg", "copy-share.js", "style.css"]), "\(linked)")
+            #expect(wishlist.text.contains(#"class="brand-mark" src="/static/favicon.svg?v="#))
+        }
+    }
+
     @Test("the web app manifest: linked from every page, its type, its fields, and icons that exist at the sizes it says")
     func manifest() async throws {
         let server = try await TestApp.build()
