@@ -4,7 +4,7 @@ import Hummingbird
 import NIOCore
 
 /// gzips a response when the browser asks for it (`Accept-Encoding`) and the body is text worth
-/// it: HTML, CSS, SVG, JavaScript and the manifest, of at least ``minimumBytes``, with a length
+/// it: HTML, CSS, SVG, JavaScript, the manifest and Atom feeds, of at least ``minimumBytes``, with a length
 /// known up front (a body streamed without one is left as it is, as is anything already encoded).
 /// Static files come gzipped already, from ``StaticFiles``; this compresses pages, per response,
 /// since pages are per visitor.
@@ -12,7 +12,9 @@ import NIOCore
 /// HTML is compressed only for a request the browser made from one of our own pages or from its
 /// address bar (`Sec-Fetch-Site: same-origin` or `none`): a page holds the session's CSRF token and
 /// may echo what a request asked for (a search), and BREACH needs another site to make the
-/// browser send requests of its choosing (docs/architecture.md, "Compression").
+/// browser send requests of its choosing (docs/architecture.md, "Compression"). A feed is
+/// compressed for any reader that asks: its one secret is the token of its own address, which
+/// whoever can request it already knows, and nothing of the request is echoed in it.
 struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Below this, gzip's 18-byte frame and the CPU cost buy little.
     static var minimumBytes: Int { 1024 }
@@ -25,7 +27,7 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         Self.addVary(to: &response.headers)
         guard response.headers[.contentEncoding] == nil,
               Self.acceptsGzip(request.headers[.acceptEncoding]),
-              kind == .asset || Self.isOwnNavigation(request.headers),
+              kind != .page || Self.isOwnNavigation(request.headers),
               let length = response.body.contentLength, length >= Self.minimumBytes, length <= Self.maximumBytes
         else { return response }
         let collector = BodyCollector(capacity: length)
@@ -42,14 +44,16 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    enum Kind { case page, asset }
+    enum Kind { case page, asset, feed }
 
-    /// HTML is a page (per visitor, may hold secrets); the other compressible types are assets.
+    /// HTML is a page (per visitor, may hold secrets); an Atom feed is a feed; the other
+    /// compressible types are assets.
     static func kind(ofContentType type: String) -> Kind? {
         let mediaType = type.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
         switch mediaType {
         case "text/html": return .page
         case "text/css", "image/svg+xml", "text/javascript", "application/javascript", "application/manifest+json": return .asset
+        case "application/atom+xml": return .feed
         default: return nil
         }
     }

@@ -175,6 +175,28 @@ struct CompressionTests {
         }
     }
 
+    @Test("an Atom feed is gzipped for a feed reader that asks, with or without Sec-Fetch-Site, and unpacks to the feed")
+    func feedsAreGzipped() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("historian")
+            try await browser.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")])
+            let path = try HistoryPagesTests.feedPath(in: try await browser.post("/settings/feed-link", []))
+            var reader = TestBrowser(client: browser.client)
+            let plain = try await reader.get(path)
+            #expect(plain.status == .ok)
+            #expect(plain.headers[.contentEncoding] == nil)
+            #expect(plain.headers[.vary] == "Accept-Encoding")
+            // A feed reader sends no Sec-Fetch-Site; a browser opening the link from elsewhere says cross-site.
+            for headers: HTTPFields in [[.acceptEncoding: "gzip"], [.acceptEncoding: "gzip", HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]] {
+                let gzipped = try await reader.get(path, headers: headers)
+                #expect(gzipped.headers[.contentType] == "application/atom+xml; charset=utf-8")
+                #expect(try Self.unzip(gzipped) == plain.text)
+                #expect(gzipped.body.readableBytes < plain.body.readableBytes / 2, "\(gzipped.body.readableBytes) of \(plain.body.readableBytes) bytes")
+            }
+        }
+    }
+
     @Test("the web app manifest: linked from every page, its type, its fields, and icons that exist at the sizes it says")
     func manifest() async throws {
         let server = try await TestApp.build()
