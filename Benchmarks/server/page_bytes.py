@@ -8,7 +8,13 @@ a member, puts three books on their wishlist, then asks for each page twice as C
 navigating within the site (`Sec-Fetch-Site: same-origin`): without and with `Accept-Encoding`.
 Prints a Markdown table of body bytes (the bytes on the wire less the headers). The body is the
 same whichever build serves it, so a debug build will do.
+
+Beside gzip, what brotli would make of the same uncompressed bodies (the app does not serve brotli;
+docs/architecture.md, "Compression"): Debian's libbrotlienc through ctypes, at quality 5 for pages
+(per response, like gzip's level 5) and 11 for the stylesheet (once at start, like gzip's 9). The
+column is left out when libbrotlienc.so.1 is not installed.
 """
+import ctypes
 import http.client
 import json
 import os
@@ -22,6 +28,27 @@ import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("WISHLIST_BIN", os.path.join(ROOT, ".build", "debug", "wishlist"))
+
+
+def brotli_encoder():
+    """A function from bytes and quality to brotli's compressed size, or None without the library."""
+    try:
+        library = ctypes.CDLL("libbrotlienc.so.1")
+    except OSError:
+        return None
+    library.BrotliEncoderMaxCompressedSize.restype = ctypes.c_size_t
+    library.BrotliEncoderMaxCompressedSize.argtypes = [ctypes.c_size_t]
+    library.BrotliEncoderCompress.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p,
+                                              ctypes.POINTER(ctypes.c_size_t), ctypes.c_char_p]
+
+    def compressed_size(data, quality):
+        size = ctypes.c_size_t(library.BrotliEncoderMaxCompressedSize(len(data)))
+        out = ctypes.create_string_buffer(size.value)
+        # Window 22 (4 MiB) and mode 0 (generic) are brotli's defaults.
+        if library.BrotliEncoderCompress(quality, 22, 0, len(data), data, ctypes.byref(size), out) != 1:
+            raise RuntimeError("BrotliEncoderCompress failed")
+        return size.value
+    return compressed_size
 
 
 def free_port():
@@ -95,19 +122,24 @@ def main():
                 _, _, plain = browser.request("GET", path, headers=navigation)
                 _, headers, gzipped = browser.request("GET", path, headers={**navigation, "Accept-Encoding": "gzip, deflate, br"})
                 assert headers.get("Content-Encoding") == "gzip", f"{path} was not compressed"
-                rows.append((name, len(plain), len(gzipped)))
+                rows.append((name, plain, len(gzipped)))
         finally:
             server.terminate()
             server.wait(timeout=10)
-    print("| response | uncompressed, bytes | gzip, bytes | gzip / uncompressed |")
-    print("|---|---:|---:|---:|")
-    for name, plain, gzipped in rows:
-        print(f"| {name} | {plain} | {gzipped} | {gzipped * 100 / plain:.0f}% |")
+    brotli = brotli_encoder()
+    rows = [(name, len(plain), gzipped, brotli(plain, 11 if name == "style.css" else 5) if brotli else None)
+            for name, plain, gzipped in rows]
+    print("| response | uncompressed, bytes | gzip, bytes | gzip / uncompressed |" + (" brotli, bytes | brotli / gzip |" if brotli else ""))
+    print("|---|---:|---:|---:|" + ("---:|---:|" if brotli else ""))
+    for name, plain, gzipped, brotlied in rows:
+        print(f"| {name} | {plain} | {gzipped} | {gzipped * 100 / plain:.0f}% |"
+              + (f" {brotlied} | {brotlied * 100 / gzipped:.0f}% |" if brotli else ""))
+    css = next(r for r in rows if r[0] == "style.css")
     for page in ("list page", "book page", "wishlist"):
         html = next(r for r in rows if r[0] == page)
-        css = next(r for r in rows if r[0] == "style.css")
         print(f"{page} + style.css: {html[1] + css[1]} -> {html[2] + css[2]} bytes "
-              f"({(html[2] + css[2]) * 100 / (html[1] + css[1]):.0f}%)")
+              f"({(html[2] + css[2]) * 100 / (html[1] + css[1]):.0f}%)"
+              + (f"; brotli {html[3] + css[3]} bytes ({(html[3] + css[3]) * 100 / (html[1] + css[1]):.0f}%)" if brotli else ""))
 
 
 if __name__ == "__main__":
