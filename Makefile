@@ -73,7 +73,7 @@ install: deps
 # Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
 # (BENCH_UPDATE_README=0 leaves the README alone).
 BENCH_PACKAGES := wrk python3
-.PHONY: bench bench-templates bench-import bench-scale bench-peers bench-browser bench-mix
+.PHONY: bench bench-templates bench-import bench-scale bench-peers bench-browser bench-mix bench-pictures
 
 ## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 8 minutes of load)
 bench: deps
@@ -100,6 +100,13 @@ bench-mix: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	[ -n "$(BENCH_APP)" ] || swift build -c release --scratch-path .build-bench --product wishlist
 	BENCH_COMMAND="make bench-mix" python3 Benchmarks/server/mix.py
+
+## bench-pictures: release build of the app, then 8 MB JPEGs (24 and 40 megapixels) uploaded as profile pictures, alone and four at once, with the server's peak memory
+## (about a minute). BENCH_APP=path measures that build instead of building one.
+bench-pictures: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES) libjpeg-turbo-progs
+	[ -n "$(BENCH_APP)" ] || swift build -c release --scratch-path .build-bench --product wishlist
+	BENCH_COMMAND="make bench-pictures" python3 Benchmarks/server/pictures.py
 
 ## bench-peers: the list page in our app (memo-served repeat, and every request reading the database), in Django (PyPI, a venv in Benchmarks/peers/django) and in Vapor 4 + Leaf, side by side
 ## (the first run builds Vapor in release: about 20 minutes on 2 cores)
