@@ -159,16 +159,24 @@ def fetch_csrf_tokens(port, members):
 
 class Connection:
     """One keep-alive HTTP/1.1 connection, raw: a request written whole, a response read by its
-    Content-Length (or chunks)."""
+    Content-Length (or chunks). As a browser does, a request on a reused connection that the server
+    closed before answering (its idle timeout) is sent again once on a new connection."""
 
     def __init__(self, port):
         self.port, self.reader, self.writer = port, None, None
 
     async def request(self, raw):
-        if self.writer is None:
+        reused = self.writer is not None
+        if not reused:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.writer.write(raw)
-        head = await self.reader.readuntil(b"\r\n\r\n")
+        try:
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionResetError) as closed:
+            if not reused or getattr(closed, "partial", b""):
+                raise
+            self.close()
+            return await self.request(raw)
         status = int(head[9:12])
         headers = head.decode("latin-1").lower()
         match = re.search(r"\r\ncontent-length: *(\d+)", headers)
