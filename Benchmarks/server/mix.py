@@ -501,7 +501,7 @@ def render_report(figures):
     needed = sum(costs[kind] * weight / 100 for kind, weight in VIEWS) * figures["rate"]
     caches = ", ".join(f"{key.split(':', 1)[1]} {rate(key)}" for key in sorted(rates) if key.startswith("cache:"))
     header = (f"Command: `{os.environ.get('BENCH_COMMAND', 'make bench-mix')}` · {figures['started']} · {figures['cores']} cores "
-              f"**shared with other engineers' Swift builds** (the server and the generator at nice {figures['nice']}, the builds at 0); "
+              f"**shared with other engineers' Swift builds** (the server and the generator at nice {figures['nice']}, the builds at 0, but the kernel shares the CPU between sessions before nice counts: see below); "
               f"load average {figures['load_before']} before, {figures['load_after']} after · {figures['rate']:,} req/s for "
               f"{figures['seconds']} s after {figures['warmup']} s of warm-up, {figures['members']} members, "
               f"{figures['workers']} generator processes · release build"

@@ -234,7 +234,7 @@ def render_report(rows, started, load_before, load_after, idle_mb):
                      f"{'**met**' if figures['peak_mb'] < BUDGET_PEAK_MB else '**missed**'} |")
     command = os.environ.get("BENCH_COMMAND", "make bench-pictures")
     header = (f"Command: `{command}` · {started} · {os.cpu_count()} cores **shared with other engineers' Swift builds** (the "
-              f"server at nice {os.nice(0)}, the builds at 0); load average {load_before} before, {load_after} after · release build"
+              f"server at nice {os.nice(0)}, the builds at 0, but the kernel shares the CPU between sessions before nice counts: see below); load average {load_before} before, {load_after} after · release build"
               + (f" `{bench.APP}`" if os.environ.get("BENCH_APP") else ""))
     notes = [f"- Times are each request's, from sending it on an open connection to its 303 (upload over loopback, "
              f"the multipart parse, the checks, one decode and two encodes, the database write); the server's CPU is its "
