@@ -36,6 +36,10 @@ enum SitePath {
     static func signUp(invite token: String) -> String { "/signup?invite=" + token }
     static func admin(done: String) -> String { "/admin?done=" + done }
 
-    /// Settings, showing the confirmation named `done` (`SettingsController.confirmations`).
-    static func settings(done: String) -> String { "/settings?done=" + done }
+    static let settings = "/settings"
+
+    /// A settings section's page at the confirmation named `done` (`SettingsController.confirmations`).
+    static func settings(_ section: SettingsSection, done: String) -> String {
+        LocalPath.atConfirmation(section.path + "?done=" + done)
+    }
 }

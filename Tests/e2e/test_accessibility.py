@@ -295,7 +295,7 @@ class Site:
         click(b, driver.find_element(By.ID, "priority-high"))
         fill(b, "note", "Hardback, please — “signed” if the shop has one.\nA second line.")
         follow(b, driver.find_element(By.ID, "note-submit"))
-        b.visit("/settings", "settings")
+        b.visit("/settings/sharing", "settings-sharing")
         click(b, driver.find_element(By.ID, "sharing-household"))
         follow(b, driver.find_element(By.ID, "sharing-submit"))
         assert driver.find_element(By.ID, "sharing-household").is_selected()
@@ -382,7 +382,7 @@ def _note_too_long(site: Site) -> None:
 
 def _password_failed(site: Site) -> None:
     b = site.browser
-    b.visit("/settings", "settings")
+    b.visit("/settings/account", "settings-account")
     fill(b, "current_password", "this is not my password")
     fill(b, "new_password", "a brand new passphrase")
     fill(b, "new_password_confirm", "a brand new passphrase")
@@ -404,7 +404,7 @@ def _import_refused(site: Site) -> None:
 def _new_share_link(site: Site) -> None:
     b = site.browser
     site.household  # made before its link is replaced
-    b.visit("/settings", "settings")
+    b.visit("/settings/sharing", "settings-sharing")
     follow(b, b.driver.find_element(By.ID, "share-link-create"))
     url = b.driver.find_element(By.ID, "share-link-url").get_attribute("value")
     assert url.startswith(site.public_url + "/shared/"), f"the share link is not on {site.public_url}: {url}"
@@ -413,7 +413,7 @@ def _new_share_link(site: Site) -> None:
 
 def _new_feed_link(site: Site) -> None:
     b = site.browser
-    b.visit("/settings", "settings")
+    b.visit("/settings/sharing", "settings-sharing")
     follow(b, b.driver.find_element(By.ID, "feed-link-create"))
     url = b.driver.find_element(By.ID, "feed-link-url").get_attribute("value")
     assert url.startswith(site.public_url + "/feeds/"), f"no feed link on {site.public_url} was shown: {url!r}"
@@ -658,6 +658,10 @@ PAGES = [
     Page("note-too-long", "owner", _note_too_long),
     Page("import-refused", "owner", _import_refused),
     Page("settings", "owner", _get("/settings")),
+    Page("settings-lists", "owner", _get("/settings/lists")),
+    Page("settings-sharing", "owner", _get("/settings/sharing")),
+    Page("settings-account", "owner", _get("/settings/account")),
+    Page("settings-data", "owner", _get("/settings/data")),
     Page("settings-new-share-link", "owner", _new_share_link),
     Page("settings-new-feed-link", "owner", _new_feed_link),
     Page("password-failed", "owner", _password_failed),

@@ -451,7 +451,7 @@ def test_no_page_makes_the_browser_reach_another_site(visitor: Browser, any_book
     take_in()
     add_result(visitor, result_for(results, LANTERN_KEEPER), "added")
     take_in()
-    for path, shot in (("/wishlist", "wishlist"), (f"/people/{neighbour}", "profile"), ("/settings", "settings")):
+    for path, shot in (("/wishlist", "wishlist"), (f"/people/{neighbour}", "profile"), ("/settings", "settings"), ("/settings/lists", "settings-lists")):
         visitor.visit(path, shot)
         take_in()
 

@@ -150,18 +150,18 @@ def set_priority(browser: Browser, item: str, priority: str, note: str = "") -> 
 
 
 def share_with_household(browser: Browser) -> None:
-    browser.visit("/settings", "settings")
+    browser.visit("/settings/sharing", "settings")
     private = browser.driver.find_element(By.ID, "sharing-private")
     assert private.is_selected(), "a new account's wishlist is not private"
     household = browser.driver.find_element(By.ID, "sharing-household")
     assert household.get_attribute("name") == "sharing" and household.get_attribute("value") == "household"
     assert household.accessible_name.strip() == "Everyone on this server", household.accessible_name
-    # Below the fold since Settings opens with the profile: scrolled to first without the
-    # stylesheet's smooth scrolling, or the click lands on whatever glides under the pointer.
+    # Scrolled to first without the stylesheet's smooth scrolling, or on a short window the click
+    # lands on whatever glides under the pointer.
     browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", household)
     household.click()
     follow(browser, browser.driver.find_element(By.ID, "sharing-submit"), "shared")
-    assert browser.path == "/settings", browser.driver.current_url
+    assert browser.path == "/settings/sharing", browser.driver.current_url
     assert "shared with everyone on this server" in flash_text(browser), flash_text(browser)
     assert browser.driver.find_element(By.ID, "sharing-household").is_selected()
 
@@ -397,7 +397,7 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert reservation_state(row_by_id(g, "member-items", newest)) == "you"
 
         # The owner makes a link: shown once, on the page the form answers with.
-        browser.visit("/settings", "settings-before-link")
+        browser.visit("/settings/sharing", "settings-before-link")
         assert not browser.driver.find_elements(By.ID, "share-link-revoke"), "a revoke button before there is a link"
         assert not browser.driver.find_elements(By.ID, "share-link-url")
         follow(browser, browser.driver.find_element(By.ID, "share-link-create"), "link-made")
@@ -411,7 +411,7 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert origin == server and shown.startswith(public_url + "/shared/"), (origin, shown)
         assert urlsplit(link).netloc == urlsplit(public_url).netloc != urlsplit(server).netloc, link
         assert re.fullmatch(re.escape(public_url + "/shared/") + r"[A-Za-z0-9_-]{40,}", link), link
-        browser.visit("/settings", "settings-with-link")
+        browser.visit("/settings/sharing", "settings-with-link")
         assert not browser.driver.find_elements(By.ID, "share-link-url"), "the link is shown again after the page is left"
         assert link not in browser.driver.page_source
         assert browser.driver.find_element(By.ID, "share-link-revoke").is_displayed()
@@ -440,7 +440,7 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert_fits_a_phone(guest, {"shared-list": link})
 
         # Replacing the link: the new one works, the old one is gone.
-        browser.visit("/settings", "settings-replace")
+        browser.visit("/settings/sharing", "settings-replace")
         follow(browser, browser.driver.find_element(By.ID, "share-link-create"), "link-replaced")
         replacement = browser.driver.find_element(By.ID, "share-link-url").get_attribute("value")
         assert replacement != link and replacement.startswith(public_url + "/shared/"), replacement
@@ -450,9 +450,9 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert owner not in guest.driver.page_source and items[oldest] not in guest.driver.page_source
 
         # Revoking: the link answers 404, with the same private headers.
-        browser.visit("/settings", "settings-revoke")
+        browser.visit("/settings/sharing", "settings-revoke")
         follow(browser, browser.driver.find_element(By.ID, "share-link-revoke"), "link-revoked")
-        assert browser.path == "/settings", browser.driver.current_url
+        assert browser.path == "/settings/sharing", browser.driver.current_url
         assert "no longer works" in flash_text(browser), flash_text(browser)
         assert not browser.driver.find_elements(By.ID, "share-link-revoke")
         guest.visit(replacement, "revoked-link", expect_status=404)

@@ -85,7 +85,7 @@ def test_a_new_address_is_confirmed_from_the_message(mail_app, smtp: MailServer,
     name, address = unique_username("ann"), f"{unique_username('ann')}@example.com"
     with chromium(base_url, request.node.name) as browser:
         sign_up_with_address(browser, name, address)
-        browser.visit("/settings#email", "settings-unconfirmed")
+        browser.visit("/settings/email", "settings-unconfirmed")
         assert browser.driver.find_elements(By.ID, "email-unverified"), "the address is not confirmed yet"
         message = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == address)
         assert message["From"].addresses[0].addr_spec == "wishlist@example.com"
@@ -93,7 +93,7 @@ def test_a_new_address_is_confirmed_from_the_message(mail_app, smtp: MailServer,
         assert message.get_body(preferencelist=("html",)) is not None, "text and HTML alternatives"
         assert "<img" not in message.get_body(preferencelist=("html",)).get_content(), "no tracking pictures"
         confirm_address(browser, smtp, address)
-        browser.visit("/settings#email", "settings-confirmed")
+        browser.visit("/settings/email", "settings-confirmed")
         assert browser.driver.find_elements(By.ID, "email-verified")
 
 
@@ -156,7 +156,7 @@ def test_the_digest_brings_news_and_unsubscribes_in_one_click(configured_server,
             confirm_address(browser, smtp, address)
             browser.visit("/lists", "catalog")
             follow(browser, browser.driver.find_element(By.CSS_SELECTOR, ".favorite-form button[type='submit']"), "favourite-added")
-            browser.visit("/settings#email")
+            browser.visit("/settings/email")
             browser.driver.find_element(By.ID, "digest-weekly").click()
             follow(browser, browser.driver.find_element(By.ID, "digest-submit"), "digest-on")
             assert browser.driver.find_element(By.ID, "digest-weekly").is_selected()
@@ -174,7 +174,7 @@ def test_the_digest_brings_news_and_unsubscribes_in_one_click(configured_server,
             assert response.status == 200
         with chromium(base_url, request.node.name + "-after") as browser:
             sign_in(browser, name)
-            browser.visit("/settings#email", "digest-off")
+            browser.visit("/settings/email", "digest-off")
             assert not browser.driver.find_element(By.ID, "digest-weekly").is_selected()
 
 
@@ -264,7 +264,7 @@ def test_the_pages_mail_adds_are_accessible(mail_app, smtp: MailServer, request:
         found += problems(browser, "forgot, answered")
         sign_up_with_address(browser, name, address)
         promote(workdir, name)
-        browser.visit("/settings#email", "settings-email-unconfirmed")
+        browser.visit("/settings/email", "settings-email-unconfirmed")
         found += problems(browser, "settings, unconfirmed")
         message = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == address)
         browser.visit(link_in(message, "/verify-email/"))

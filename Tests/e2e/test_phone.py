@@ -169,7 +169,7 @@ def test_adding_the_twelfth_book_on_a_phone_comes_back_to_it_with_the_confirmati
 
 def test_a_link_shown_once_has_copy_beside_it_and_stays_plain_text_without_script(new_account: str, browser: Browser) -> None:
     emulate(browser, PHONE)
-    browser.visit("/settings", "settings-before-link-phone")
+    browser.visit("/settings/sharing", "settings-before-link-phone")
     follow(browser, browser.driver.find_element(By.ID, "share-link-create"), "share-link-made-phone")
     field = browser.driver.find_element(By.ID, "share-link-url")
     buttons = browser.driver.find_elements(By.CSS_SELECTOR, "#new-share-link .copy-share button")

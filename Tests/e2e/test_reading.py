@@ -193,7 +193,7 @@ def household_panel(browser: Browser) -> dict[str, object]:
 
 
 def set_private(browser: Browser) -> None:
-    browser.visit("/settings", "settings-private")
+    browser.visit("/settings/sharing", "settings-private")
     click(browser, browser.driver.find_element(By.ID, "sharing-private"))
     follow(browser, browser.driver.find_element(By.ID, "sharing-submit"), "private-again")
     assert browser.driver.find_element(By.ID, "sharing-private").is_selected()
@@ -432,7 +432,7 @@ def test_profile_with_bio_birthday_and_favourite_shown_to_another_member(browser
 
     # Settings → Profile: initials stand in for a picture; the favourites are the books read.
     browser.visit("/settings", "settings")
-    follow(browser, driver.find_element(By.ID, "profile-link"), "profile-form")
+    follow(browser, driver.find_element(By.CSS_SELECTOR, '#settings-nav a[href="/settings/profile"]'), "profile-form")
     assert browser.path == "/settings/profile", driver.current_url
     initials = "".join(part[0] for part in owner.split("-")[:2]).upper()
     assert text_of(driver.find_element(By.CSS_SELECTOR, "#picture span.avatar-initials")) == initials

@@ -515,7 +515,7 @@ def test_start_page_and_favourite_lists_in_settings(browser: Browser, new_accoun
     catalog = sample_catalog()
     start = catalog[START_LIST]
 
-    browser.visit("/settings", "settings")
+    browser.visit("/settings/lists", "settings")
     choice = Select(driver.find_element(By.ID, "default-list"))
     assert driver.find_element(By.ID, "default-list").get_attribute("name") == "list"
     assert driver.find_element(By.ID, "default-list").accessible_name, "the start-page choice has no label"
@@ -527,7 +527,7 @@ def test_start_page_and_favourite_lists_in_settings(browser: Browser, new_accoun
     # A default list: after signing out and in again, that list opens first; so does "/".
     choice.select_by_value(START_LIST)
     follow(browser, driver.find_element(By.ID, "default-list-submit"), "start-page-saved")
-    assert browser.path == "/settings", driver.current_url
+    assert browser.path == "/settings/lists", driver.current_url
     assert Select(driver.find_element(By.ID, "default-list")).first_selected_option.get_attribute("value") == START_LIST
     sign_out(browser)
     sign_in(browser, new_account)
@@ -540,7 +540,7 @@ def test_start_page_and_favourite_lists_in_settings(browser: Browser, new_accoun
     # A favourite list shows in settings, links to its list, and goes with its Remove button.
     browser.visit(f"/lists/{LIST}", "list")
     follow(browser, driver.find_element(By.CSS_SELECTOR, ".list-header button.favorite-toggle"), "starred")
-    browser.visit("/settings", "settings-with-favourite")
+    browser.visit("/settings/lists", "settings-with-favourite")
     entries = driver.find_elements(By.CSS_SELECTOR, "#favorite-lists > li")
     assert [e.get_attribute("data-list") for e in entries] == [LIST]
     link = entries[0].find_element(By.CSS_SELECTOR, "a")
@@ -550,14 +550,14 @@ def test_start_page_and_favourite_lists_in_settings(browser: Browser, new_accoun
     assert sample_list().display_name in remove.accessible_name, remove.accessible_name
     assert not driver.find_elements(By.ID, "no-favorites")
     follow(browser, remove, "favourite-removed")
-    assert browser.path == "/settings", driver.current_url
+    assert browser.path == "/settings/lists", driver.current_url
     assert not driver.find_elements(By.CSS_SELECTOR, "#favorite-lists > li")
     assert text_of(driver.find_element(By.ID, "no-favorites")) == NO_FAVOURITES
     browser.visit("/lists", "catalog-without-favourites")
     assert not driver.find_elements(By.ID, "favorites")
 
     # Back to the catalog as the start page.
-    browser.visit("/settings", "settings-again")
+    browser.visit("/settings/lists", "settings-again")
     assert Select(driver.find_element(By.ID, "default-list")).first_selected_option.get_attribute("value") == START_LIST
     Select(driver.find_element(By.ID, "default-list")).select_by_value("")
     follow(browser, driver.find_element(By.ID, "default-list-submit"), "catalog-start-saved")
@@ -622,6 +622,10 @@ def wishlist_pages(wisher: Wisher) -> list[tuple[str, str]]:
         ("remove-with-note", wisher.items[0] + "/remove"),
         ("remove-without-note", wisher.items[1] + "/remove"),
         ("settings", "/settings"),
+        ("settings-lists", "/settings/lists"),
+        ("settings-sharing", "/settings/sharing"),
+        ("settings-account", "/settings/account"),
+        ("settings-data", "/settings/data"),
         ("list-with-marks", f"/lists/{LIST}"),
     ]
 

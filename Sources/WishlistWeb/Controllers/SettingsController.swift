@@ -3,7 +3,9 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// The settings page: start page, sharing, password, signed-in browsers, the member's data, account removal.
+/// Settings: `/settings` lists its pages, and each section page (``SettingsSection``) holds a few
+/// forms, so that each is short on a phone. Every form's POST keeps the path design.md gives it
+/// and returns to its section's page, at the confirmation; a refused form is that page again.
 struct SettingsController {
     let accounts: AccountService
     let catalog: CatalogStore
@@ -23,7 +25,10 @@ struct SettingsController {
     var identities: SignInIdentities?
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("settings", use: show)
+        group.get("settings", use: overview)
+        for section in SettingsSection.allCases where section != .email || accountMail != nil {
+            group.get("settings/\(section.rawValue)") { request, context in try await show(section, request, context: context) }
+        }
         group.post("settings/default-list", use: setDefaultList)
         group.post("settings/sharing", use: setSharing)
         group.post("settings/share-link", use: createShareLink)
@@ -74,9 +79,17 @@ struct SettingsController {
         }
     }
 
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// The list of Settings' pages, each with a line on what it holds.
+    @Sendable func overview(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try pages.render(
+            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor,
+            values: ["settings_nav": SettingsSection.navigation(current: nil, mail: accountMail != nil)]
+        )
+    }
+
+    func show(_ section: SettingsSection, _ request: Request, context: AppRequestContext) async throws -> Response {
         let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
-        return try await page(context, errors: [:], confirmation: done)
+        return try await page(section, context, confirmation: done)
     }
 
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -85,7 +98,7 @@ struct SettingsController {
         let outcome = try await accounts.changePassword(
             userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
         )
-        return try await respond(to: outcome, fields: .passwordChange, context: context) { redirect(to: SitePath.settings(done: "password")) }
+        return try await respond(to: outcome, fields: .passwordChange, section: .account, context: context) { redirect(to: SitePath.settings(.account, done: "password")) }
     }
 
     /// The list `GET /` opens; an empty value means the catalog.
@@ -93,19 +106,21 @@ struct SettingsController {
         let user = try context.signedInUser()
         let list = try context.form.text("list", maxLength: 100)
         guard try await catalog.setDefaultList(userID: user.userID, list: list.isEmpty ? nil : list) else {
-            throw PageError.badRequest("That list isn't one of the current best-seller lists. Choose one from the menu.")
+            let problem = "That list isn't one of the current best-seller lists. Choose one from the menu."
+            return try await page(.lists, context, errors: ["list": problem], status: .badRequest)
         }
-        return redirect(to: SitePath.settings(done: "start-page"))
+        return redirect(to: SitePath.settings(.lists, done: "start-page"))
     }
 
     @Sendable func setSharing(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let text = try context.form.text("sharing", maxLength: 40)
         guard let sharing = Sharing(rawValue: text) else {
-            throw PageError.badRequest("Choose who may see your wishlist: only you, or everyone on this server.")
+            let problem = "Choose who may see your wishlist: only you, or everyone on this server."
+            return try await page(.sharing, context, errors: ["sharing": problem], status: .badRequest)
         }
         try await household.setSharing(userID: user.userID, sharing)
-        return redirect(to: SitePath.settings(done: "sharing-\(sharing.rawValue)"))
+        return redirect(to: SitePath.settings(.sharing, done: "sharing-\(sharing.rawValue)"))
     }
 
     /// Makes a new share link (the old one stops working) and shows it on the page this once:
@@ -114,13 +129,13 @@ struct SettingsController {
         let user = try context.signedInUser()
         let token = try await shareLinks.create(userID: user.userID, at: clock.now())
         let link = publicOrigin + SitePath.sharedList(token)
-        return try await page(context, errors: [:], newShareLink: link)
+        return try await page(.sharing, context, shownOnce: ["new_share_link": .string(link)])
     }
 
     @Sendable func revokeShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         _ = try await shareLinks.revoke(userID: user.userID)
-        return redirect(to: SitePath.settings(done: "share-link-revoked"))
+        return redirect(to: SitePath.settings(.sharing, done: "share-link-revoked"))
     }
 
     /// Makes a new feed link (the old one stops working) and shows it this once, like a share link.
@@ -128,13 +143,13 @@ struct SettingsController {
         let user = try context.signedInUser()
         let token = try await feedLinks.create(userID: user.userID, at: clock.now())
         let link = publicOrigin + SitePath.favoritesFeed(token)
-        return try await page(context, errors: [:], newFeedLink: link)
+        return try await page(.sharing, context, shownOnce: ["new_feed_link": .string(link)])
     }
 
     @Sendable func revokeFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         _ = try await feedLinks.revoke(userID: user.userID)
-        return redirect(to: SitePath.settings(done: "feed-link-revoked"))
+        return redirect(to: SitePath.settings(.sharing, done: "feed-link-revoked"))
     }
 
     /// The scheme and host the browser used to reach this page, so that a link made here opens
@@ -142,7 +157,7 @@ struct SettingsController {
     @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)
-        return redirect(to: SitePath.settings(done: "signed-out-others"))
+        return redirect(to: SitePath.settings(.account, done: "signed-out-others"))
     }
 
     /// "Download my data": a ZIP of everything the app holds about her. A POST with the CSRF token
@@ -167,56 +182,58 @@ struct SettingsController {
         let user = try context.signedInUser()
         let email = try context.form.text("email", maxLength: 4 * AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
         if let problem = try await accountMail?.changeAddress(userID: user.userID, to: email) {
-            return try await page(context, errors: ["email": problem], status: .unprocessableContent)
+            return try await page(.email, context, errors: ["email": problem], status: .unprocessableContent)
         }
-        return redirect(to: SitePath.settings(done: email.isEmpty ? "email-removed" : "email-changed") + "#email")
+        return redirect(to: SitePath.settings(.email, done: email.isEmpty ? "email-removed" : "email-changed"))
     }
 
     @Sendable func resendVerification(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         if case .throttled(let seconds) = try await accountMail?.resendVerification(userID: user.userID) {
             let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "confirmation link")
-            return try await page(context, errors: ["email": refusal.message], status: .tooManyRequests, headers: refusal.headers)
+            return try await page(.email, context, errors: ["email": refusal.message], status: .tooManyRequests, headers: refusal.headers)
         }
-        return redirect(to: SitePath.settings(done: "email-sent") + "#email")
+        return redirect(to: SitePath.settings(.email, done: "email-sent"))
     }
 
     @Sendable func setDigest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let choice = try context.form.text("digest", maxLength: 20)
-        guard choice.isEmpty || choice == "weekly" else { throw PageError.badRequest("Tick the box for a weekly digest, or leave it empty for none.") }
+        guard choice.isEmpty || choice == "weekly" else {
+            return try await page(.email, context, errors: ["digest": "Tick the box for a weekly digest, or leave it empty for none."], status: .badRequest)
+        }
         try await accountMail?.setDigest(userID: user.userID, weekly: choice == "weekly")
-        return redirect(to: SitePath.settings(done: choice.isEmpty ? "digest-off" : "digest-on") + "#email")
+        return redirect(to: SitePath.settings(.email, done: choice.isEmpty ? "digest-off" : "digest-on"))
     }
 
     @Sendable func deleteAccount(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
         let outcome = try await accounts.deleteAccount(userID: user.userID, password: password)
-        return try await respond(to: outcome, fields: .accountDeletion, context: context) {
+        return try await respond(to: outcome, fields: .accountDeletion, section: .data, context: context) {
             var response = redirect(to: SitePath.signIn)
             response.setCookie(cookies.cookie("", maxAge: 0))
             return response
         }
     }
 
-    /// The answer to a form that checks the password: `done`, the form again with its errors, or,
-    /// when the account has had too many wrong passwords, the form with the throttling sentence.
+    /// The answer to a form that checks the password: `done`, the form's section again with its
+    /// errors, or, when the account has had too many wrong passwords, with the throttling sentence.
     private func respond(
-        to outcome: AccountService.PasswordCheckOutcome, fields: AccountFormFields, context: AppRequestContext, done: () -> Response
+        to outcome: AccountService.PasswordCheckOutcome, fields: AccountFormFields, section: SettingsSection, context: AppRequestContext,
+        done: () -> Response
     ) async throws -> Response {
         switch outcome {
         case .done:
             return done()
         case .invalid(let problems):
-            return try await page(context, errors: fields.errors(problems), status: .unprocessableContent)
+            return try await page(section, context, errors: fields.errors(problems), status: .unprocessableContent)
         case .throttled(let seconds):
             let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "password")
             let field = fields.names[.currentPassword] ?? "form"
-            return try await page(context, errors: [field: refusal.message], status: .tooManyRequests, headers: refusal.headers)
+            return try await page(section, context, errors: [field: refusal.message], status: .tooManyRequests, headers: refusal.headers)
         }
     }
-
 
     /// The "Single sign-on" section's values, or null to leave it out.
     private func singleSignOnSection(userID: Int64) async throws -> TemplateValue {
@@ -229,11 +246,56 @@ struct SettingsController {
         })]
     }
 
+    /// A section's page. `shownOnce` holds a link just made (`new_share_link`, `new_feed_link`),
+    /// which only this answer shows.
     private func page(
-        _ context: AppRequestContext, errors: FieldErrors, confirmation: String? = nil, newShareLink: String? = nil, newFeedLink: String? = nil,
-        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+        _ section: SettingsSection, _ context: AppRequestContext, errors: FieldErrors = [:], confirmation: String? = nil,
+        shownOnce: [String: TemplateValue] = [:], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) async throws -> Response {
         let user = try context.signedInUser()
+        var values = try await sectionValues(section, user: user)
+        values.merge(shownOnce) { _, new in new }
+        values["settings_nav"] = SettingsSection.navigation(current: section, mail: accountMail != nil)
+        values["errors"] = TemplateValue(errors)
+        values["flash"] = confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null
+        return try pages.render(
+            section.template, title: section.title, nav: "settings", for: context.visitor, status: status, headers: headers, values: values
+        )
+    }
+
+    /// What one section's forms show: only what that page needs is read.
+    private func sectionValues(_ section: SettingsSection, user: Visitor.SignedIn) async throws -> [String: TemplateValue] {
+        switch section {
+        case .lists:
+            let lists = try await catalog.currentLists()
+            let favorites = try await catalog.favoriteLists(userID: user.userID)
+            let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
+            return [
+                "lists": .array(lists.map(named)),
+                "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
+                "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
+            ]
+        case .sharing:
+            return [
+                "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
+                "share_link": try await shareLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+                "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+            ]
+        case .email:
+            let mailState = try await accountMail?.addressState(userID: user.userID)
+            return [
+                "email": mailState.map { ["address": .string($0.email ?? ""), "verified": .bool($0.isVerified)] } ?? .null,
+                "digest": .bool(mailState?.wantsDigest ?? false),
+            ]
+        case .account:
+            return try await accountValues(user: user)
+        case .data:
+            return [:]
+        }
+    }
+
+    /// Password, passkeys, single sign-on and the signed-in browsers.
+    private func accountValues(user: Visitor.SignedIn) async throws -> [String: TemplateValue] {
         let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
             [
                 "browser": .string(BrowserName.describe(session.userAgent)),
@@ -242,36 +304,17 @@ struct SettingsController {
                 "is_current": .bool(session.id == user.sessionID),
             ]
         }
-        let mailState = try await accountMail?.addressState(userID: user.userID)
-        let lists = try await catalog.currentLists()
-        let favorites = try await catalog.favoriteLists(userID: user.userID)
-        let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
-        return try pages.render(
-            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor, status: status, headers: headers,
-            values: [
-                "lists": .array(lists.map(named)),
-                "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
-                "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
-                "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
-                "share_link": try await shareLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
-                "new_share_link": newShareLink.map(TemplateValue.string) ?? .null,
-                "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
-                "new_feed_link": newFeedLink.map(TemplateValue.string) ?? .null,
-                "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
-                    [
-                        "id": .int(Int(passkey.id)), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
-                        "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
-                    ]
-                }),
-                "passkey_script": true,
-                "email": mailState.map { ["address": .string($0.email ?? ""), "verified": .bool($0.isVerified)] } ?? .null,
-                "digest": .bool(mailState?.wantsDigest ?? false),
-                "sso": try await singleSignOnSection(userID: user.userID),
-                "sessions": .array(sessions),
-                "other_sessions": .bool(sessions.count > 1),
-                "errors": TemplateValue(errors),
-                "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
-            ]
-        )
+        return [
+            "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
+                [
+                    "id": .int(Int(passkey.id)), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
+                    "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
+                ]
+            }),
+            "passkey_script": true,
+            "sso": try await singleSignOnSection(userID: user.userID),
+            "sessions": .array(sessions),
+            "other_sessions": .bool(sessions.count > 1),
+        ]
     }
 }

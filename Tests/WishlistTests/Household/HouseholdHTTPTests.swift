@@ -46,7 +46,7 @@ extension TestBrowser {
     mutating func share(_ sharing: String = "household") async throws {
         let response = try await post("/settings/sharing", [("sharing", sharing)])
         #expect(response.status == .seeOther)
-        #expect(response.location == "/settings?done=sharing-\(sharing)")
+        #expect(response.location == "/settings/sharing?done=sharing-\(sharing)#flash")
     }
 
     mutating func reserve(_ item: Int64, returnTo: String = "/people/maya") async throws -> TestResponse {
@@ -112,7 +112,7 @@ struct HouseholdHTTPTests {
             #expect(!(try await ana.get("/people")).text.contains("/people/maya"))
 
             var maya = try await TestBrowser.signedIn("maya", like: browser)
-            #expect((try await maya.get("/settings")).text.contains(#"id="sharing-private" name="sharing" value="private" aria-describedby="sharing-private-hint" checked"#))
+            #expect((try await maya.get("/settings/sharing")).text.contains(#"id="sharing-private" name="sharing" value="private" aria-describedby="sharing-private-hint" checked"#))
             try await maya.share()
             let people = try await ana.get("/people")
             #expect(people.text.contains(#"<a class="person-link" href="/people/maya">maya</a>"#))
@@ -169,6 +169,7 @@ struct HouseholdHTTPTests {
             let bad = try await maya.post("/settings/sharing", [("sharing", "everyone")])
             #expect(bad.status == .badRequest)
             #expect(bad.shows("Choose who may see your wishlist: only you, or everyone on this server."))
+            #expect(bad.text.contains(#"id="sharing-form""#), "the Sharing page again, with the problem on it")
             #expect(try await HouseholdStore(database: home.server.database).sharing(userID: 1) == .household, "nothing changed")
             var ana = try await TestBrowser.signedIn("ana", like: browser)
             #expect(try await ana.get("/people/maya?sort=shelf").status == .badRequest)

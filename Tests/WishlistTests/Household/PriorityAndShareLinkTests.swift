@@ -82,7 +82,7 @@ struct PriorityAndShareLinkTests {
             #expect(made.status == .ok)
             #expect(made.shows("Copy it now: it is shown only this once."))
             let path = try Self.sharedPath(in: made)
-            #expect(!(try await maya.get("/settings")).text.contains(path), "shown once, then only its date")
+            #expect(!(try await maya.get("/settings/sharing")).text.contains(path), "shown once, then only its date")
 
             try await maya.share()
             var ana = try await TestBrowser.signedIn("ana", like: browser)
@@ -103,7 +103,7 @@ struct PriorityAndShareLinkTests {
             #expect(newPath != path)
             #expect(try await guest.get(path).status == .notFound)
             #expect(try await guest.get(newPath).status == .ok)
-            #expect(try await maya.post("/settings/share-link/delete", []).location == "/settings?done=share-link-revoked")
+            #expect(try await maya.post("/settings/share-link/delete", []).location == "/settings/sharing?done=share-link-revoked#flash")
             let revoked = try await guest.get(newPath)
             #expect(revoked.status == .notFound)
             #expect(revoked.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")

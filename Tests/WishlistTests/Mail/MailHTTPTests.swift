@@ -74,7 +74,8 @@ struct MailHTTPTests {
             #expect(try await browser.get("/forgot").status == .notFound)
             try await browser.signUp("ann", email: "ann@example.com")
             let settings = try await browser.get("/settings")
-            #expect(!settings.text.contains("id=\"email\""))
+            #expect(!settings.text.contains("href=\"/settings/email\""), "no E-mail page in the section list")
+            #expect(try await browser.get("/settings/email").status == .notFound)
             #expect(try await browser.post("/settings/email", [("email", "x@example.com")]).status == .notFound)
         }
         #expect(try await QueuedMail.all(server.database).isEmpty)
@@ -88,13 +89,13 @@ struct MailHTTPTests {
             #expect(mail.recipient == "ann@example.com")
             #expect(mail.headers.contains("Subject: Confirm your e-mail address"))
             #expect(mail.headers.contains("To: \"ann\" <ann@example.com>"))
-            #expect(try await browser.get("/settings").text.contains("id=\"email-unverified\""))
+            #expect(try await browser.get("/settings/email").text.contains("id=\"email-unverified\""))
             let link = try #require(mail.path(startingWith: "/verify-email/"))
             let confirmed = try await browser.get(link)
             #expect(confirmed.status == .ok && confirmed.shows("your e-mail address is confirmed"))
             #expect(confirmed.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             #expect(try await Self.verified(server.database, "ann"))
-            #expect(try await browser.get("/settings").text.contains("id=\"email-verified\""))
+            #expect(try await browser.get("/settings/email").text.contains("id=\"email-verified\""))
             #expect(try await browser.get(link).status == .gone)
             #expect(try await browser.get("/verify-email/" + String(repeating: "x", count: 43)).status == .notFound)
         }
@@ -106,7 +107,7 @@ struct MailHTTPTests {
             try await browser.signUp("ann", email: "ann@example.com")
             let first = try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/"))
             let changed = try await browser.post("/settings/email", [("email", "ann@books.example")])
-            #expect(changed.status == .seeOther)
+            #expect(changed.status == .seeOther && changed.location == "/settings/email?done=email-changed#flash")
             #expect(try await browser.get(first).status == .notFound, "a link for the old address confirms nothing")
             let second = try await QueuedMail.all(server.database, kind: "verification")
             #expect(second.map(\.recipient) == ["ann@example.com", "ann@books.example"])
@@ -115,6 +116,7 @@ struct MailHTTPTests {
             // A hostile address is refused beside the field.
             let refused = try await browser.post("/settings/email", [("email", "ann@example.com\r\nBcc: eve@example.com")])
             #expect(refused.status == .unprocessableContent && refused.shows("Enter an e-mail address like name@example.com"))
+            #expect(refused.text.contains(#"<h1 id="page-title">E-mail</h1>"#), "the E-mail page again")
         }
     }
 
@@ -213,7 +215,8 @@ struct MailHTTPTests {
         try await TestApp.run(server) { browser in
             try await browser.signUp("ann", email: "ann@example.com")
             try await browser.get(try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/")))
-            #expect(try await browser.post("/settings/digest", [("digest", "weekly")]).status == .seeOther)
+            #expect(try await browser.post("/settings/digest", [("digest", "weekly")]).location == "/settings/email?done=digest-on#flash")
+            #expect(try await browser.get("/settings/email").text.contains("id=\"digest-weekly\" name=\"digest\" value=\"weekly\" checked"))
             // No news yet: nothing is sent, and the week is done.
             try await server.database.pool.write { try $0.execute(sql: "UPDATE edition SET fetched_at = '2020-01-01 00:00:00.000'") }
             #expect(try await digests.queueDue() == 0)
@@ -239,7 +242,7 @@ struct MailHTTPTests {
                 unsubscribe, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "List-Unsubscribe=One-Click")
             )
             #expect(stopped.status == .ok && stopped.shows("You will get no more weekly digests"))
-            #expect(try await browser.get("/settings").text.contains("id=\"digest-weekly\" name=\"digest\" value=\"weekly\" checked") == false)
+            #expect(try await browser.get("/settings/email").text.contains("id=\"digest-weekly\" name=\"digest\" value=\"weekly\" checked") == false)
             time.advance(by: 7 * 86_400)
             #expect(try await digests.queueDue() == 0)
             #expect(try await provider.post("/unsubscribe/" + String(repeating: "x", count: 43), []).status == .notFound)

@@ -329,8 +329,11 @@ struct WishlistHTTPTests {
         try await TestApp.run(server) { browser in
             try await browser.signUp("starter")
             try await browser.get("/settings")
-            #expect(try await browser.post("/settings/default-list", [("list", "audio-fiction")]).location == "/settings?done=start-page")
-            #expect(try await browser.post("/settings/default-list", [("list", "no-such-list")]).status == .badRequest)
+            #expect(try await browser.post("/settings/default-list", [("list", "audio-fiction")]).location == "/settings/lists?done=start-page#flash")
+            let refused = try await browser.post("/settings/default-list", [("list", "no-such-list")])
+            #expect(refused.status == .badRequest)
+            #expect(refused.shows("That list isn't one of the current best-seller lists."), "beside the menu, on the Lists page")
+            #expect(refused.text.contains(#"id="default-list-form""#))
             try await browser.post("/logout", [])
             try await browser.signIn("starter")
             #expect(try await browser.get("/").location == "/lists/audio-fiction")

@@ -1,0 +1,84 @@
+import WishlistTemplates
+
+/// The pages Settings is split into (issue 36), each a few forms long, so that on a phone each
+/// fits in about two screens. `/settings` lists them, with Profile (``ProfileController``) first;
+/// every section page starts with the same list, its own entry marked current.
+enum SettingsSection: String, CaseIterable, Sendable {
+    /// The start page and the favourite lists.
+    case lists
+    /// Who sees the wishlist, the share link and the feed link.
+    case sharing
+    /// The address and the weekly digest; only with mail on.
+    case email
+    /// Password, passkeys, single sign-on and the signed-in browsers.
+    case account
+    /// Download my data, and deleting the account.
+    case data
+
+    var path: String { "/settings/" + rawValue }
+    var template: String { "settings/\(rawValue).html" }
+
+    /// The page's title and heading.
+    var title: String {
+        switch self {
+        case .lists: "Start page and lists"
+        case .sharing: "Sharing"
+        case .email: "E-mail"
+        case .account: "Password and sign-in"
+        case .data: "Your data"
+        }
+    }
+
+    /// The entry's name in the section list: short, so the list wraps to two rows at most on a phone.
+    var label: String {
+        switch self {
+        case .lists: "Lists"
+        case .sharing: "Sharing"
+        case .email: "E-mail"
+        case .account: "Password and sign-in"
+        case .data: "Your data"
+        }
+    }
+
+    /// The line under the entry on `/settings`.
+    var summary: String {
+        switch self {
+        case .lists: "The list that opens first, and your favourite lists."
+        case .sharing: "Who sees your wishlist, your share link and your feed of new books."
+        case .email: "Your address and the weekly digest."
+        case .account: "Your password, passkeys and where you are signed in."
+        case .data: "Download everything about you, or delete your account."
+        }
+    }
+
+    /// The section whose page holds the form that posts to `path`, for forms outside this
+    /// controller too (passkeys, single sign-on); nil when no section has it.
+    static func holding(formAt path: String) -> SettingsSection? {
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, parts[0] == "settings" else { return nil }
+        switch parts[1] {
+        case "default-list": return .lists
+        case "sharing", "share-link", "feed-link": return .sharing
+        case "email", "digest": return .email
+        case "password", "sessions", "passkeys", "single-sign-on": return .account
+        case "export", "delete-account": return .data
+        default: return nil
+        }
+    }
+
+    /// The section list (`partials/settings-nav.html`): Profile, then each section, `current`'s
+    /// entry marked; the e-mail section only when the server sends mail.
+    static func navigation(current: SettingsSection?, mail: Bool) -> TemplateValue {
+        let profile: TemplateValue = [
+            "path": .string(SitePath.profile), "label": "Profile", "current": false,
+            "summary": "Your picture, a few words about you, your birthday and favourite books.",
+        ]
+        let sections = allCases.filter { $0 != .email || mail }.map { section -> TemplateValue in
+            [
+                "path": .string(section.path), "label": .string(section.label), "current": .bool(section == current),
+                "summary": .string(section.summary),
+            ]
+        }
+        return .array([profile] + sections)
+    }
+}
