@@ -3,7 +3,8 @@ import Logging
 import WishlistCore
 import WishlistTemplates
 
-/// Turns every error thrown below it into a page from `errors/error.html`.
+/// Turns every error thrown below it into a page from `errors/error.html`, with a link back to
+/// where the person was (``WayBack``).
 ///
 /// Errors meant for the visitor (`PageError`, Hummingbird's `HTTPError`) keep their status; a
 /// passing database outage is a 503 that says which; anything else is a 500. The details of both
@@ -14,21 +15,31 @@ struct ErrorPageMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as PageError {
-            return try pages.render(error, for: context.visitor)
-        } catch let error as HTTPError {
+        } catch {
+            let page = Self.page(for: error, request, context)
+            let back = WayBack.from(method: request.method, path: request.uri.path, status: page.status)
+            return try pages.render(page, wayBack: back, for: context.visitor)
+        }
+    }
+
+    /// The page for `error`; the details of anything unexpected go to the log.
+    private static func page(for error: any Error, _ request: Request, _ context: AppRequestContext) -> PageError {
+        switch error {
+        case let error as PageError:
+            return error
+        case let error as HTTPError:
             var page = PageError.from(status: error.status)
             page.headers.append(contentsOf: error.headers)
-            return try pages.render(page, for: context.visitor)
-        } catch is PasswordHasher.Busy {
-            return try pages.render(.hasherBusy, for: context.visitor)
-        } catch {
+            return page
+        case is PasswordHasher.Busy:
+            return .hasherBusy
+        default:
             if let outage = DatabaseOutage(error) {
                 context.logger.warning("database outage in \(request.method) \(Self.loggedPath(request, context)): \(String(reflecting: error))")
-                return try pages.render(.databaseOutage(outage), for: context.visitor)
+                return .databaseOutage(outage)
             }
             context.logger.error("unhandled error in \(request.method) \(Self.loggedPath(request, context)): \(String(reflecting: error))")
-            return try pages.render(.internalError, for: context.visitor)
+            return .internalError
         }
     }
 

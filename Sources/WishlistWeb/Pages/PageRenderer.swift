@@ -127,11 +127,14 @@ public struct PageRenderer: Sendable {
         TrustedHTML(trusted: String(buffer: try templates.render(template, .dictionary(values))))
     }
 
-    /// The error page for `error`, keeping its headers (such as `Retry-After`).
-    public func render(_ error: PageError, for visitor: Visitor) throws -> Response {
+    /// The error page for `error`, keeping its headers (such as `Retry-After`), with a link `wayBack`.
+    func render(_ error: PageError, wayBack: WayBack = .home, for visitor: Visitor) throws -> Response {
         try render(
             "errors/error.html", title: error.title, for: visitor, status: error.status, headers: error.headers,
-            values: ["error": ["status": .int(error.status.code), "title": .string(error.title), "message": .string(error.message)]]
+            values: [
+                "error": ["status": .int(error.status.code), "title": .string(error.title), "message": .string(error.message)],
+                "way_back": ["path": .string(wayBack.path), "label": .string(wayBack.label)],
+            ]
         )
     }
 }
