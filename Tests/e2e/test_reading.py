@@ -292,7 +292,7 @@ def test_mark_a_book_read_with_stars_chosen_by_keyboard(browser: Browser, new_ac
     title = rows[0].find_element(By.CSS_SELECTOR, ".reading-title a")
     assert fold(text_of(title)) == fold(book.title) and title.get_attribute("href") == browser.url(book_path(book))
     stars = rows[0].find_element(By.CSS_SELECTOR, ".reading-meta .stars")
-    assert (stars.get_attribute("role"), stars.get_attribute("aria-label")) == ("img", "4 stars")
+    assert (stars.get_attribute("role"), stars.get_attribute("aria-label")) == ("img", "4 of 5 stars")
     assert rows[0].find_element(By.CSS_SELECTOR, ".review-text").text == review
     assert rows[0].find_element(By.CSS_SELECTOR, ".reading-finished time").get_attribute("datetime") == finished
     edit = rows[0].find_element(By.CSS_SELECTOR, ".reading-edit a")
@@ -339,8 +339,8 @@ def test_household_panel_counts_only_members_who_share(browser: Browser, server:
         # matters is that it holds these two and that the loner below never moves it.
         fan.visit(book_path(book), "fan-sees-two")
         shared = household_panel(fan)
-        assert shared["reviews"][names["fan"]] == ("5 stars", "Best thing I read all year."), shared
-        assert shared["reviews"][names["critic"]] == ("4 stars", "Good,\nbut the middle drags."), shared
+        assert shared["reviews"][names["fan"]] == ("5 of 5 stars", "Best thing I read all year."), shared
+        assert shared["reviews"][names["critic"]] == ("4 of 5 stars", "Good,\nbut the middle drags."), shared
         assert count_in(shared["wanted"]) >= 1 and count_in(shared["read"]) >= 2, shared
 
         # The loner keeps the list private, wishes for the book, and rates it one star with a review:

@@ -480,7 +480,7 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
     browser.visit("/reading", "imported-reading")
     read_row = driver.find_element(By.CSS_SELECTOR, "#reading-list li.reading-row")
     assert finished[0] in read_row.text and "Finished 2025-02-01" in read_row.text, read_row.text
-    assert read_row.find_element(By.CSS_SELECTOR, ".stars").get_attribute("aria-label") == "4 stars"
+    assert read_row.find_element(By.CSS_SELECTOR, ".stars").get_attribute("aria-label") == "4 of 5 stars"
 
     # The same file again: nothing new, all already there, the other shelf's book skipped again.
     browser.visit("/wishlist", "before-second-import")

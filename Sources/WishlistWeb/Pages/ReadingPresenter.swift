@@ -23,18 +23,26 @@ enum ReadingPresenter {
 
     /// "No rating" and one to five stars, as radio buttons.
     static func ratingChoices(checked: String) -> TemplateValue {
-        let none: TemplateValue = ["id": "none", "value": "", "label": "No rating", "stars": "", "checked": .bool(checked.isEmpty)]
+        let none: TemplateValue = ["id": "none", "value": "", "label": "No rating", "stars": [], "checked": .bool(checked.isEmpty)]
         return .array([none] + (1...5).map { count in
             [
                 "id": .string(String(count)), "value": .string(String(count)), "label": .string(starsLabel(count)),
-                "stars": .string(stars(count)), "checked": .bool(checked == String(count)),
+                "stars": stars(count), "checked": .bool(checked == String(count)),
             ]
         })
     }
 
-    static func stars(_ count: Int) -> String { String(repeating: "★", count: count) }
+    /// A rating as `partials/stars.html` draws it: five icons, `count` of them filled. Icons, not
+    /// "★" characters, which some systems draw as empty boxes (issue 36).
+    static func stars(_ count: Int) -> TemplateValue {
+        .array((1...5).map { .string($0 <= count ? "star" : "star-open") })
+    }
 
+    /// A rating choice's name: "1 star", "4 stars".
     static func starsLabel(_ count: Int) -> String { count == 1 ? "1 star" : "\(count) stars" }
+
+    /// A rating given, in words for screen readers: "4 of 5 stars".
+    static func ratingLabel(_ count: Int) -> String { "\(count) of 5 stars" }
 
     /// An average to one decimal place: 4.5, 4.0.
     static func averageText(_ average: Double) -> String {
@@ -49,7 +57,7 @@ enum ReadingPresenter {
             "book_path": .string(reading.bookID.map(SitePath.book) ?? ""),
             "edit_path": .string(reading.bookID.map(SitePath.bookReading) ?? ""),
             "rating": reading.rating.map { .int($0) } ?? .null,
-            "stars": .string(reading.rating.map(stars) ?? ""), "stars_label": .string(reading.rating.map(starsLabel) ?? ""),
+            "stars": reading.rating.map(stars) ?? [], "stars_label": .string(reading.rating.map(ratingLabel) ?? ""),
             "review": .string(reading.review),
             "finished": .string(reading.finished?.text ?? ""),
         ]
@@ -66,7 +74,7 @@ enum ReadingPresenter {
             "reviews": .array(opinion.reviews.map { review in
                 [
                     "name": .string(review.name), "person_path": .string(SitePath.person(review.username)),
-                    "stars": .string(review.rating.map(stars) ?? ""), "stars_label": .string(review.rating.map(starsLabel) ?? ""),
+                    "stars": review.rating.map(stars) ?? [], "stars_label": .string(review.rating.map(ratingLabel) ?? ""),
                     "review": .string(review.review), "finished": .string(review.finished?.text ?? ""),
                 ]
             }),
