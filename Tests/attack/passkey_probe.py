@@ -651,13 +651,13 @@ class Probe:
         key = Authenticator("prober key", self.rp_id, self.origin)
         self.register(user, key, SCRIPT)
         self.register(user, Authenticator("prober key 2", self.rp_id, self.origin), "x' OR '1'='1")
-        status, _, page = user.client.get("/settings/account")
+        status, _, page = user.client.get("/settings/sign-in")
         listing = page.split('id="passkey-list"', 1)[-1].split("</table>", 1)[0] if 'id="passkey-list"' in page else ""
         if status != 200 or not listing:
             self.result.problems.append(f"{TOOL}: Settings ({status}) shows no passkey list after two registrations")
         else:
             if SCRIPT in page or "<script>alert" in page:
-                self.finding("Stored XSS", f"Settings shows the passkey name {SCRIPT} unescaped", "GET /settings/account")
+                self.finding("Stored XSS", f"Settings shows the passkey name {SCRIPT} unescaped", "GET /settings/sign-in")
             if "&lt;script&gt;alert(1)&lt;/script&gt;" not in listing:
                 self.result.problems.append(f"{TOOL}: Settings does not list the passkey named {SCRIPT} (escaped)")
             if not re.search(r"x(&#39;|&#x27;|')\s*OR\s*(&#39;|&#x27;|')1(&#39;|&#x27;|')=(&#39;|&#x27;|')1", listing):

@@ -227,7 +227,7 @@ def seed(server: h.Server) -> dict[str, object]:
     # A passkey (made by passkey_probe's software authenticator), so that Settings lists it with its
     # removal form for wapiti to reach.
     pk.register_passkey(server, USERNAME, PASSWORD, "Scanner's laptop")
-    status, _, page = client.get("/settings/account")
+    status, _, page = client.get("/settings/sign-in")
     if status != 200 or not re.search(r'action="/settings/passkeys/\d+/remove"', page):
         raise h.Failure("seeding: Settings does not list the scanner's passkey with its removal form")
     count = query(server.database, "SELECT COUNT(*) FROM wishlist_item WHERE user_id = (SELECT id FROM user WHERE username = ?)", USERNAME)[0][0]
@@ -809,8 +809,8 @@ def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict,
         mark = len(server.settled_log())
         report, _ = run_wapiti(
             "wapiti", server, "/",
-            starts=["/lists", "/wishlist", "/settings", "/settings/lists", "/settings/sharing", "/settings/account",
-                    "/settings/data", "/search?q=the", f"/wishlist/{item}",
+            starts=["/lists", "/wishlist", "/settings", "/settings/lists", "/settings/sharing", "/settings/password",
+                    "/settings/sign-in", "/settings/data", "/search?q=the", f"/wishlist/{item}",
                     "/people", household["member"], "/reservations", household["shared"]],
             # Every book page carries the reading form, each with its own address, so wapiti would
             # attack it once a book (86 times, half its requests): one book's is attacked below.
@@ -878,7 +878,7 @@ def sqlmap_lane(server: h.Server, database: Path, seeded: dict, household: dict,
             run_sqlmap("sqlmap", server, [
                 "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
                 f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
-                f"/wishlist/{item}/remove", "/settings", "/settings/lists", "/settings/account", "/people", household["member"], "/reservations",
+                f"/wishlist/{item}/remove", "/settings", "/settings/lists", "/settings/password", "/settings/sign-in", "/people", household["member"], "/reservations",
             ], reports, outcome, session=sqlmap_session(server))
             count = check_log("sqlmap", server.settled_log()[mark:], SQLMAP_ROUTES, outcome)
             outcome.notes.append(f"sqlmap: the server logged {count} requests")

@@ -324,7 +324,10 @@ def open_me_menu(browser: "Browser") -> None:
     Sign out live, as a person would: by pressing "Me"."""
     menu = browser.driver.find_element(By.ID, "me-menu")
     if menu.get_attribute("open") is None:
-        browser.driver.find_element(By.ID, "me-toggle").click()
+        # A page opened at its confirmation (`#flash`) is scrolled past the header: back up first.
+        toggle = browser.driver.find_element(By.ID, "me-toggle")
+        browser.js("arguments[0].scrollIntoView({block: 'nearest', behavior: 'instant'});", toggle)
+        toggle.click()
         WebDriverWait(browser.driver, 5).until(lambda d: menu.get_attribute("open") is not None, "the Me menu did not open")
 
 

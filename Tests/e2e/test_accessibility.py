@@ -382,7 +382,7 @@ def _note_too_long(site: Site) -> None:
 
 def _password_failed(site: Site) -> None:
     b = site.browser
-    b.visit("/settings/account", "settings-account")
+    b.visit("/settings/password", "settings-password")
     fill(b, "current_password", "this is not my password")
     fill(b, "new_password", "a brand new passphrase")
     fill(b, "new_password_confirm", "a brand new passphrase")
@@ -413,7 +413,7 @@ def _new_share_link(site: Site) -> None:
 
 def _new_feed_link(site: Site) -> None:
     b = site.browser
-    b.visit("/settings/sharing", "settings-sharing")
+    b.visit("/settings/lists", "settings-lists")
     follow(b, b.driver.find_element(By.ID, "feed-link-create"))
     url = b.driver.find_element(By.ID, "feed-link-url").get_attribute("value")
     assert url.startswith(site.public_url + "/feeds/"), f"no feed link on {site.public_url} was shown: {url!r}"
@@ -660,7 +660,8 @@ PAGES = [
     Page("settings", "owner", _get("/settings")),
     Page("settings-lists", "owner", _get("/settings/lists")),
     Page("settings-sharing", "owner", _get("/settings/sharing")),
-    Page("settings-account", "owner", _get("/settings/account")),
+    Page("settings-password", "owner", _get("/settings/password")),
+    Page("settings-sign-in", "owner", _get("/settings/sign-in")),
     Page("settings-data", "owner", _get("/settings/data")),
     Page("settings-new-share-link", "owner", _new_share_link),
     Page("settings-new-feed-link", "owner", _new_feed_link),

@@ -555,7 +555,7 @@ def test_atom_feed_of_new_books(browser: Browser, new_account: str, public_url: 
     browser.visit("/lists", "catalog")
     star_on_catalog(browser, LIST, "starred")
 
-    browser.visit("/settings/sharing", "settings")
+    browser.visit("/settings/lists", "settings")
     assert not driver.find_elements(By.ID, "feed-link-url"), "a feed link is shown before one was made"
     assert not driver.find_elements(By.ID, "feed-link-revoke"), "there is no feed to turn off yet"
     assert visible_text(browser, feed_button(browser)) == "Make a feed link"
@@ -565,7 +565,7 @@ def test_atom_feed_of_new_books(browser: Browser, new_account: str, public_url: 
     assert driver.find_element(By.ID, "feed-link-revoke").is_displayed()
 
     # Shown once: Settings opened again does not show it.
-    browser.visit("/settings/sharing", "settings-later")
+    browser.visit("/settings/lists", "settings-later")
     assert not driver.find_elements(By.ID, "feed-link-url"), "the feed link is shown again"
     assert url not in driver.page_source
     assert visible_text(browser, feed_button(browser)) == "Reset feed link"
@@ -620,7 +620,7 @@ def test_atom_feed_of_new_books(browser: Browser, new_account: str, public_url: 
 
     # Turned off: nothing answers, and Settings offers to make one again.
     follow(browser, driver.find_element(By.ID, "feed-link-revoke"), "feed-off")
-    assert browser.path == "/settings/sharing", driver.current_url
+    assert browser.path == "/settings/lists", driver.current_url
     status, _, _ = http_get(new_url)
     assert status == 404, f"the turned-off feed still answers {status}"
     assert not driver.find_elements(By.ID, "feed-link-revoke")

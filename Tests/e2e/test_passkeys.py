@@ -111,12 +111,12 @@ def session_cookie(browser: Browser) -> str | None:
 def add_passkey(browser: Browser, name: str, password: str = PASSWORD) -> None:
     """Names a passkey in Settings, types the account's password (which adding one asks for) and
     presses "Add a passkey"; the script brings Settings back."""
-    browser.visit("/settings/account", "settings-before-adding")
+    browser.visit("/settings/sign-in", "settings-before-adding")
     assert_panel_shown(browser, "passkey-add-panel")
     fill(browser, "passkey-name", name)
     fill(browser, "passkey-password", password)
     follow(browser, by_id(browser, "passkey-add"), "passkey-added")
-    assert browser.path == "/settings/account", f"adding a passkey led to {browser.driver.current_url}"
+    assert browser.path == "/settings/sign-in", f"adding a passkey led to {browser.driver.current_url}"
     assert parse_qs(urlsplit(browser.driver.current_url).query).get("done") == ["passkey-added"], browser.driver.current_url
 
 
@@ -146,7 +146,7 @@ def refused_sign_in(browser: Browser, shot: str) -> str:
 def assert_signed_out(browser: Browser, shot: str) -> None:
     """Nobody is signed in in this browser: the navigation names no one and Settings needs sign-in."""
     assert signed_in_as(browser) is None, f"the page shows {signed_in_as(browser)!r} signed in"
-    browser.visit("/settings/account", shot)
+    browser.visit("/settings/sign-in", shot)
     assert browser.path == "/login", f"/settings opened for a signed-out browser: {browser.driver.current_url}"
 
 
@@ -229,7 +229,7 @@ def test_add_a_passkey_sign_out_and_sign_in_with_it(browser: Browser, new_accoun
     driver = browser.driver
     assert browser.driver.current_url.startswith(browser.base_url), driver.current_url
 
-    browser.visit("/settings/account", "settings-no-passkeys")
+    browser.visit("/settings/sign-in", "settings-no-passkeys")
     assert visible_text(browser, by_id(browser, "no-passkeys")) == NO_PASSKEYS
     assert not driver.find_elements(By.ID, "passkey-list")
     before = session_rows(browser)
@@ -273,7 +273,7 @@ def test_add_a_passkey_sign_out_and_sign_in_with_it(browser: Browser, new_accoun
 
     # A session of its own: a new token, listed for this browser.
     assert session_cookie(browser) not in (None, first_session), "the passkey sign-in did not start a new session"
-    browser.visit("/settings/account", "settings-after-passkey-sign-in")
+    browser.visit("/settings/sign-in", "settings-after-passkey-sign-in")
     after = session_rows(browser)
     assert len(after) == 1, f"sessions after signing out and in again: {after}"
     where, signed_in_on, _ = after[0]
@@ -327,7 +327,7 @@ def test_a_removed_passkey_no_longer_signs_in(browser: Browser, new_account: str
     form_action = remove.find_element(By.XPATH, "./ancestor::form").get_attribute("action")
     assert re.fullmatch(re.escape(browser.url("/settings/passkeys/")) + r"\d+/remove", form_action), form_action
     follow(browser, remove, "passkey-removed")
-    assert browser.path == "/settings/account", driver.current_url
+    assert browser.path == "/settings/sign-in", driver.current_url
     assert flash_text(browser) == REMOVED
     assert passkey_rows(browser) == []
     assert visible_text(browser, by_id(browser, "no-passkeys")) == NO_PASSKEYS
@@ -378,7 +378,7 @@ def test_adding_a_passkey_asks_for_the_password(browser: Browser, new_account: s
     in the panel), the authenticator makes nothing and no passkey is listed. With the right
     password, the same panel adds it."""
     driver = browser.driver
-    browser.visit("/settings/account", "settings-password-field")
+    browser.visit("/settings/sign-in", "settings-password-field")
     assert_panel_shown(browser, "passkey-add-panel")
     field = by_id(browser, "passkey-password")
     assert field.get_attribute("type") == "password", field.get_attribute("type")
@@ -397,7 +397,7 @@ def test_adding_a_passkey_asks_for_the_password(browser: Browser, new_account: s
     assert [post["path"] for post in posts] == [REGISTRATION_OPTIONS], posts
     assert json.loads(posts[0]["body"]) == {"password": "not the password at all"}, posts[0]["body"]
     assert driver.get_credentials() == [], "the authenticator made a passkey after a wrong password"
-    browser.visit("/settings/account", "settings-after-wrong-password")
+    browser.visit("/settings/sign-in", "settings-after-wrong-password")
     assert visible_text(browser, by_id(browser, "no-passkeys")) == NO_PASSKEYS
     assert not driver.find_elements(By.ID, "passkey-list"), f"Settings lists {passkey_rows(browser)}"
 
@@ -415,17 +415,17 @@ def test_adding_a_passkey_after_being_signed_out_elsewhere_says_to_sign_in(
     Back here, pressing "Add a passkey" cannot work any more: the panel says so in a sentence that
     tells them to sign in again (not a script's error message), the page stays, nothing is made."""
     driver = browser.driver
-    browser.visit("/settings/account", "settings-left-open")
+    browser.visit("/settings/sign-in", "settings-left-open")
     assert_panel_shown(browser, "passkey-add-panel")
 
     other = Browser(new_chromium(*DEFAULT_WINDOW), public_url, request.node.name + "-other-browser")
     try:
         other.resize(*DEFAULT_WINDOW)
         sign_in(other, new_account)
-        other.visit("/settings/account", "settings")
+        other.visit("/settings/sign-in", "settings")
         follow(other, other.driver.find_element(By.CSS_SELECTOR, 'form[action="/settings/sessions/sign-out-others"] button'),
                "signed-out-others")
-        assert other.path == "/settings/account", other.driver.current_url
+        assert other.path == "/settings/sign-in", other.driver.current_url
     finally:
         other.driver.quit()
 
@@ -433,7 +433,7 @@ def test_adding_a_passkey_after_being_signed_out_elsewhere_says_to_sign_in(
     fill(browser, "passkey-password", PASSWORD)
     said = failed_ceremony(browser, "passkey-add", "passkey-add-status", "add-after-signed-out-elsewhere")
     assert driver.get_credentials() == [], "the authenticator made a passkey for a signed-out browser"
-    browser.visit("/settings/account", "settings-reloaded")
+    browser.visit("/settings/sign-in", "settings-reloaded")
     assert browser.path == "/login", f"this browser was not signed out elsewhere: {driver.current_url}"
     assert "sign in" in said.lower(), f"the panel does not say to sign in again; it says {said!r}"
 
@@ -446,7 +446,7 @@ def test_without_javascript_no_passkey_buttons_and_passwords_work(browser: Brows
     add_passkey(browser, "Phone")
 
     browser.disable_javascript()
-    browser.visit("/settings/account", "settings-without-javascript")
+    browser.visit("/settings/sign-in", "settings-without-javascript")
     assert_panel_not_shown(browser, "passkey-add-panel", "passkey-add")
     assert [row[0] for row in passkey_rows(browser)] == ["Phone"]
     remove = driver.find_element(By.CSS_SELECTOR, "#passkey-list tbody tr button[type='submit']")
@@ -478,9 +478,9 @@ def test_passkey_pages_without_console_errors(browser: Browser, new_account: str
         assert inline_styles_and_scripts(browser) == [], f"{path} has inline styles or scripts, which the CSP blocks"
         assert page_structure_problems(browser) == [], path
 
-    check("/settings/account", "settings-without-passkeys", "passkey-add-panel")
+    check("/settings/sign-in", "settings-without-passkeys", "passkey-add-panel")
     add_passkey(browser, "Phone")
-    check("/settings/account?done=passkey-added", "settings-with-a-passkey", "passkey-add-panel")
+    check("/settings/sign-in?done=passkey-added", "settings-with-a-passkey", "passkey-add-panel")
     sign_out(browser)
     check("/login", "sign-in", "passkey-sign-in-panel")
     check("/login?next=/wishlist", "sign-in-with-next", "passkey-sign-in-panel")

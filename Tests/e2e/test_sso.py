@@ -109,8 +109,8 @@ def test_a_member_links_her_identity_from_settings_and_signs_in_with_it(sso_serv
         member = unique_username("linker")
         sign_up(browser, member)
         subject = provider_user(provider, "someone-else-entirely")
-        sign_in_at_provider(browser, provider, subject, "/settings/account")
-        assert browser.path == "/settings/account", browser.driver.current_url
+        sign_in_at_provider(browser, provider, subject, "/settings/sign-in")
+        assert browser.path == "/settings/sign-in", browser.driver.current_url
         assert "Single sign-on is linked." in browser.driver.find_element(By.TAG_NAME, "main").text
         assert browser.driver.find_elements(By.ID, "identity-list"), "the linked identity is listed"
 
@@ -153,8 +153,8 @@ def test_the_pages_single_sign_on_adds_are_accessible(sso_server: str, provider:
         browser.visit("/login", "sso-login")
         found = problems(browser, "sign-in")
         sign_up(browser, unique_username("a11y"))
-        browser.visit("/settings/account", "sso-settings")
+        browser.visit("/settings/sign-in", "sso-settings")
         found += problems(browser, "settings, nothing linked")
-        sign_in_at_provider(browser, provider, provider_user(provider, "a11y"), "/settings/account")
+        sign_in_at_provider(browser, provider, provider_user(provider, "a11y"), "/settings/sign-in")
         found += problems(browser, "settings, linked")
     assert not found, "\n".join(found)

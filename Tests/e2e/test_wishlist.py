@@ -624,7 +624,8 @@ def wishlist_pages(wisher: Wisher) -> list[tuple[str, str]]:
         ("settings", "/settings"),
         ("settings-lists", "/settings/lists"),
         ("settings-sharing", "/settings/sharing"),
-        ("settings-account", "/settings/account"),
+        ("settings-password", "/settings/password"),
+        ("settings-sign-in", "/settings/sign-in"),
         ("settings-data", "/settings/data"),
         ("list-with-marks", f"/lists/{LIST}"),
     ]

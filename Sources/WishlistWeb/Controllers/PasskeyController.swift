@@ -60,7 +60,7 @@ struct PasskeyController {
                 clientDataJSON: try Self.bytes(body.clientDataJSON), attestationObject: try Self.bytes(body.attestationObject),
                 from: asker(request, context)
             )
-            return try Self.json(["redirect": SitePath.settings(.account, done: "passkey-added")])
+            return try Self.json(["redirect": SitePath.settings(.signIn, done: "passkey-added")])
         }
     }
 
@@ -111,7 +111,7 @@ struct PasskeyController {
               try await relyingParty.store.remove(passkeyID: id, userID: user.userID) else {
             throw PageError(.notFound, title: "Passkey not found", message: "You have no such passkey. It may have been removed already; Settings lists the ones you have.")
         }
-        return redirect(to: SitePath.settings(.account, done: "passkey-removed"))
+        return redirect(to: SitePath.settings(.signIn, done: "passkey-removed"))
     }
 
     /// The browser asking (its cookie token) and its client address: a challenge is spent only

@@ -98,7 +98,7 @@ struct SettingsController {
         let outcome = try await accounts.changePassword(
             userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
         )
-        return try await respond(to: outcome, fields: .passwordChange, section: .account, context: context) { redirect(to: SitePath.settings(.account, done: "password")) }
+        return try await respond(to: outcome, fields: .passwordChange, section: .password, context: context) { redirect(to: SitePath.settings(.password, done: "password")) }
     }
 
     /// The list `GET /` opens; an empty value means the catalog.
@@ -143,13 +143,13 @@ struct SettingsController {
         let user = try context.signedInUser()
         let token = try await feedLinks.create(userID: user.userID, at: clock.now())
         let link = publicOrigin + SitePath.favoritesFeed(token)
-        return try await page(.sharing, context, shownOnce: ["new_feed_link": .string(link)])
+        return try await page(.lists, context, shownOnce: ["new_feed_link": .string(link)])
     }
 
     @Sendable func revokeFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         _ = try await feedLinks.revoke(userID: user.userID)
-        return redirect(to: SitePath.settings(.sharing, done: "feed-link-revoked"))
+        return redirect(to: SitePath.settings(.lists, done: "feed-link-revoked"))
     }
 
     /// The scheme and host the browser used to reach this page, so that a link made here opens
@@ -157,7 +157,7 @@ struct SettingsController {
     @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)
-        return redirect(to: SitePath.settings(.account, done: "signed-out-others"))
+        return redirect(to: SitePath.settings(.signIn, done: "signed-out-others"))
     }
 
     /// "Download my data": a ZIP of everything the app holds about her. A POST with the CSRF token
@@ -274,12 +274,12 @@ struct SettingsController {
                 "lists": .array(lists.map(named)),
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
                 "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
+                "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
             ]
         case .sharing:
             return [
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
                 "share_link": try await shareLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
-                "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
             ]
         case .email:
             let mailState = try await accountMail?.addressState(userID: user.userID)
@@ -287,15 +287,15 @@ struct SettingsController {
                 "email": mailState.map { ["address": .string($0.email ?? ""), "verified": .bool($0.isVerified)] } ?? .null,
                 "digest": .bool(mailState?.wantsDigest ?? false),
             ]
-        case .account:
-            return try await accountValues(user: user)
-        case .data:
+        case .signIn:
+            return try await signInValues(user: user)
+        case .password, .data:
             return [:]
         }
     }
 
-    /// Password, passkeys, single sign-on and the signed-in browsers.
-    private func accountValues(user: Visitor.SignedIn) async throws -> [String: TemplateValue] {
+    /// Passkeys, single sign-on and the signed-in browsers.
+    private func signInValues(user: Visitor.SignedIn) async throws -> [String: TemplateValue] {
         let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
             [
                 "browser": .string(BrowserName.describe(session.userAgent)),

@@ -1,17 +1,19 @@
 import WishlistTemplates
 
 /// The pages Settings is split into (issue 36), each a few forms long, so that on a phone each
-/// fits in about two screens. `/settings` lists them, with Profile (``ProfileController``) first;
+/// fits in about two screens (a page over 1,600 px at 360 px wide was split again). `/settings` lists them, with Profile (``ProfileController``) first;
 /// every section page starts with the same list, its own entry marked current.
 enum SettingsSection: String, CaseIterable, Sendable {
-    /// The start page and the favourite lists.
+    /// The start page, the favourite lists and the feed of their new books.
     case lists
-    /// Who sees the wishlist, the share link and the feed link.
+    /// Who sees the wishlist, and the share link.
     case sharing
     /// The address and the weekly digest; only with mail on.
     case email
-    /// Password, passkeys, single sign-on and the signed-in browsers.
-    case account
+    /// Changing the password.
+    case password
+    /// Passkeys, single sign-on and the signed-in browsers.
+    case signIn = "sign-in"
     /// Download my data, and deleting the account.
     case data
 
@@ -21,10 +23,11 @@ enum SettingsSection: String, CaseIterable, Sendable {
     /// The page's title and heading.
     var title: String {
         switch self {
-        case .lists: "Start page and lists"
+        case .lists: "Lists and feed"
         case .sharing: "Sharing"
         case .email: "E-mail"
-        case .account: "Password and sign-in"
+        case .password: "Password"
+        case .signIn: "Passkeys and sign-in"
         case .data: "Your data"
         }
     }
@@ -35,7 +38,8 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .lists: "Lists"
         case .sharing: "Sharing"
         case .email: "E-mail"
-        case .account: "Password and sign-in"
+        case .password: "Password"
+        case .signIn: "Sign-in"
         case .data: "Your data"
         }
     }
@@ -43,10 +47,11 @@ enum SettingsSection: String, CaseIterable, Sendable {
     /// The line under the entry on `/settings`.
     var summary: String {
         switch self {
-        case .lists: "The list that opens first, and your favourite lists."
-        case .sharing: "Who sees your wishlist, your share link and your feed of new books."
+        case .lists: "The list that opens first, your favourite lists and the feed of their new books."
+        case .sharing: "Who sees your wishlist, and your share link."
         case .email: "Your address and the weekly digest."
-        case .account: "Your password, passkeys and where you are signed in."
+        case .password: "Change your password."
+        case .signIn: "Passkeys, single sign-on and where you are signed in."
         case .data: "Download everything about you, or delete your account."
         }
     }
@@ -57,10 +62,11 @@ enum SettingsSection: String, CaseIterable, Sendable {
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts[0] == "settings" else { return nil }
         switch parts[1] {
-        case "default-list": return .lists
-        case "sharing", "share-link", "feed-link": return .sharing
+        case "default-list", "feed-link": return .lists
+        case "sharing", "share-link": return .sharing
         case "email", "digest": return .email
-        case "password", "sessions", "passkeys", "single-sign-on": return .account
+        case "password": return .password
+        case "sessions", "passkeys", "single-sign-on": return .signIn
         case "export", "delete-account": return .data
         default: return nil
         }

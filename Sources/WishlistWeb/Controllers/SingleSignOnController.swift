@@ -42,7 +42,7 @@ struct SingleSignOnController {
 
     @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        return try await redirectToProvider(linkingUserID: user.userID, next: SettingsSection.account.path, address: addressing.address(of: request, context))
+        return try await redirectToProvider(linkingUserID: user.userID, next: SettingsSection.signIn.path, address: addressing.address(of: request, context))
     }
 
     private func redirectToProvider(linkingUserID: Int64?, next: String, address: String) async throws -> Response {
@@ -124,7 +124,7 @@ struct SingleSignOnController {
                 message: "That single sign-on identity already signs in to another account here. Sign in with it to use that account, or ask an admin."
             )
         }
-        return redirect(to: SitePath.settings(.account, done: "identity-linked"))
+        return redirect(to: SitePath.settings(.signIn, done: "identity-linked"))
     }
 
     /// A new session and token, as at a password sign-in; a session this browser had ends.
@@ -151,7 +151,7 @@ struct SingleSignOnController {
                 message: "Single sign-on is the only way into your account, so it can't be unlinked. Add a passkey first, or ask an admin to set a password."
             )
         }
-        return redirect(to: SitePath.settings(.account, done: "identity-unlinked"))
+        return redirect(to: SitePath.settings(.signIn, done: "identity-unlinked"))
     }
 
     // MARK: Refusals

@@ -56,9 +56,9 @@ struct AccountMaintenanceTests {
             try await browser.signUp("traveller")
             try await abandoned.signIn("traveller")
             time.advance(by: 13 * 86_400)
-            #expect(try await browser.get("/settings/account").shows("Firefox on Windows"), "idle 13 days: still live")
+            #expect(try await browser.get("/settings/sign-in").shows("Firefox on Windows"), "idle 13 days: still live")
             time.advance(by: 2 * 86_400)
-            let page = try await browser.get("/settings/account")
+            let page = try await browser.get("/settings/sign-in")
             #expect(page.status == .ok)
             #expect(!page.shows("Firefox on Windows"), "idle 15 days: expired, so not listed")
         }

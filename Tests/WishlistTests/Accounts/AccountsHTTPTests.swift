@@ -355,12 +355,12 @@ struct AccountsHTTPTests {
             ])
             #expect(wrong.status == .unprocessableContent)
             #expect(wrong.shows("That is not your current password."))
-            #expect(wrong.text.contains(#"<h1 id="page-title">Password and sign-in</h1>"#), "the form's own section again")
+            #expect(wrong.text.contains(#"<h1 id="page-title">Password</h1>"#), "the form's own section again")
             let changed = try await browser.post("/settings/password", [
                 ("current_password", "correct horse battery"), ("new_password", "a brand new password"),
                 ("new_password_confirm", "a brand new password"),
             ])
-            #expect(changed.location == "/settings/account?done=password#flash")
+            #expect(changed.location == "/settings/password?done=password#flash")
             #expect(try await browser.get("/settings").status == .ok, "this browser stays signed in")
             #expect(try await laptop.get("/settings").status == .seeOther, "the other one is signed out")
             #expect(try await laptop.signIn("changer", password: "a brand new password").status == .seeOther)
@@ -374,11 +374,11 @@ struct AccountsHTTPTests {
             var phone = TestBrowser(client: browser.client)
             phone.userAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1"
             try await phone.signIn("many")
-            let page = try await browser.get("/settings/account")
+            let page = try await browser.get("/settings/sign-in")
             #expect(page.shows("Chrome on Linux"))
             #expect(page.shows("Safari on iOS"))
             let response = try await browser.post("/settings/sessions/sign-out-others", [])
-            #expect(response.location == "/settings/account?done=signed-out-others#flash")
+            #expect(response.location == "/settings/sign-in?done=signed-out-others#flash")
             #expect(try await phone.get("/settings").status == .seeOther)
             #expect(try await browser.get("/settings").status == .ok)
         }

@@ -178,7 +178,7 @@ struct HistoryPagesTests {
             try await browser.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")])
             let made = try await browser.post("/settings/feed-link", [])
             let path = try Self.feedPath(in: made)
-            #expect(!(try await browser.get("/settings/sharing")).text.contains(path), "the link is shown once")
+            #expect(!(try await browser.get("/settings/lists")).text.contains(path), "the link is shown once")
 
             var reader = TestBrowser(client: browser.client)
             let feed = try await reader.get(path)
@@ -196,7 +196,7 @@ struct HistoryPagesTests {
             let newPath = try Self.feedPath(in: try await browser.post("/settings/feed-link", []))
             #expect(try await reader.get(path).status == .notFound)
             #expect(try await reader.get(newPath).status == .ok)
-            #expect(try await browser.post("/settings/feed-link/delete", []).location == "/settings/sharing?done=feed-link-revoked#flash")
+            #expect(try await browser.post("/settings/feed-link/delete", []).location == "/settings/lists?done=feed-link-revoked#flash")
             #expect(try await reader.get(newPath).status == .notFound)
             #expect(try await reader.get("/feeds/" + String(repeating: "A", count: 43) + "/favorites.atom").status == .notFound)
             #expect(try await reader.get("/feeds/short/favorites.atom").status == .notFound)

@@ -44,7 +44,7 @@ struct OwnerNeverKnowsTests {
             "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/search?q=the",
             "/reading", "/wishlist/received", "/settings/profile", "/lists/hardcover-fiction?sort=wanted", "/people/maya/ideas",
             "/books/new", "/books/new?isbn=\(surpriseISBN)", "/books/new?title=surprise",
-            "/settings/lists", "/settings/sharing", "/settings/account", "/settings/data",
+            "/settings/lists", "/settings/sharing", "/settings/password", "/settings/sign-in", "/settings/data",
         ]
         for path in pages {
             answers["GET " + path] = Answer(try await maya.get(path))

@@ -59,7 +59,7 @@ struct PasskeyHTTPTests {
             {"name":"Phone","clientDataJSON":"\(Base64URL.encode(clientData))","attestationObject":"\(Base64URL.encode(attestation))"}
             """)
         #expect(added.status == .ok, "\(added.text)")
-        #expect(try object(added)["redirect"] as? String == "/settings/account?done=passkey-added#flash")
+        #expect(try object(added)["redirect"] as? String == "/settings/sign-in?done=passkey-added#flash")
     }
 
     static func assertionBody(_ assertion: SoftwareAuthenticator.Assertion) -> String {
@@ -76,7 +76,7 @@ struct PasskeyHTTPTests {
             try await browser.signUp("maya")
             var authenticator = Self.authenticator()
             try await Self.addPasskey(&browser, &authenticator)
-            let settings = try await browser.get("/settings/account?done=passkey-added")
+            let settings = try await browser.get("/settings/sign-in?done=passkey-added")
             #expect(settings.text.contains("<td>Phone</td>"))
             #expect(settings.text.contains(/<script src="\/static\/passkeys\.js\?v=[0-9a-f]{16}" defer><\/script>/))
 
@@ -157,7 +157,7 @@ struct PasskeyHTTPTests {
             try await Self.addPasskey(&browser, &authenticator)
             let id = try #require(try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM passkey") })
             #expect(try await browser.post("/settings/passkeys/\(id + 1)/remove", []).status == .notFound)
-            #expect(try await browser.post("/settings/passkeys/\(id)/remove", []).location == "/settings/account?done=passkey-removed#flash")
+            #expect(try await browser.post("/settings/passkeys/\(id)/remove", []).location == "/settings/sign-in?done=passkey-removed#flash")
             var phone = TestBrowser(client: browser.client)
             let options = try await Self.postJSON(&phone, "/passkeys/sign-in/options", "{}")
             let refused = try await Self.postJSON(&phone, "/passkeys/sign-in", Self.assertionBody(try authenticator.assertion(challenge: try Self.challenge(options))))

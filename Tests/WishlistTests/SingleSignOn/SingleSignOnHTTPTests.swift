@@ -305,20 +305,20 @@ struct SingleSignOnHTTPTests {
         try await Self.withProvider { setup in
             try await TestApp.run(setup.server) { browser in
                 try await browser.signUp("maya")
-                let settings = try await browser.get("/settings/account")
+                let settings = try await browser.get("/settings/sign-in")
                 #expect(settings.shows("No single sign-on identity is linked to your account."))
                 let started = try await Self.start(&browser, path: "/settings/single-sign-on/link")
                 let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL, subject: "sub-maya", preferredUsername: "someone")
                 let linked = try await Self.callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie)
-                #expect(linked.status == .seeOther && linked.location == "/settings/account?done=identity-linked#flash")
-                #expect(try await browser.get("/settings/account?done=identity-linked").shows("Single sign-on is linked."))
+                #expect(linked.status == .seeOther && linked.location == "/settings/sign-in?done=identity-linked#flash")
+                #expect(try await browser.get("/settings/sign-in?done=identity-linked").shows("Single sign-on is linked."))
 
                 try await browser.post("/logout", [])
                 #expect(try await Self.signIn(&browser, setup, subject: "sub-maya").status == .seeOther)
                 #expect(try await Self.usernames(setup.server) == ["maya"], "signed in to maya, no new account")
 
                 let id = try await setup.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM sign_in_identity") }!
-                #expect(try await browser.post("/settings/single-sign-on/\(id)/unlink", []).location == "/settings/account?done=identity-unlinked#flash")
+                #expect(try await browser.post("/settings/single-sign-on/\(id)/unlink", []).location == "/settings/sign-in?done=identity-unlinked#flash")
                 #expect(try await browser.post("/settings/single-sign-on/\(id)/unlink", []).status == .notFound)
             }
         }

@@ -345,7 +345,7 @@ struct BadInputTests {
                 #expect(!page.text.contains("evil.example"), "/login?next=\(next) keeps an off-site address")
             }
             let before = try await Self.snapshot(server)
-            let page = try await browser.get("/settings/account?done=%FF%00no-such-confirmation")
+            let page = try await browser.get("/settings/sign-in?done=%FF%00no-such-confirmation")
             #expect(page.status == .ok && !page.text.contains("no-such-confirmation"), "an unknown confirmation shows nothing")
             #expect(try await Self.snapshot(server) == before)
             _ = fixture

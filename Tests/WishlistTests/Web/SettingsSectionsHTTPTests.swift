@@ -12,10 +12,11 @@ import Testing
 struct SettingsSectionsHTTPTests {
     /// Each section page and the forms it alone holds (their `action`s).
     static let sections: [(path: String, actions: [String])] = [
-        ("/settings/lists", ["/settings/default-list"]),
+        ("/settings/lists", ["/settings/default-list", "/settings/feed-link"]),
         ("/settings/sharing", ["/settings/sharing", "/settings/share-link"]),
         ("/settings/email", ["/settings/email", "/settings/digest"]),
-        ("/settings/account", ["/settings/password", "/settings/sessions/sign-out-others"]),
+        ("/settings/password", ["/settings/password"]),
+        ("/settings/sign-in", ["/settings/sessions/sign-out-others"]),
         ("/settings/data", ["/settings/export", "/settings/delete-account"]),
     ]
 
@@ -57,15 +58,15 @@ struct SettingsSectionsHTTPTests {
         ("/settings/default-list", [("list", "hardcover-fiction")], "/settings/lists?done=start-page#flash"),
         ("/settings/sharing", [("sharing", "household")], "/settings/sharing?done=sharing-household#flash"),
         ("/settings/share-link/delete", [], "/settings/sharing?done=share-link-revoked#flash"),
-        ("/settings/feed-link/delete", [], "/settings/sharing?done=feed-link-revoked#flash"),
+        ("/settings/feed-link/delete", [], "/settings/lists?done=feed-link-revoked#flash"),
         ("/settings/email", [("email", "maya@books.example")], "/settings/email?done=email-changed#flash"),
         ("/settings/email/verify", [], "/settings/email?done=email-sent#flash"),
         ("/settings/digest", [("digest", "")], "/settings/email?done=digest-off#flash"),
-        ("/settings/sessions/sign-out-others", [], "/settings/account?done=signed-out-others#flash"),
+        ("/settings/sessions/sign-out-others", [], "/settings/sign-in?done=signed-out-others#flash"),
         (
             "/settings/password",
             [("current_password", "correct horse battery"), ("new_password", "a new password"), ("new_password_confirm", "a new password")],
-            "/settings/account?done=password#flash"
+            "/settings/password?done=password#flash"
         ),
     ])
     func eachFormReturnsToItsSection(path: String, fields: [(String, String)], location: String) async throws {
@@ -81,13 +82,13 @@ struct SettingsSectionsHTTPTests {
     }
 
     @Test("a refused form is its own section page again, with a 4xx", arguments: [
-        ("/settings/default-list", [("list", "no-such-list")], HTTPResponse.Status.badRequest, "Start page and lists"),
+        ("/settings/default-list", [("list", "no-such-list")], HTTPResponse.Status.badRequest, "Lists and feed"),
         ("/settings/sharing", [("sharing", "everyone")], .badRequest, "Sharing"),
         ("/settings/email", [("email", "not an address")], .unprocessableContent, "E-mail"),
         ("/settings/digest", [("digest", "daily")], .badRequest, "E-mail"),
         (
             "/settings/password", [("current_password", "wrong"), ("new_password", "a new password"), ("new_password_confirm", "a new password")],
-            .unprocessableContent, "Password and sign-in"
+            .unprocessableContent, "Password"
         ),
         ("/settings/delete-account", [("password", "wrong")], .unprocessableContent, "Your data"),
     ])

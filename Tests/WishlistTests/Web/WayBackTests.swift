@@ -19,8 +19,9 @@ struct WayBackTests {
         ("POST", "/people/maya/ideas/9/reserve", 409, "/people/maya/ideas", "Back to the gift ideas"),
         ("POST", "/books/abc-123/reading", 403, "/books/abc-123", "Back to the book"),
         ("POST", "/lists/hardcover-fiction/favorite", 400, "/lists/hardcover-fiction", "Back to the list"),
-        ("POST", "/settings/password", 403, "/settings/account", "Back to Password and sign-in"),
-        ("POST", "/settings/passkeys/3/remove", 429, "/settings/account", "Back to Password and sign-in"),
+        ("POST", "/settings/password", 403, "/settings/password", "Back to Password"),
+        ("POST", "/settings/passkeys/3/remove", 429, "/settings/sign-in", "Back to Passkeys and sign-in"),
+        ("POST", "/settings/feed-link", 403, "/settings/lists", "Back to Lists and feed"),
         ("POST", "/settings/share-link", 403, "/settings/sharing", "Back to Sharing"),
         ("POST", "/settings/profile/picture", 413, "/settings/profile", "Back to your profile"),
         ("GET", "/settings/nothing-here", 404, "/settings", "Back to Settings"),
@@ -64,7 +65,7 @@ struct WayBackTests {
 
             let form = try await ana.post("/settings/default-list", [("csrf_token", "forged")])
             #expect(form.status == .forbidden)
-            #expect(form.text.contains(#"id="error-back" href="/settings/lists">Back to Start page and lists</a>"#))
+            #expect(form.text.contains(#"id="error-back" href="/settings/lists">Back to Lists and feed</a>"#))
 
             let hostile = try await ana.get("/people/%3Cimg%20src=x%3E")
             #expect(hostile.status == .notFound)
