@@ -363,7 +363,7 @@ def test_household_panel_counts_only_members_who_share(browser: Browser, server:
         with_loner = household_panel(fan)
         assert count_in(with_loner["wanted"]) == count_in(shared["wanted"]) + 1, with_loner
         assert count_in(with_loner["read"]) == count_in(shared["read"]) + 1, with_loner
-        assert with_loner["reviews"] == {**shared["reviews"], names["loner"]: ("1 star", loner_review)}, with_loner
+        assert with_loner["reviews"] == {**shared["reviews"], names["loner"]: ("1 of 5 stars", loner_review)}, with_loner
         set_private(loner)
         fan.visit(book_path(book), "fan-sees-loner-gone")
         assert household_panel(fan) == shared
