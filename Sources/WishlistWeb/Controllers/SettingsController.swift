@@ -98,7 +98,9 @@ struct SettingsController {
         let outcome = try await accounts.changePassword(
             userID: user.userID, current: form.current, new: form.new, confirmation: form.confirmation, keepingSession: user.sessionID
         )
-        return try await respond(to: outcome, fields: .passwordChange, section: .password, context: context) { redirect(to: SitePath.settings(.password, done: "password")) }
+        return try await respond(to: outcome, fields: .passwordChange, section: .password, context: context) {
+            redirect(to: SitePath.settings(.password, done: "password"))
+        }
     }
 
     /// The list `GET /` opens; an empty value means the catalog.
