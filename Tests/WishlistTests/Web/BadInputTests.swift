@@ -534,11 +534,15 @@ struct BadInputTests {
             ]
             let postOnly = [
                 "/logout", "/lists/hardcover-fiction/favorite", "/wishlist/import", "/wishlist/\(item)/delete",
-                "/settings/default-list", "/settings/password", "/settings/sessions/sign-out-others", "/settings/export", "/settings/delete-account",
-                "/settings/sharing", "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
+                "/settings/default-list", "/settings/sessions/sign-out-others", "/settings/export", "/settings/delete-account",
+                "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
                 "/books/\(fixture.books[0])/reading/delete", "/settings/profile/picture", "/settings/profile/picture/delete",
             ]
-            let both = ["/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations", "/books/\(fixture.books[0])/reading", "/settings/profile"]
+            // A Settings page whose main form posts to the page itself (docs/architecture.md, "Settings in sections").
+            let both = [
+                "/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations", "/books/\(fixture.books[0])/reading", "/settings/profile",
+                "/settings/password", "/settings/sharing",
+            ]
             for path in getOnly + postOnly + both {
                 for method in Self.wrongMethods {
                     try await Self.expectRefused("\(method)", &browser, server: server, path, method: method, body: "csrf_token=" + browser.csrfToken)
