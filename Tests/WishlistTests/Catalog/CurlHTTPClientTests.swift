@@ -36,6 +36,26 @@ struct CurlHTTPClientTests {
         }
     }
 
+    @Test func theTimeoutCountsFromTheCallSoTransfersQueuedBehindASlowOneEndWithIt() async throws {
+        let fake = FakeNYTServer(clock: .system)
+        fake.fail(with: .neverFinishes)
+        try await fake.run { (baseURL: String) async throws -> Void in
+            let limits = CurlHTTPClient.Limits(connectTimeoutSeconds: 3, totalTimeoutSeconds: 3, maximumBodyBytes: 1024, maximumRedirects: 0)
+            let client = CurlHTTPClient(limits: limits, threads: 1)
+            let url = "\(baseURL)/lists/names.json?api-key=\(FakeNYTServer.apiKey)"
+            let failures = await withTaskGroup(of: CurlHTTPClient.Failure?.self) { group in
+                for _ in 0..<3 { group.addTask { await Self.failure(of: url, client) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            // One thread, three transfers that never finish, asked for at once: the first uses
+            // the whole timeout, so the two queued behind it end unsent instead of each taking
+            // a timeout of its own (9 s in all).
+            #expect(failures.allSatisfy { if case .timedOut = $0 { true } else { false } }, "\(failures)")
+            #expect(fake.requests.count == 1, "\(fake.requests.count) transfers started")
+            #expect(failures.filter { $0?.description.contains("behind other transfers") == true }.count == 2, "\(failures)")
+        }
+    }
+
     /// Schemes libcurl here would otherwise speak (`curl-config --protocols`), each pointed at a
     /// port that counts connections: the option must stop the request before any is made.
     static let otherSchemes = ["ftp", "ftps", "dict", "gopher", "telnet", "imap", "pop3", "smtp", "ldap", "mqtt", "rtsp", "scp", "sftp", "smb"]

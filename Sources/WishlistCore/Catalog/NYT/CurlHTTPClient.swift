@@ -86,11 +86,15 @@ public final class CurlHTTPClient: Sendable {
         var headers: [String] = []
     }
 
+    /// The total timeout counts from this call, not from when a thread takes the transfer: behind
+    /// slower transfers on the client's few threads, a caller would otherwise wait a timeout for
+    /// each transfer ahead of it.
     private func send(_ outgoing: Outgoing) async throws -> Response {
         let limits = self.limits
+        let deadline = ContinuousClock.now + .seconds(limits.totalTimeoutSeconds)
         let cancellation = TransferCancellation()
         return try await withTaskCancellationHandler {
-            try await threadPool.runIfActive { try Self.perform(outgoing, limits: limits, cancellation: cancellation) }
+            try await threadPool.runIfActive { try Self.perform(outgoing, limits: limits, deadline: deadline, cancellation: cancellation) }
         } onCancel: {
             cancellation.cancel()
         }
@@ -121,8 +125,14 @@ public final class CurlHTTPClient: Sendable {
         throw Failure.refusedOption(name: name, reason: String(cString: curl_easy_strerror(code)))
     }
 
-    private static func perform(_ outgoing: Outgoing, limits: Limits, cancellation: TransferCancellation) throws -> Response {
+    private static func perform(
+        _ outgoing: Outgoing, limits: Limits, deadline: ContinuousClock.Instant, cancellation: TransferCancellation
+    ) throws -> Response {
         if cancellation.isCancelled { throw CancellationError() }
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .milliseconds(1) else {
+            throw Failure.timedOut("waited \(limits.totalTimeoutSeconds) s behind other transfers without starting")
+        }
         guard let handle = curl_easy_init() else { throw Failure.transport("could not start libcurl") }
         defer { curl_easy_cleanup(handle) }
         let buffer = BodyBuffer(limit: limits.maximumBodyBytes)
@@ -130,7 +140,7 @@ public final class CurlHTTPClient: Sendable {
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorText.deallocate() }
 
-        try configure(handle, url: outgoing.url, limits: limits, errorText: errorText)
+        try configure(handle, url: outgoing.url, limits: limits, remainingMilliseconds: Int(remaining / .milliseconds(1)), errorText: errorText)
         let headerList = outgoing.headers.reduce(nil as UnsafeMutablePointer<curl_slist>?) { list, line in curl_slist_append(list, line) }
         defer { curl_slist_free_all(headerList) }
         if !outgoing.headers.isEmpty {
@@ -160,7 +170,7 @@ public final class CurlHTTPClient: Sendable {
     }
 
     private static func configure(
-        _ handle: UnsafeMutableRawPointer, url: String, limits: Limits, errorText: UnsafeMutablePointer<CChar>
+        _ handle: UnsafeMutableRawPointer, url: String, limits: Limits, remainingMilliseconds: Int, errorText: UnsafeMutablePointer<CChar>
     ) throws {
         try check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText), CURLOPT_ERRORBUFFER)
         try check(ccurl_setopt_string(handle, CURLOPT_URL, url), CURLOPT_URL)
@@ -173,7 +183,8 @@ public final class CurlHTTPClient: Sendable {
         try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1), CURLOPT_SSL_VERIFYPEER)
         try check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2), CURLOPT_SSL_VERIFYHOST)
         try check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, limits.connectTimeoutSeconds), CURLOPT_CONNECTTIMEOUT)
-        try check(ccurl_setopt_long(handle, CURLOPT_TIMEOUT, limits.totalTimeoutSeconds), CURLOPT_TIMEOUT)
+        // What is left of the total timeout after waiting for a thread (`send`).
+        try check(ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, min(remainingMilliseconds, limits.totalTimeoutSeconds * 1000)), CURLOPT_TIMEOUT_MS)
         try check(ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), CURLOPT_ACCEPT_ENCODING)
         try check(ccurl_setopt_string(handle, CURLOPT_USERAGENT, userAgent), CURLOPT_USERAGENT)
     }
