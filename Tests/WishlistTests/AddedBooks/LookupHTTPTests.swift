@@ -141,6 +141,57 @@ struct LookupHTTPTests {
         }
     }
 
+    /// A title per member, each a search of its own (no kept answer serves two).
+    static let titles = ["lantern", "orchard", "cartographer", "salt", "quiet", "hymns", "hollow", "rivers"]
+
+    @Test func membersLookingUpAtOnceWhileOpenLibraryIsSlowEachGetAnAnswerAndOtherPagesKeepAnswering() async throws {
+        let fake = Fake(clock: .system)
+        fake.fail(with: .heldUntilReleased)
+        try await Self.withLookUp(fake) { server, _ in
+            try await TestApp.run(server) { browser in
+                var cookies: [String] = []
+                for index in Self.titles.indices {
+                    var member = TestBrowser(client: browser.client)
+                    try await member.signUp("member\(index)")
+                    cookies.append(try #require(member.sessionCookie))
+                }
+                try await browser.signIn("member0")
+                let (client, sessions) = (browser.client, cookies)
+                let began = ContinuousClock.now
+                async let answers = withThrowingTaskGroup(of: TestResponse.self) { group in
+                    for (title, cookie) in zip(Self.titles, sessions) {
+                        group.addTask {
+                            var member = TestBrowser(client: client)
+                            member.sessionCookie = cookie
+                            return try await member.get("/books/new?title=\(title)")
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+
+                // The spacing lets six go, a second apart; each waits at Open Library at once,
+                // rather than each behind the one before on the client's threads.
+                let admitted = 1 + 5
+                #expect(await fake.requestsArrive(admitted, within: .seconds(30)), "only \(fake.requests.count) reached Open Library")
+                #expect(try await browser.get("/wishlist").status == .ok, "pages answer while look-ups wait")
+                #expect(try await browser.get("/lists").status == .ok)
+                fake.release()
+
+                let pages = try await answers
+                #expect(began.duration(to: .now) < .seconds(40), "every look-up answered within its bound")
+                #expect(pages.allSatisfy { $0.status == .ok }, "\(pages.map(\.status))")
+                let found = pages.filter { $0.shows("Open Library found") }.count
+                let busy = pages.filter {
+                    $0.shows("Many look-ups are waiting for Open Library just now. Try again in a few seconds, or type the book in below.")
+                }.count
+                #expect(found + busy == Self.titles.count, "each answered with results or the busy sentence")
+                #expect(busy >= Self.titles.count - admitted, "past five seconds of waiting, a look-up is refused at once")
+                let searches = fake.requests.filter { $0.path == "/search.json" }.count
+                #expect(searches == found, "a refused look-up asked Open Library nothing")
+            }
+        }
+    }
+
     @Test func aResultsFieldsAreCheckedAsStrictlyAsTyping() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in

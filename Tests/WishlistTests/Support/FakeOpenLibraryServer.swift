@@ -22,6 +22,9 @@ final class FakeOpenLibraryServer: Sendable {
         case oversized(bytes: Int)
         /// A PNG of a few dozen bytes whose header claims 50,000 × 50,000 pixels.
         case decompressionBomb
+        /// Answers as usual, but only once `release()` was called: Open Library slow for exactly
+        /// as long as a test needs, with no guess at how long that is.
+        case heldUntilReleased
     }
 
     struct LoggedRequest: Sendable, Equatable {
@@ -144,6 +147,11 @@ final class FakeOpenLibraryServer: Sendable {
         var log: [LoggedRequest] = []
         /// Tests waiting for the count of requests to reach a number.
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The same, each until its deadline.
+        var boundedWaiters: [UUID: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
+        /// Requests held by `heldUntilReleased`, and whether `release()` let them go.
+        var held: [CheckedContinuation<Void, Never>] = []
+        var released = false
     }
 
     private let state = Mutex(State())
@@ -169,6 +177,35 @@ final class FakeOpenLibraryServer: Sendable {
         }
     }
 
+    /// Whether `count` requests in all arrived within `limit`, which is an upper bound only: it
+    /// makes a test fail, rather than hang, when they never come.
+    func requestsArrive(_ count: Int, within limit: Duration) async -> Bool {
+        let id = UUID()
+        return await withCheckedContinuation { continuation in
+            let arrived = state.withLock { state in
+                if state.log.count >= count { return true }
+                state.boundedWaiters[id] = (count, continuation)
+                return false
+            }
+            if arrived { return continuation.resume(returning: true) }
+            Task {
+                try? await Task.sleep(for: limit)
+                let expired = self.state.withLock { $0.boundedWaiters.removeValue(forKey: id) }
+                expired?.continuation.resume(returning: false)
+            }
+        }
+    }
+
+    /// Lets every request `heldUntilReleased` holds, and every later one, be answered.
+    func release() {
+        let held = state.withLock { state in
+            state.released = true
+            defer { state.held = [] }
+            return state.held
+        }
+        for request in held { request.resume() }
+    }
+
     /// Every route, covers included unless `failCovers` says otherwise, answers with `fault`
     /// from the next request on (nil: answers normally).
     func fail(with fault: Fault?) { state.withLock { $0.fault = fault } }
@@ -181,10 +218,10 @@ final class FakeOpenLibraryServer: Sendable {
     func run<Value: Sendable>(_ body: @Sendable (_ baseURL: String) async throws -> Value) async throws -> Value {
         let router = Router()
         router.get("search.json") { request, _ in
-            try self.answer(request, on: .api) { query in try Self.json(Self.search(query)) }
+            try await self.answer(request, on: .api) { query in try Self.json(Self.search(query)) }
         }
         router.get("isbn/:file") { request, context in
-            try self.answer(request, on: .api) { _ in
+            try await self.answer(request, on: .api) { _ in
                 try Self.item("isbn", file: context.parameters.get("file")) { isbn in
                     // Relative, as Open Library writes it: the client resolves it against the request.
                     Self.books.first { [$0.isbn13, $0.isbn10].contains(isbn) }
@@ -193,28 +230,28 @@ final class FakeOpenLibraryServer: Sendable {
             }
         }
         router.get("books/:file") { request, context in
-            try self.answer(request, on: .api) { _ in
+            try await self.answer(request, on: .api) { _ in
                 try Self.item("books", file: context.parameters.get("file")) { id in
                     try Self.books.first { $0.editionKey == "/books/\(id)" }.map { try Self.json(Self.edition($0)) }
                 }
             }
         }
         router.get("works/:file") { request, context in
-            try self.answer(request, on: .api) { _ in
+            try await self.answer(request, on: .api) { _ in
                 try Self.item("works", file: context.parameters.get("file")) { id in
                     try Self.books.first { $0.workKey == "/works/\(id)" }.map { try Self.json(Self.work($0)) }
                 }
             }
         }
         router.get("authors/:file") { request, context in
-            try self.answer(request, on: .api) { _ in
+            try await self.answer(request, on: .api) { _ in
                 try Self.item("authors", file: context.parameters.get("file")) { id in
                     try Self.books.first { $0.authorKey == "/authors/\(id)" }.map { try Self.json(["key": $0.authorKey, "name": $0.author]) }
                 }
             }
         }
         router.get("b/id/:file") { request, context in
-            try self.answer(request, on: .covers) { _ in
+            try await self.answer(request, on: .covers) { _ in
                 let file = context.parameters.get("file") ?? ""
                 let name = file.hasSuffix(".jpg") ? file.dropLast(".jpg".count) : ""
                 let parts = name.split(separator: "-")
@@ -242,18 +279,30 @@ final class FakeOpenLibraryServer: Sendable {
 
     private func answer(
         _ request: Hummingbird.Request, on route: Route, _ respond: (_ query: [String: String]) throws -> Response
-    ) throws -> Response {
+    ) async throws -> Response {
         let query = Self.fields(of: request.uri.query)
-        let (fault, satisfied) = state.withLock { state in
+        let (fault, satisfied, boundedSatisfied) = state.withLock { state in
             state.log.append(LoggedRequest(path: request.uri.path, query: query, userAgent: request.headers[.userAgent], at: clock.now()))
             let count = state.log.count
             let satisfied = state.waiters.filter { $0.count <= count }.map(\.continuation)
             state.waiters.removeAll { $0.count <= count }
-            return (route == .covers ? state.coverFault ?? state.fault : state.fault, satisfied)
+            let bounded = state.boundedWaiters.filter { $0.value.count <= count }
+            for id in bounded.keys { state.boundedWaiters[id] = nil }
+            return (route == .covers ? state.coverFault ?? state.fault : state.fault, satisfied, bounded.values.map(\.continuation))
         }
         for waiter in satisfied { waiter.resume() }
+        for waiter in boundedSatisfied { waiter.resume(returning: true) }
         switch fault {
         case nil: return try respond(query)
+        case .heldUntilReleased:
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state in
+                    if !state.released { state.held.append(continuation) }
+                    return state.released
+                }
+                if released { continuation.resume() }
+            }
+            return try respond(query)
         case .status(404): return try Self.notFound(key: request.uri.path)
         case .status(let status):
             return Self.bytes(Array("<html><body><h1>Error \(status)</h1></body></html>".utf8), status: status, type: "text/html")
