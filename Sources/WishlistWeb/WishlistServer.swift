@@ -172,7 +172,7 @@ public struct WishlistServer: Sendable {
             SingleSignOnController(
                 provider: OpenIDProvider(settings: config.accounts.oidc, publicOrigin: config.server.publicOrigin, clock: clock, limits: httpLimits),
                 attempts: signInAttempts, identities: identities, accounts: accounts, cookies: cookies, sessionMaxAge: sessionMaxAge,
-                metrics: metrics, logger: logger, addressing: addressing
+                metrics: metrics, logger: logger, addressing: addressing, passwordSignIn: config.accounts.passwordSignIn
             ).addRoutes(public: router, signedIn: signedIn)
         }
 

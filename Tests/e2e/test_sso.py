@@ -12,6 +12,8 @@ sends the browser back.
 - A member who signed up with a password links her identity from Settings, and then signs in with
   it.
 - With `accounts.oidc.signup` off, an identity no account has is refused with a sentence.
+- With the provider stopped after a first sign-in through it, the button's answer names it as
+  unreachable, and the password and a passkey still sign in (issue 33).
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ from __future__ import annotations
 import json
 import urllib.request
 import uuid
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Iterator
 from urllib.parse import quote, urlsplit
 
 import oidc_provider_mock
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
-from support import Browser, follow, new_chromium, sign_out, sign_up, signed_in_as, unique_username
+from support import Browser, follow, new_chromium, sign_in, sign_out, sign_up, signed_in_as, unique_username
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +161,50 @@ def test_the_pages_single_sign_on_adds_are_accessible(sso_server: str, provider:
         sign_in_at_provider(browser, provider, provider_user(provider, "a11y"), "/settings/sign-in")
         found += problems(browser, "settings, linked")
     assert not found, "\n".join(found)
+
+
+def test_with_the_provider_stopped_passwords_and_passkeys_sign_in_and_the_button_names_it_unreachable(
+    configured_server, request: pytest.FixtureRequest
+) -> None:
+    """A provider of this test's own signs a person in once (so the app has read its discovery
+    document), then stops. Pressing the button answers our own page naming the provider as
+    unreachable (not the browser's "can't reach this site"), and a member's password and passkey
+    still sign her in. The page passes axe-core."""
+    from test_accessibility import run_axe
+    from test_passkeys import add_passkey
+
+    with ExitStack() as running_provider, chromium("http://localhost", request.node.name) as browser:
+        issuer = f"http://localhost:{running_provider.enter_context(oidc_provider_mock.run_server_in_thread()).server_port}"
+        stopped = settings(issuer, signup=True)
+        stopped["accounts"]["oidc"]["providerName"] = "Example ID"
+        with configured_server("sso-stopped", stopped) as base_url:
+            browser.base_url = public(base_url)
+            browser.driver.add_virtual_authenticator(VirtualAuthenticatorOptions(
+                protocol=Protocol.CTAP2, transport=Transport.INTERNAL,
+                has_resident_key=True, has_user_verification=True, is_user_verified=True,
+            ))
+            sign_in_at_provider(browser, issuer, provider_user(issuer, unique_username("before")), "/login")
+            assert signed_in_as(browser) is not None, "the provider worked before it stopped"
+            sign_out(browser)
+            member = unique_username("stranded")
+            sign_up(browser, member)
+            add_passkey(browser, "Laptop")
+            sign_out(browser)
+
+            running_provider.close()
+            browser.visit("/login", "sign-in-provider-stopped")
+            follow(browser, browser.driver.find_element(By.ID, "sso-sign-in"), "provider-unreachable")
+            assert browser.path == "/oidc/start", browser.driver.current_url
+            text = browser.driver.find_element(By.TAG_NAME, "main").text
+            assert ("Example ID can't be reached right now — sign in with your password or passkey, "
+                    "or try again in a few minutes.") in text, text
+            assert signed_in_as(browser) is None
+            violations = run_axe(browser)["violations"]
+            assert not violations, [(v["id"], v["help"]) for v in violations]
+
+            sign_in(browser, member)
+            assert signed_in_as(browser) == member, "the password signs in"
+            sign_out(browser)
+            browser.visit("/login", "passkey-with-provider-stopped")
+            follow(browser, browser.driver.find_element(By.ID, "passkey-sign-in"), "signed-in-with-passkey")
+            assert signed_in_as(browser) == member, "the passkey signs in"

@@ -106,10 +106,18 @@ public struct AppConfig: Sendable, Equatable {
         public var clientID = ""
         public var clientSecret = ""
         public var buttonLabel = "Sign in with single sign-on"
+        /// What pages call the provider when it can't be reached; empty: the issuer's host.
+        public var providerName = ""
         /// Whether an identity no account has linked gets a new account.
         public var signup = true
 
         public var isOn: Bool { !issuer.isEmpty }
+
+        /// `providerName`, or else the issuer's host: a name people can recognise, never a path.
+        public var displayName: String {
+            if !providerName.isEmpty { return providerName }
+            return URLComponents(string: issuer)?.host ?? "The single sign-on provider"
+        }
 
         public var description: String {
             "OIDC(issuer: \(issuer), clientID: \(clientID), clientSecret: \(clientSecret.isEmpty ? "empty" : "set"), signup: \(signup))"

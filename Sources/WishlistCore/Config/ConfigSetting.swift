@@ -61,6 +61,7 @@ struct ConfigSetting {
         string("accounts.oidc.clientID", env: "WISHLIST_OIDC_CLIENT_ID", allowEmpty: true, \.accounts.oidc.clientID),
         string("accounts.oidc.clientSecret", env: "WISHLIST_OIDC_CLIENT_SECRET", allowEmpty: true, \.accounts.oidc.clientSecret),
         string("accounts.oidc.buttonLabel", env: nil, \.accounts.oidc.buttonLabel),
+        string("accounts.oidc.providerName", env: nil, allowEmpty: true, \.accounts.oidc.providerName),
         bool("accounts.oidc.signup", env: nil, \.accounts.oidc.signup),
         bool("accounts.passwordSignIn", env: "WISHLIST_PASSWORD_SIGNIN", \.accounts.passwordSignIn),
         headerName("accounts.trustedHeader", env: "WISHLIST_TRUSTED_HEADER", \.accounts.trustedHeader),

@@ -34,6 +34,11 @@ public final class OpenIDProvider: Sendable {
     /// tokens must not make us hammer the provider.
     static let keyRereadInterval: TimeInterval = 60
 
+    /// Once the provider could not be used, it is not asked again for this long: the next person
+    /// to press the button hears at once instead of after a timeout, and a provider that is down
+    /// is not queued at.
+    static let outagePause: TimeInterval = 30
+
     public let settings: AppConfig.OIDC
     public let redirectURI: String
     private let http: CurlHTTPClient
@@ -44,6 +49,8 @@ public final class OpenIDProvider: Sendable {
         var endpoints: Endpoints?
         var keys: JSONWebKeySet?
         var keysReadAt: Date?
+        /// When the provider last could not be used, if it has not answered since.
+        var failedAt: Date?
     }
 
     public init(settings: AppConfig.OIDC, publicOrigin: String, clock: WallClock, limits: CurlHTTPClient.Limits = .init()) {
@@ -58,9 +65,11 @@ public final class OpenIDProvider: Sendable {
 
     // MARK: The flow
 
-    /// Where to send the browser to sign in at the provider.
+    /// Where to send the browser to sign in at the provider. The discovery document is read
+    /// afresh for it: a provider that went down since is told to the person here, on our page,
+    /// rather than by the browser failing to reach it.
     public func authorizationURL(for attempt: SignInAttempt) async throws(Failure) -> String {
-        let endpoints = try await endpoints()
+        let endpoints = try await unlessRecentlyDown { () async throws(Failure) in try await self.endpoints(reading: true) }
         let query = Self.formEncode([
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", redirectURI),
             ("scope", "openid profile"), ("state", attempt.state), ("nonce", attempt.nonce),
@@ -72,6 +81,10 @@ public final class OpenIDProvider: Sendable {
     /// Exchanges the code for tokens and returns the ID token once its signature and claims
     /// were checked against `attempt`.
     public func redeem(code: String, for attempt: SignInAttempt) async throws(Failure) -> IDToken {
+        try await unlessRecentlyDown { () async throws(Failure) in try await self.exchange(code: code, for: attempt) }
+    }
+
+    private func exchange(code: String, for attempt: SignInAttempt) async throws(Failure) -> IDToken {
         let endpoints = try await endpoints()
         var fields = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", attempt.codeVerifier),
@@ -121,11 +134,31 @@ public final class OpenIDProvider: Sendable {
         }
     }
 
+    /// Runs `exchange` unless the provider failed less than `outagePause` ago. Its failing to be
+    /// reached or understood starts the pause; any answer of the provider's ends it.
+    private func unlessRecentlyDown<Value>(_ exchange: () async throws(Failure) -> Value) async throws(Failure) -> Value {
+        if let failedAt = cache.withLock({ $0.failedAt }), clock.now().timeIntervalSince(failedAt) < Self.outagePause {
+            throw .unavailable("it failed less than \(Int(Self.outagePause)) s ago, so it was not asked again yet")
+        }
+        do throws(Failure) {
+            let value = try await exchange()
+            cache.withLock { $0.failedAt = nil }
+            return value
+        } catch {
+            if case .unavailable = error {
+                cache.withLock { $0.failedAt = clock.now() }
+            } else {
+                cache.withLock { $0.failedAt = nil }
+            }
+            throw error
+        }
+    }
+
     // MARK: Discovery and keys
 
-    /// The discovery document's endpoints, read once and kept; a failure is retried next time.
-    public func endpoints() async throws(Failure) -> Endpoints {
-        if let known = cache.withLock({ $0.endpoints }) { return known }
+    /// The discovery document's endpoints as last read, or read now when `reading` or none are kept.
+    public func endpoints(reading: Bool = false) async throws(Failure) -> Endpoints {
+        if !reading, let known = cache.withLock({ $0.endpoints }) { return known }
         let url = settings.issuer + "/.well-known/openid-configuration"
         let response = try await fetch { try await self.http.get(url) }
         guard response.status == 200, let document = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {

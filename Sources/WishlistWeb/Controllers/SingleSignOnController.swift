@@ -14,6 +14,8 @@ struct SingleSignOnController {
     let metrics: MetricsRegistry
     let logger: Logger
     let addressing: ClientAddressing
+    /// Whether the sign-in page has the password form, which an unreachable provider's page offers.
+    let passwordSignIn: Bool
 
     /// Starting (and linking) is a link, not a form: Chromium holds the redirect a form's answer
     /// makes to `form-action 'self'`, so a form could not lead to the provider. A forged link
@@ -57,7 +59,7 @@ struct SingleSignOnController {
         do {
             url = try await provider.authorizationURL(for: attempt)
         } catch {
-            throw unavailable(error)
+            throw unreachable(error, linking: linkingUserID != nil)
         }
         var response = redirect(to: url)
         response.setCookie(attemptCookie(browserToken, maxAge: Int(SignInAttempts.lifetime)))
@@ -86,7 +88,7 @@ struct SingleSignOnController {
             token = try await provider.redeem(code: code, for: attempt)
         } catch {
             metrics.increment(.signIns, [("outcome", "rejected")])
-            throw refusal(error)
+            throw refusal(error, linking: attempt.linkingUserID != nil)
         }
         var response = try await finish(attempt, token: token, request: request, context: context)
         response.setCookie(attemptCookie("", maxAge: 0))
@@ -183,16 +185,18 @@ struct SingleSignOnController {
     )
 
     /// The page for a failed code exchange or token check; the reason goes to the log only.
-    private func refusal(_ failure: OpenIDProvider.Failure) -> PageError {
-        logger.warning("single sign-on refused: \(failure.description)")
+    private func refusal(_ failure: OpenIDProvider.Failure, linking: Bool) -> PageError {
         switch failure {
-        case .unavailable: return unavailable(failure)
+        case .unavailable:
+            return unreachable(failure, linking: linking)
         case .codeRefused:
+            logger.warning("single sign-on refused: \(failure.description)")
             return PageError(
                 .badRequest, title: "The provider refused this sign-in",
                 message: "The provider would not confirm this sign-in: its code was used already or does not belong to this browser. Start again from the sign-in page."
             )
         case .token:
+            logger.warning("single sign-on refused: \(failure.description)")
             return PageError(
                 .forbidden, title: "This sign-in couldn't be trusted",
                 message: "The answer from the single sign-on provider did not pass our checks, so you are not signed in. Start again from the sign-in page; if it keeps happening, tell an admin."
@@ -200,11 +204,17 @@ struct SingleSignOnController {
         }
     }
 
-    private func unavailable(_ failure: OpenIDProvider.Failure) -> PageError {
+    /// The page for a provider that is down, slow or answering nonsense: it names the provider
+    /// and the ways in that do not need it. What failed goes to the log.
+    private func unreachable(_ failure: OpenIDProvider.Failure, linking: Bool) -> PageError {
         logger.warning("single sign-on: \(failure.description)")
+        let name = provider.settings.displayName
+        let otherWays = passwordSignIn ? "sign in with your password or passkey" : "sign in with your passkey"
         return PageError(
-            .badGateway, title: "Single sign-on is unavailable",
-            message: "The single sign-on provider could not be reached. Try again in a moment, or sign in another way."
+            .badGateway, title: "\(name) can't be reached",
+            message: linking
+                ? "\(name) can't be reached right now, so your identity there can't be linked. Try again in a few minutes."
+                : "\(name) can't be reached right now — \(otherWays), or try again in a few minutes."
         )
     }
 }

@@ -10,7 +10,8 @@ import Synchronization
 /// P-256 key, and a token endpoint that checks the client's secret, the redirect URI, single
 /// use of each code and its PKCE verifier as a real provider does. Codes are issued by a direct
 /// call (`issueCode`) in place of the provider's login page; `forge` changes what the next ID
-/// token says or how it is signed.
+/// token says or how it is signed; `fail` makes an endpoint misbehave as a provider that is
+/// down, slow or behind a broken proxy does.
 final class FakeOpenIDProvider: Sendable {
     static let clientID = "wishlist-test"
     static let clientSecret = "fake-secret-\u{2603}-value"
@@ -20,6 +21,24 @@ final class FakeOpenIDProvider: Sendable {
         var claims: [String: any Sendable]
         var signing: TestTokenSigner.Signing
     }
+
+    enum Endpoint: Sendable, CaseIterable {
+        case discovery, token, keys
+    }
+
+    enum Fault: Sendable, Equatable {
+        /// An HTML error page with this status, as a proxy in front of a stopped provider answers.
+        case status(Int)
+        /// A 200 that is not JSON.
+        case garbage
+        /// A 200 that sends a byte a tenth of a second and never finishes, until the client hangs up.
+        case stalls
+        /// The discovery document names the endpoint on a closed port, so connecting is refused.
+        case closedPort
+    }
+
+    /// A port nothing listens on (the discard service's), for `closedPort`.
+    static let closedPortURL = "http://127.0.0.1:9"
 
     struct Grant: Sendable {
         let subject: String
@@ -36,6 +55,9 @@ final class FakeOpenIDProvider: Sendable {
         var keys: [[String: String]] = []
         var keyReads = 0
         var tokenRequests: [[String: String]] = []
+        var faults: [Endpoint: Fault] = [:]
+        /// Requests that reached each endpoint, failed or not.
+        var requests: [Endpoint: Int] = [:]
     }
 
     private let state: Mutex<State>
@@ -58,6 +80,12 @@ final class FakeOpenIDProvider: Sendable {
     }
 
     var keyReads: Int { state.withLock { $0.keyReads } }
+
+    /// `endpoint` answers with `fault` from its next request on (nil: answers normally).
+    func fail(_ endpoint: Endpoint, with fault: Fault?) { state.withLock { $0.faults[endpoint] = fault } }
+
+    /// Requests that reached the provider, every endpoint's.
+    var requestCount: Int { state.withLock { $0.requests.values.reduce(0, +) } }
     var tokenRequests: [[String: String]] { state.withLock { $0.tokenRequests } }
 
     /// What the provider's login page would do after `subject` signed in: a code for the
@@ -79,14 +107,19 @@ final class FakeOpenIDProvider: Sendable {
         let router = Router()
         let issuerBox = Mutex("")
         router.get(".well-known/openid-configuration") { _, _ in
+            if let failed = self.arrived(at: .discovery) { return failed }
             let issuer = issuerBox.withLock { $0 }
+            let (token, keys) = self.state.withLock { state in
+                (state.faults[.token] == .closedPort ? Self.closedPortURL : issuer, state.faults[.keys] == .closedPort ? Self.closedPortURL : issuer)
+            }
             return try Self.json([
-                "issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": issuer + "/token",
-                "jwks_uri": issuer + "/jwks", "response_types_supported": ["code"], "id_token_signing_alg_values_supported": ["RS256", "ES256"],
+                "issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": token + "/token",
+                "jwks_uri": keys + "/jwks", "response_types_supported": ["code"], "id_token_signing_alg_values_supported": ["RS256", "ES256"],
                 "code_challenge_methods_supported": ["S256"],
             ])
         }
         router.get("jwks") { _, _ in
+            if let failed = self.arrived(at: .keys) { return failed }
             let keys = self.state.withLock { state in
                 state.keyReads += 1
                 return state.keys
@@ -95,6 +128,7 @@ final class FakeOpenIDProvider: Sendable {
         }
         router.post("token") { request, _ in
             let body = try await request.body.collect(upTo: 65_536)
+            if let failed = self.arrived(at: .token) { return failed }
             return try self.token(form: Self.fields(String(buffer: body)), authorization: request.headers[.authorization], issuer: issuerBox.withLock { $0 })
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -102,6 +136,33 @@ final class FakeOpenIDProvider: Sendable {
             let issuer = "http://127.0.0.1:\(client.port!)"
             issuerBox.withLock { $0 = issuer }
             return try await body(issuer)
+        }
+    }
+
+    /// Counts the request; the fault's answer when `endpoint` has one.
+    private func arrived(at endpoint: Endpoint) -> Response? {
+        let fault = state.withLock { state in
+            state.requests[endpoint, default: 0] += 1
+            return state.faults[endpoint]
+        }
+        switch fault {
+        case nil, .closedPort: return nil
+        case .status(let status):
+            return Response(
+                status: .init(code: status), headers: [.contentType: "text/html"],
+                body: .init(byteBuffer: ByteBuffer(string: "<html><body><h1>Error \(status)</h1></body></html>"))
+            )
+        case .garbage:
+            return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Maintenance")))
+        case .stalls:
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
+                // At most a minute; a client that hangs up at its timeout makes the next write fail.
+                for _ in 0..<600 {
+                    try await writer.write(ByteBuffer(string: " "))
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                try await writer.finish(nil)
+            })
         }
     }
 
