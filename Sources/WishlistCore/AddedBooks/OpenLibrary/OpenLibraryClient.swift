@@ -61,15 +61,15 @@ public final class OpenLibraryClient: Sendable {
                 connectTimeoutSeconds: min(5, timeoutSeconds), totalTimeoutSeconds: timeoutSeconds,
                 maximumBodyBytes: 2 * 1024 * 1024, maximumRedirects: 3
             ),
-            threads: Self.transfersAtOnce(interval: minimumInterval, timeoutSeconds: timeoutSeconds)
+            threads: baseURL.isEmpty ? 1 : Self.transfersAtOnce(interval: minimumInterval, timeoutSeconds: timeoutSeconds)
         )
         self.spacing = RequestSpacing(interval: minimumInterval)
     }
 
-    /// A thread for every request the spacing can have under way at once: one starts each
-    /// `interval` and each lasts at most `timeoutSeconds`. With fewer, a slow Open Library would
-    /// queue each person's request behind the others' until its timeout ran out waiting (10 at
-    /// most, for an interval made tiny).
+    /// A thread for every request the spacing can have under way at once (with look-up on): one
+    /// starts each `interval` and each lasts at most `timeoutSeconds`. With fewer, a slow Open
+    /// Library would queue each person's request behind the others' until its timeout ran out
+    /// waiting (10 at most, for an interval made tiny).
     static func transfersAtOnce(interval: Duration, timeoutSeconds: Int) -> Int {
         guard interval > .zero else { return 10 }
         let overlapping = (Duration.seconds(timeoutSeconds) / interval).rounded(.up)
