@@ -102,25 +102,44 @@ public final class SMTPClient: MailTransport {
         }
     }
 
-    /// The message being uploaded and the server's lines as they come.
+    /// The message being uploaded and the server's replies as they come.
     private final class Exchange {
         let message: [UInt8]
         var offset = 0
-        var replies: [Reply] = []
-        var partial = ""
+        var replies = ReplyReader()
 
         init(message: [UInt8]) { self.message = message }
+    }
 
-        /// Server lines arrive whole or in pieces; a reply's last line has a space after its code.
-        func received(_ text: String) {
-            partial += text
-            while let end = partial.range(of: "\n") {
-                let line = partial[..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-                partial.removeSubrange(..<end.upperBound)
-                if let code = Int(line.prefix(3)), line.count == 3 || line.dropFirst(3).first == " " {
-                    replies.append(Reply(code: code, text: String(line.prefix(512))))
-                }
+    /// Reads the server's replies from its lines, as libcurl's debug callback passes them on:
+    /// whole or in pieces, so a line is decoded only once its newline has come (a character's
+    /// bytes may arrive in two pieces). A reply's last line has a space, or nothing, after its
+    /// three-digit code; the lines of a multi-line reply before it (`250-…`) and anything that
+    /// does not start with three digits are skipped.
+    package struct ReplyReader {
+        /// A reply's text as kept for the log and the outbox, in characters.
+        static let maximumTextLength = 512
+
+        package private(set) var replies: [Reply] = []
+        private var partial: [UInt8] = []
+
+        package init() {}
+
+        package mutating func received(_ bytes: some Sequence<UInt8>) {
+            partial.append(contentsOf: bytes)
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: partial[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                partial.removeSubrange(...newline)
+                if let reply = Self.reply(line) { replies.append(reply) }
             }
+        }
+
+        private static func reply(_ line: String) -> Reply? {
+            let digits = line.utf8.prefix(3)
+            guard digits.count == 3, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                  line.utf8.count == 3 || line.utf8.dropFirst(3).first == UInt8(ascii: " "),
+                  let code = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
+            return Reply(code: code, text: String(line.prefix(maximumTextLength)))
         }
     }
 
@@ -143,7 +162,7 @@ public final class SMTPClient: MailTransport {
         try attach(exchange, to: handle)
         let code = withExtendedLifetime(exchange) { curl_easy_perform(handle) }
 
-        let last = exchange.replies.last
+        let last = exchange.replies.replies.last
         guard code == CURLE_OK else {
             let detail = errorText[0] != 0 ? String(cString: errorText) : String(cString: curl_easy_strerror(code))
             throw failure(code, last: last, detail: detail)
@@ -155,6 +174,12 @@ public final class SMTPClient: MailTransport {
         if code == CURLE_LOGIN_DENIED { return .authenticationFailed(last) }
         if code == CURLE_OPERATION_TIMEDOUT { return .unreachable("no answer in time: \(detail)") }
         guard let last else { return .unreachable("\(detail) (curl error \(code.rawValue))") }
+        return failure(lastReply: last, detail: detail)
+    }
+
+    /// What a failed exchange means by the server's last reply: a 5xx refuses the message for
+    /// good, a 4xx defers it, anything else leaves the server's state unknown.
+    package static func failure(lastReply last: Reply, detail: String) -> Failure {
         switch last.code {
         case 500...599: return .rejected(last)
         case 400...499: return .deferred(last)
@@ -213,8 +238,7 @@ public final class SMTPClient: MailTransport {
         try check(ccurl_setopt_debug_function(handle) { _, kind, data, size, context in
             guard kind == CURLINFO_HEADER_IN, let data else { return 0 }
             let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
-            let bytes = UnsafeRawBufferPointer(start: data, count: size)
-            exchange.received(String(decoding: bytes, as: UTF8.self))
+            exchange.replies.received(UnsafeRawBufferPointer(start: data, count: size))
             return 0
         }, CURLOPT_DEBUGFUNCTION)
         try check(ccurl_setopt_long(handle, CURLOPT_VERBOSE, 1), CURLOPT_VERBOSE)
