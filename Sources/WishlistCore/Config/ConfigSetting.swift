@@ -84,6 +84,9 @@ struct ConfigSetting {
                 value = text
             }
             if value.isEmpty && !allowEmpty { throw ConfigError(key: key, problem: "must not be empty") }
+            // A JSON string may hold "\u0000"; the C below (SQLite's path, libcurl's URL, user name
+            // and password) would read only up to it. Not quoted: the value may be a secret.
+            if value.utf8.contains(0) { throw ConfigError(key: key, problem: "must not contain a NUL character") }
             config[keyPath: path] = value
         }
     }

@@ -35,6 +35,20 @@ struct ConfigTests {
         #expect(config.database.path == "/tmp/x.sqlite")
     }
 
+    /// C reads a string only up to its first NUL: SQLite would open `/srv/wishlist.sqlite` for
+    /// `/srv/wishlist.sqlite\u0000.old`, and libcurl would send half a password (found auditing
+    /// for NULs after the forwarded fuzz target's finding, docs/fuzzing.md).
+    @Test(arguments: ["database.path", "mail.password", "nyt.apiKey", "mail.smtpURL", "accounts.oidc.issuer"])
+    func aNULInATextIsRefusedWithoutQuotingIt(key: String) throws {
+        let parts = key.split(separator: ".")
+        let value = #"secret\u0000.old"#
+        let json = parts.count == 2 ? #"{"\#(parts[0])": {"\#(parts[1])": "\#(value)"}}"# : #"{"\#(parts[0])": {"\#(parts[1])": {"\#(parts[2])": "\#(value)"}}}"#
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(file: try write(json), fileIsRequired: true, environment: [:])
+        }
+        #expect(error == ConfigError(key: key, problem: "must not contain a NUL character"))
+    }
+
     @Test("a bad value names its key and the problem", arguments: [
         (#"{"server": {"port": "eighty"}}"#, [String: String](), "configuration: server.port: expected a whole number from 1 to 65535, got \"eighty\""),
         (#"{"server": {"port": 70000}}"#, [:], "configuration: server.port: expected a whole number from 1 to 65535, got 70000"),
