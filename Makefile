@@ -155,7 +155,8 @@ crash: build
 	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/crash.py --rounds $(CRASH_ROUNDS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
 
 # Fuzzing and the soak (docs/fuzzing.md, docs/soak.md), outside CI like the benchmarks.
-FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-json openlibrary-json isbn forwarded
+FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-json openlibrary-json isbn forwarded \
+	template config smtp-reply jws
 FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 .PHONY: fuzz fuzz-build soak

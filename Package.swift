@@ -146,6 +146,7 @@ if Context.environment["WISHLIST_FUZZ"] == "1" {
             dependencies: [
                 "CFuzzDriver",
                 "WishlistCore",
+                "WishlistTemplates",
                 "WishlistWeb",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
