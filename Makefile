@@ -15,8 +15,8 @@ run: deps
 	swift build -c $(CONFIGURATION) --product wishlist
 	$(BIN) serve
 
-## test: unit and HTTP-level tests, then the browser tests
-test: test-deps unit e2e
+## test: the fuzz smoke, unit and HTTP-level tests, then the browser tests
+test: test-deps fuzz-smoke unit e2e
 
 deps:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
@@ -154,21 +154,26 @@ crash: build
 	@scripts/ensure-packages.sh python3
 	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/crash.py --rounds $(CRASH_ROUNDS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
 
-# Fuzzing and the soak (docs/fuzzing.md, docs/soak.md), outside CI like the benchmarks.
+# Fuzzing and the soak (docs/fuzzing.md, docs/soak.md): make fuzz and make soak are outside CI like the
+# benchmarks; the fuzz smoke (a few seconds a target) is part of make test.
 FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-json openlibrary-json isbn forwarded \
 	template config smtp-reply jws
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
 SOAK_MINUTES ?= 10
-.PHONY: fuzz fuzz-build soak
+.PHONY: fuzz fuzz-build fuzz-smoke soak
 
-## fuzz-build: the libFuzzer targets (Fuzz/), with the address sanitizer, in .build-fuzz (first build about 20 minutes)
+## fuzz-build: the libFuzzer targets (Fuzz/) in .build-fuzz; our code instrumented, the dependencies plain (Package.swift)
 fuzz-build: deps
-	WISHLIST_FUZZ=1 swift build --product wishlist-fuzz --scratch-path .build-fuzz \
-		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+	WISHLIST_FUZZ=1 swift build --product wishlist-fuzz --scratch-path .build-fuzz
 
 ## fuzz: each of FUZZ_TARGETS for FUZZ_SECONDS on its seeds (Fuzz/corpus); fails on a crash and keeps the input
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## fuzz-smoke: part of make test: every seed of every target, then FUZZ_SMOKE_SECONDS of mutations each
+fuzz-smoke: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 ## soak: the server (CONFIGURATION, debug by default) under a steady household load for SOAK_MINUTES; fails on an error, growing RSS or fds, or an unbounded WAL
 soak: deps
