@@ -27,6 +27,7 @@ package extension AppDatabase {
         migrator.registerMigration("20-sign-in-identities", migrate: createSignInIdentities)
         migrator.registerMigration("21-mail", migrate: createMail)
         migrator.registerMigration("22-display-names", migrate: createDisplayNames)
+        migrator.registerMigration("23-wishlist-by-book-and-user", migrate: indexWishlistByBookAndUser)
         return migrator
     }
 
@@ -724,5 +725,13 @@ package extension AppDatabase {
             table.add(column: "display_name_key", .text)
         }
         try db.create(index: "user_by_display_name_key", on: "user", columns: ["display_name_key"])
+    }
+
+    /// The household's "wanted by" counts go from each book's items to their members: with the
+    /// member in the index, a count reads only the index, not an item row per wish (issue 34).
+    /// It leads with `book_id`, so it also answers everything `wishlist_item_by_book` did.
+    private static func indexWishlistByBookAndUser(_ db: Database) throws {
+        try db.create(index: "wishlist_item_by_book_and_user", on: "wishlist_item", columns: ["book_id", "user_id"])
+        try db.drop(index: "wishlist_item_by_book")
     }
 }

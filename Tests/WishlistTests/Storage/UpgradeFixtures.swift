@@ -224,6 +224,13 @@ enum UpgradeFixtures {
             UPDATE user SET display_name = 'Grandma Carol', display_name_key = 'grandma carol' WHERE id = 3;
             UPDATE user SET display_name = 'Alice', display_name_key = 'alice' WHERE id = 2;
             """,
+        // Alice wants Tidewater too, so two sharing members' wishes of it meet in the new index.
+        "23-wishlist-by-book-and-user": """
+            INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                                       buy_links, reading_links, note, priority, added_at) VALUES
+                (10, 1, '9780000000071', 'Tidewater', 'Ines Alves', 'Littoral', 'Found on Open Library.', '0000000078', '9780000000071',
+                 'http://127.0.0.1:9/b/id/12345-L.jpg', 0, 0, '[]', '[]', '', 0, '2024-03-13 10:00:00.000');
+            """,
     ]
 }
 
