@@ -878,7 +878,8 @@ def sqlmap_lane(server: h.Server, database: Path, seeded: dict, household: dict,
             run_sqlmap("sqlmap", server, [
                 "/lists", "/lists?q=fiction", "/lists/hardcover-fiction", "/lists/hardcover-fiction?sort=weeks",
                 f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
-                f"/wishlist/{item}/remove", "/settings", "/settings/lists", "/settings/password", "/settings/sign-in", "/people", household["member"], "/reservations",
+                f"/wishlist/{item}/remove", "/settings", "/settings/lists", "/settings/sharing", "/settings/password", "/settings/sign-in",
+                "/settings/data", "/people", household["member"], "/reservations",
             ], reports, outcome, session=sqlmap_session(server))
             count = check_log("sqlmap", server.settled_log()[mark:], SQLMAP_ROUTES, outcome)
             outcome.notes.append(f"sqlmap: the server logged {count} requests")
