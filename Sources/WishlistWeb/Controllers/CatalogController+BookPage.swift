@@ -4,7 +4,8 @@ import WishlistCore
 import WishlistTemplates
 
 /// The book page: details, lists, rank charts and links, rendered once for everyone
-/// (``BookPageCache``), with the visitor's wishlist mark filled in.
+/// (``BookPageCache``), with the visitor's wishlist mark and reading and the household's opinion
+/// filled in.
 extension CatalogController {
     /// A book's page: one read (the session's, ``PageLoaders``) for the visitor's wishlist mark,
     /// and the catalog's part only when the rendered page is not cached (``BookPageCache``).
@@ -19,12 +20,16 @@ extension CatalogController {
                 bookID: read.key.bookID, title: entry.title, reading: read.reading, onWishlist: read.wishlistItem != nil, returnTo: returnTo, now: clock.now()
             ),
         ])))
+        let household = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment(
+            "partials/household-opinion.html", ["opinion": ReadingPresenter.opinionValue(read.opinion)]
+        )))
         return try pages.respond(entry.page, for: context.visitor) { slot in
             switch slot {
             case .returnTo: .value(.string(returnTo))
             case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
             case .item: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
             case .yourReading: yourReading
+            case .household: household
             }
         }
     }
@@ -33,23 +38,20 @@ extension CatalogController {
     func loadBookPage(_ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedBookPage {
         let id = context.parameters.get("id") ?? ""
         guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
-        // The household panel counts wishes and readings, which grow the wishlist generation.
-        let key = BookPageKey(
-            bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
-            generation: try read.catalog.generation() + read.wishlist.generation()
-        )
+        // The household panel is filled per request: the page follows only the catalog.
+        let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), generation: try read.catalog.generation())
         let cached = pageCaches.books.entry(key)
         var content: BookPageContent?
         if cached == nil {
             guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(read: nil) }
             content = BookPageContent(
-                book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id),
-                opinion: try read.reading.opinion(bookID: id)
+                book: book, placements: try read.catalog.placements(of: [id])[id] ?? [], histories: try read.catalog.rankHistory(bookID: id)
             )
         }
         let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
         return LoadedBookPage(read: BookPageRead(
-            key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID)
+            key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID),
+            opinion: try read.reading.opinion(bookID: id)
         ))
     }
 
@@ -67,7 +69,6 @@ extension CatalogController {
         let book: CatalogBook
         let placements: [Placement]
         let histories: [RankHistory]
-        let opinion: HouseholdOpinion
     }
 
     struct BookPageRead: Sendable {
@@ -76,6 +77,8 @@ extension CatalogController {
         let content: BookPageContent?
         let wishlistItem: Int64?
         let reading: Reading?
+        /// What the household thinks of the book, read with every request.
+        let opinion: HouseholdOpinion
     }
 
     /// Renders a book's page for every visitor with the same key, and keeps it.
@@ -99,7 +102,7 @@ extension CatalogController {
                 "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),
                 "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
                 "your_reading": .slot("your_reading"),
-                "opinion": ReadingPresenter.opinionValue(content.opinion),
+                "household_html": .slot("household"),
             ],
             own: slot
         )

@@ -32,12 +32,14 @@ extension CatalogController {
         let newThisWeekFill = ListPage.Fill.value(newThisWeek)
         let marks = entry.marks
         let itemIDs = entry.bookIDs.map { page.marks[$0] }
+        let standings = try entry.bookIDs.map { ListPage.Fill.value(try standingHTML(page.standings[$0])) }
         let cardFlash = try pages.cardFlash(context.visitor, cards: entry.bookIDs.map(Card.book))
         var response = try pages.respond(entry.page, for: cardFlash?.visitor ?? context.visitor) { slot in
             switch slot {
             case .mark(let book): .fragment(marks[book].mark(itemID: itemIDs[book]))
             case .item(let book): .value(itemIDs[book].map { .int(Int($0)) } ?? .null)
             case .flash(let book): .value(book == cardFlash?.index ? cardFlash!.html : .null)
+            case .standing(let book): standings[book]
             case .returnTo: returnTo
             case .newThisWeek: newThisWeekFill
             }
@@ -46,6 +48,11 @@ extension CatalogController {
             response.setCookie(remembered.cookie(secure: secureCookies))
         }
         return response
+    }
+
+    /// The cache of list pages in `sort`'s order: the household's orders are kept apart.
+    func listPageCache(_ sort: ListSort) -> ListPageCache {
+        sort.followsHousehold ? pageCaches.householdOrderedLists : pageCaches.lists
     }
 
     /// A list page's request, checked, and what the page reads for it.
@@ -64,13 +71,14 @@ extension CatalogController {
         let remembered = ListSortCookie(request.cookieValue(ListSortCookie.name))
         let sort = ListSort(rawValue: requested) ?? remembered.sort(of: name)
         let favorites = try read.catalog.favoriteLists(userID: user.userID)
-        // Rows say how many here want a book and what they rated it: wishes and readings grow
-        // the wishlist generation.
+        // What the household thinks of each book is filled per request; only the household's
+        // orders follow its wishes and ratings, which grow the wishlist generation.
         let key = ListPageKey(
             list: name, date: date, sort: sort, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
-            statusLine: pages.notices.statusLine(), generation: try read.catalog.generation() + read.wishlist.generation()
+            statusLine: pages.notices.statusLine(),
+            generation: try read.catalog.generation() + (sort.followsHousehold ? read.wishlist.generation() : 0)
         )
-        let lookup = try Self.listPageLookup(key, favorites: favorites, user: user, cache: pageCaches.lists, read)
+        let lookup = try Self.listPageLookup(key, favorites: favorites, user: user, cache: listPageCache(key.sort), read)
         return LoadedListPage(name: name, date: date, requested: requested, remembered: remembered, lookup: lookup)
     }
 
@@ -89,7 +97,7 @@ extension CatalogController {
         }
         let isCurrent = cached?.isCurrent ?? edition?.isCurrent ?? false
         let bookIDs = cached?.bookIDs ?? edition?.books.map(\.book.id) ?? []
-        let standings = cached == nil ? try read.reading.standings(of: bookIDs) : [:]
+        let standings = try read.reading.standings(of: bookIDs)
         let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
         return .found(ListPageRead(
             key: key, cached: cached, edition: edition, standings: standings, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
@@ -134,7 +142,7 @@ extension CatalogController {
         let key: ListPageKey
         let cached: ListPage?
         let edition: ListEdition?
-        /// The household's wishes and ratings of the edition's books, read with it.
+        /// The household's wishes and ratings of the edition's books, read with every request.
         let standings: [String: BookStanding]
         let marks: [String: Int64]
         let newThisWeek: [NewEntry]
@@ -186,7 +194,7 @@ extension CatalogController {
             marks.append(try wishlistMarks(row, own: slot))
             row["actions"] = .slot("mark:" + listed.book.id)
             row["flash_html"] = .slot("flash:" + listed.book.id)
-            row["standing"] = ReadingPresenter.standingValue(standings[listed.book.id])
+            row["standing_html"] = .slot("standing:" + listed.book.id)
             return .dictionary(row)
         }
         let page = try pages.renderShared(
@@ -210,8 +218,15 @@ extension CatalogController {
         )
         let byteCount = page.byteCount + marks.reduce(0) { $0 + $1.byteCount }
         let entry = ListPage(page: page, bookIDs: ordered.map(\.book.id), marks: marks, isCurrent: edition.isCurrent, byteCount: byteCount)
-        pageCaches.lists.keep(entry, for: key)
+        listPageCache(key.sort).keep(entry, for: key)
         return entry
+    }
+
+    /// A row's "what the household thinks" line (partials/book-standing.html), empty when nobody
+    /// here wants or has rated the book.
+    func standingHTML(_ standing: BookStanding?) throws -> TemplateValue {
+        guard let standing else { return .null }
+        return .html(try pages.fragment("partials/book-standing.html", ["book": ["standing": ReadingPresenter.standingValue(standing)]]))
     }
 
     /// An edition's books in a list page's order; ties keep the NYT's rank.

@@ -5,6 +5,9 @@ import Hummingbird
 /// ratings (issue 28).
 enum ListSort: String, Sendable, CaseIterable {
     case rank, weeks, wanted, rating
+
+    /// Whether the order follows the household's wishes and ratings rather than the NYT's figures.
+    var followsHousehold: Bool { self == .wanted || self == .rating }
 }
 
 /// Each list's order as a browser last chose it, kept in a cookie: remembering a display choice

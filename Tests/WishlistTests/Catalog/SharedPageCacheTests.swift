@@ -127,6 +127,43 @@ struct SharedPageCacheTests {
         }
     }
 
+    /// Issue 34: list and book pages were kept under the wishlists' generation because they show
+    /// what the household thinks of each book, so in a busy household every wish or rating
+    /// anywhere threw them all away and nearly every view rendered its page again. What the
+    /// household thinks is now filled per request; only the household's own orders follow it.
+    @Test func aWishOrARatingLeavesListAndBookPagesCachedAndTheirHouseholdLinesCurrent() async throws {
+        let home = try await Household.make()
+        let book = try await home.bookIDs()[0]
+        let (lists, books) = (home.server.pageCaches.lists, home.server.pageCaches.books)
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            try await maya.share()
+            try await ana.share()
+            let (listPath, bookPath, byWanted) = ("/lists/hardcover-fiction", "/books/\(book)", "/lists/hardcover-fiction?sort=wanted")
+            for path in [listPath, bookPath, byWanted] { try await maya.get(path) }
+            #expect(try await maya.get(listPath).shows("1 here wants it"), "Maya's own wish")
+            let (listHits, bookHits, listMisses) = (lists.statistics.hits, books.statistics.hits, lists.statistics.misses)
+
+            _ = try await ana.post("/wishlist", [("book", book), ("return_to", "/lists")])
+            _ = try await ana.markRead(book, rating: "4")
+            let list = try await maya.get(listPath)
+            #expect(list.shows("2 here want it"), "Ana's wish is on the row at once")
+            #expect(list.text.contains(#"</svg> 4.0 (1)</span>"#), "and the rating")
+            let page = try await maya.get(bookPath)
+            #expect(page.shows("2 members want it") && page.shows("4.0 average from 1 rating"))
+            #expect(lists.statistics.hits == listHits + 1, "the list page came from the cache")
+            #expect(books.statistics.hits == bookHits + 1, "so did the book page")
+            #expect(lists.statistics.misses == listMisses, "neither was rendered again")
+            let byHousehold = home.server.pageCaches.householdOrderedLists
+            let orderedMisses = byHousehold.statistics.misses
+            #expect(try await maya.get(byWanted).shows("2 here want it"))
+            #expect(byHousehold.statistics.misses == orderedMisses + 1, "the most-wanted order follows the wishes: rendered again")
+            try await maya.get(listPath + "?sort=rank")
+            #expect(lists.statistics.hits == listHits + 2, "which leaves the NYT's orders cached")
+        }
+    }
+
     @Test func wishlistPagesAreEachViewersAndSeeAnyWriteToItemsReservationsOrUsers() async throws {
         let home = try await Household.make()
         let database = home.server.database

@@ -106,7 +106,11 @@ struct WishlistMarks<Slot: Sendable>: Sendable {
 
 /// The rendered pages kept, one cache per kind of page.
 final class PageCaches: Sendable {
+    /// List pages in the NYT's orders (rank, weeks), kept while the catalog is unchanged.
     let lists: ListPageCache
+    /// List pages in the household's orders (most wanted, best rated), which every wish or
+    /// rating changes.
+    let householdOrderedLists: ListPageCache
     let books: BookPageCache
     /// A person's own wishlist pages, never emptied by a reservation.
     let ownWishlists: WishlistPageCache
@@ -114,7 +118,8 @@ final class PageCaches: Sendable {
     let memberWishlists: WishlistPageCache
 
     init(metrics: MetricsRegistry? = nil) {
-        lists = ListPageCache(metrics: metrics)
+        lists = ListPageCache(page: "list", metrics: metrics)
+        householdOrderedLists = ListPageCache(page: "list-by-household", metrics: metrics)
         books = BookPageCache(metrics: metrics)
         ownWishlists = WishlistPageCache(page: "wishlist", metrics: metrics)
         memberWishlists = WishlistPageCache(page: "member", metrics: metrics)
@@ -122,6 +127,6 @@ final class PageCaches: Sendable {
 
     /// What `/metrics` reports as `wishlist_page_cache_bytes`.
     var bytes: Int {
-        lists.statistics.bytes + books.statistics.bytes + ownWishlists.statistics.bytes + memberWishlists.statistics.bytes
+        lists.statistics.bytes + householdOrderedLists.statistics.bytes + books.statistics.bytes + ownWishlists.statistics.bytes + memberWishlists.statistics.bytes
     }
 }

@@ -4,13 +4,18 @@ import WishlistTemplates
 /// Rendered list pages. The catalog part of a list page (the books, their movement, the edition
 /// links) is the same for every user who opens an edition in the same order, so it is rendered
 /// once; the marks are rendered once per book too, and a request only copies bytes and fills slots.
-/// Key: ``ListPageKey``; invalidated by the catalog's and the wishlists' generations (each row says
-/// how many here want the book and what they rated it).
+/// What the household thinks of each book (how many want it, their ratings) is a slot too, filled
+/// per request: wishes and ratings change many times a minute in a busy household, and keyed on
+/// them the page would be rendered again for almost every view (issue 34).
+/// Key: ``ListPageKey``; invalidated by the catalog's generation, and for the household's orders
+/// (most wanted, best rated), whose order follows the wishes, by the wishlists' generation too:
+/// those pages have a cache of their own (``PageCaches/householdOrderedLists``), since a cache
+/// keeps one generation and the two never compare.
 typealias ListPageCache = SharedPageCache<ListPageKey, ListPage>
 
 extension ListPageCache {
     /// A few pages per list covers the current editions in both orders and a few old ones.
-    convenience init(metrics: MetricsRegistry? = nil) { self.init(page: "list", capacity: 128, metrics: metrics) }
+    convenience init(page: String, metrics: MetricsRegistry? = nil) { self.init(page: page, capacity: 128, metrics: metrics) }
 }
 
 struct ListPageKey: SharedPageKey {
@@ -45,6 +50,8 @@ struct ListPage: SharedPage {
         case item(Int)
         /// The visitor's confirmation on the book's card, when it is this card's (`flash:<book>`).
         case flash(Int)
+        /// What the household thinks of the book (`standing:<book>`).
+        case standing(Int)
 
         /// The slot named `name` on a page of the books `indexes` numbers.
         init?(_ name: String, indexes: [String: Int]) {
@@ -58,6 +65,8 @@ struct ListPage: SharedPage {
                 self = .item(index)
             } else if name.hasPrefix("flash:"), let index = indexes[String(name.dropFirst(6))] {
                 self = .flash(index)
+            } else if name.hasPrefix("standing:"), let index = indexes[String(name.dropFirst(9))] {
+                self = .standing(index)
             } else {
                 return nil
             }
@@ -65,10 +74,10 @@ struct ListPage: SharedPage {
     }
 }
 
-/// Rendered book pages: the description, the lists, the rank charts, the links and what the
-/// household thinks are the same for everyone; the wishlist mark and the visitor's own reading
-/// are filled per visitor. Key: ``BookPageKey``; invalidated by the catalog's and the wishlists'
-/// generations (wishes and readings are counted on the page).
+/// Rendered book pages: the description, the lists, the rank charts and the links are the same for
+/// everyone; the wishlist mark and the visitor's own reading are filled per visitor, and what the
+/// household thinks (its wishes, readings and reviews, which change all day) per request.
+/// Key: ``BookPageKey``; invalidated by the catalog's generation.
 typealias BookPageCache = SharedPageCache<BookPageKey, BookPage>
 
 extension BookPageCache {
@@ -97,10 +106,13 @@ struct BookPage: SharedPage {
         case item
         /// The visitor's own reading form.
         case yourReading
+        /// What the household thinks of the book.
+        case household
 
         init?(_ name: String, bookID: String) {
             switch name {
             case "your_reading": self = .yourReading
+            case "household": self = .household
             case "return_to": self = .returnTo
             case "wishlist_mark": self = .wishlistMark
             case "item:" + bookID: self = .item
