@@ -16,10 +16,10 @@ import WishlistWeb
 @Sendable func fuzzMultipart(_ bytes: [UInt8]) {
     let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
     let contentType = String(decoding: bytes[..<newline], as: UTF8.self)
-    let body = Array(bytes[min(newline + 1, bytes.endIndex)...])
+    let body = ByteBuffer(bytes: bytes[min(newline + 1, bytes.endIndex)...])
     guard let form = try? MultipartForm(body: body, contentType: contentType) else { return }
-    let partBytes = form.parts.reduce(0) { $0 + $1.body.count }
-    require(partBytes <= body.count, "parts hold more bytes than the body")
+    let partBytes = form.parts.reduce(0) { $0 + $1.body.readableBytes }
+    require(partBytes <= body.readableBytes, "parts hold more bytes than the body")
     _ = form.text("name")
     _ = form.file("picture")
 }

@@ -6,12 +6,12 @@ package enum PictureFormat: Sendable, Equatable, CaseIterable {
     case webp
 
     /// The format the bytes begin as, or nil for anything else (GIF, SVG, HEIC, text...).
-    package init?(sniffing bytes: [UInt8]) {
+    package init?(sniffing bytes: UnsafeRawBufferPointer) {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             self = .jpeg
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             self = .png
-        } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
+        } else if bytes.count >= 12, bytes.starts(with: "RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
             self = .webp
         } else {
             return nil

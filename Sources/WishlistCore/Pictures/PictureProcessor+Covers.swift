@@ -21,7 +21,7 @@ extension PictureProcessor {
     /// declared type), and the same checks run as for uploads (size, pixels, sides, decoding
     /// budget) before a pixel is decoded, then the shape.
     package func processCover(bytes: [UInt8]) async throws -> ProcessedCover {
-        let format = try Self.checkedFormat(of: bytes)
+        let format = try bytes.withUnsafeBytes { try Self.checkedFormat(of: $0) }
         return try await run { try Self.reencodeCover(bytes, format: format) }
     }
 

@@ -66,21 +66,21 @@ package final class PictureProcessor: Sendable {
 
     /// The picture's two sizes, or a `PictureProblem`. `declaredType` is the upload's
     /// `Content-Type`, when the browser sent one.
-    package func process(bytes: [UInt8], declaredType: String?) async throws -> ProcessedPicture {
-        let format = try Self.check(bytes, declaredType: declaredType)
+    package func process(bytes: some PictureBytes, declaredType: String?) async throws -> ProcessedPicture {
+        let format = try bytes.withUnsafePictureBytes { try Self.check($0, declaredType: declaredType) }
         return try await run { try Self.reencode(bytes, format: format) }
     }
 
     /// The checks that need no decoder, in the design's order: the size before anything else,
     /// the declared type last.
-    static func check(_ bytes: [UInt8], declaredType: String?) throws -> PictureFormat {
+    static func check(_ bytes: UnsafeRawBufferPointer, declaredType: String?) throws -> PictureFormat {
         let format = try checkedFormat(of: bytes)
         guard format.agrees(withDeclaredType: declaredType) else { throw PictureProblem.declaredTypeDisagrees(actual: format) }
         return format
     }
 
     /// The format by the first bytes, once the size is one we take.
-    static func checkedFormat(of bytes: [UInt8]) throws -> PictureFormat {
+    static func checkedFormat(of bytes: UnsafeRawBufferPointer) throws -> PictureFormat {
         guard bytes.count <= maximumBytes else { throw PictureProblem.overSizeLimit }
         guard !bytes.isEmpty else { throw PictureProblem.empty }
         guard let format = PictureFormat(sniffing: bytes) else { throw PictureProblem.notAPicture }
@@ -99,8 +99,8 @@ package final class PictureProcessor: Sendable {
 
     // MARK: On the pool
 
-    private static func reencode(_ bytes: [UInt8], format: PictureFormat) throws -> ProcessedPicture {
-        try bytes.withUnsafeBytes { buffer in
+    private static func reencode(_ bytes: some PictureBytes, format: PictureFormat) throws -> ProcessedPicture {
+        try bytes.withUnsafePictureBytes { buffer in
             _ = try checkedHeader(buffer, format: format)
             let (large, small) = try twoJPEGs { limits, large, small, failure in
                 picture_make_squares(

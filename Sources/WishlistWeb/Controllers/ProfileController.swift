@@ -105,7 +105,7 @@ struct ProfileController {
     /// picture that cannot be used is the profile page again with a sentence beside the field.
     @Sendable func uploadPicture(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        guard let file = context.upload, !(file.filename ?? "").isEmpty || !file.body.isEmpty else {
+        guard let file = context.upload, !(file.filename ?? "").isEmpty || file.body.readableBytes > 0 else {
             return try await refusedPicture(context, userID: user.userID, "Choose a picture file, then press Upload picture.")
         }
         let processed: ProcessedPicture

@@ -212,10 +212,10 @@ struct WishlistController {
     /// A file that cannot be read changes nothing and says why beside the upload field.
     @Sendable func importCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        guard let file = context.upload, !file.body.isEmpty else {
+        guard let file = context.upload, file.body.readableBytes > 0 else {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: "Choose a CSV file exported from Goodreads, then press Import.")
         }
-        guard let text = String(validating: file.body, as: UTF8.self) else {
+        guard let text = String(validating: file.body.readableBytesView, as: UTF8.self) else {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn't UTF-8 text, so it can't be a Goodreads export. Upload the CSV file Goodreads gave you.")
         }
         let now = clock.now()

@@ -1,4 +1,10 @@
+import NIOCore
+
 /// The parts of a `multipart/form-data` body (RFC 7578), split once on arrival.
+///
+/// The body is read where it lies and each part's content is a slice of it, sharing its storage:
+/// an 8 MB picture is held once, by the request, while it waits its turn in the picture
+/// processor, not once more as an array of its own (issue 34).
 public struct MultipartForm: Sendable {
     /// One field or file of the form.
     public struct Part: Sendable, Equatable {
@@ -7,9 +13,10 @@ public struct MultipartForm: Sendable {
         public let filename: String?
         /// The part's Content-Type header as sent, if any.
         public let contentType: String?
-        public let body: [UInt8]
+        /// A slice of the request's body: no bytes of its own.
+        public let body: ByteBuffer
 
-        public init(name: String, filename: String?, contentType: String?, body: [UInt8]) {
+        public init(name: String, filename: String?, contentType: String?, body: ByteBuffer) {
             self.name = name
             self.filename = filename
             self.contentType = contentType
@@ -59,15 +66,24 @@ public struct MultipartForm: Sendable {
 
     /// `contentType` is the request's Content-Type header (must be multipart/form-data with a
     /// boundary parameter, quoted or not, 1–70 chars).
-    public init(body: [UInt8], contentType: String) throws {
+    public init(body: ByteBuffer, contentType: String) throws {
         let boundary = try Self.boundary(fromContentType: contentType)
-        parts = try MultipartBodyParser(body: body, boundary: boundary).parts()
+        let sections = try body.withUnsafeReadableBytes { bytes in
+            try MultipartBodyParser(body: bytes, boundary: boundary).parts()
+        }
+        // A section lies within the readable bytes the parser was given, so its slice exists.
+        parts = sections.map { section in
+            Part(
+                name: section.name, filename: section.filename, contentType: section.contentType,
+                body: body.getSlice(at: body.readerIndex + section.content.lowerBound, length: section.content.count)!
+            )
+        }
     }
 
     /// The text of a field (UTF-8; nil if absent or not valid UTF-8). Files are not fields.
     public func text(_ name: String) -> String? {
         guard let part = parts.first(where: { $0.name == name && $0.filename == nil }) else { return nil }
-        return String(validating: part.body, as: UTF8.self)
+        return String(validating: part.body.readableBytesView, as: UTF8.self)
     }
 
     /// The first part named `name` that carries a filename.
@@ -99,33 +115,44 @@ public struct MultipartForm: Sendable {
 ///
 /// A part ends right before CRLF "--" boundary, and only where that is followed by "--" (the
 /// close delimiter) or optional spaces and CRLF: boundary-like bytes anywhere else are content.
+///
+/// It reads the body through a pointer that is only valid while `ByteBuffer.withUnsafeReadableBytes`
+/// runs, so it hands back where each part's content is, never the bytes.
 private struct MultipartBodyParser {
     private typealias Header = (name: String, value: String)
+
+    /// A part's headers, read, and where its content lies in the body.
+    struct Section {
+        let name: String
+        let filename: String?
+        let contentType: String?
+        let content: Range<Int>
+    }
 
     private static let crlf: [UInt8] = [0x0D, 0x0A]
     private static let dashes: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-")]
 
-    private let body: [UInt8]
+    private let body: UnsafeRawBufferPointer
     /// "--" + boundary, which opens the body when there is no preamble.
     private let dashBoundary: [UInt8]
     /// CRLF "--" boundary, which ends every part.
     private let delimiter: [UInt8]
 
-    init(body: [UInt8], boundary: [UInt8]) {
+    init(body: UnsafeRawBufferPointer, boundary: [UInt8]) {
         self.body = body
         dashBoundary = Self.dashes + boundary
         delimiter = Self.crlf + dashBoundary
     }
 
-    func parts() throws(MultipartForm.Error) -> [MultipartForm.Part] {
+    func parts() throws(MultipartForm.Error) -> [Section] {
         var position = try openingDelimiterEnd()
-        var parts: [MultipartForm.Part] = []
+        var parts: [Section] = []
         while !body[position...].starts(with: Self.dashes) {
             position = afterTransportPadding(position) + Self.crlf.count
             guard parts.count < MultipartForm.maximumParts else { throw .tooManyParts }
             let (headers, bodyStart) = try headerSection(from: position)
             let bodyEnd = try delimiterStart(from: bodyStart)
-            parts.append(try Self.part(headers: headers, body: Array(body[bodyStart..<bodyEnd])))
+            parts.append(try Self.section(headers: headers, content: bodyStart..<bodyEnd))
             position = bodyEnd + delimiter.count
         }
         return parts
@@ -190,18 +217,18 @@ private struct MultipartBodyParser {
         return nil
     }
 
-    private static func part(headers: [Header], body: [UInt8]) throws(MultipartForm.Error) -> MultipartForm.Part {
+    private static func section(headers: [Header], content: Range<Int>) throws(MultipartForm.Error) -> Section {
         guard let dispositionText = headers.first(where: { $0.name == "content-disposition" })?.value else {
             throw .partWithoutName
         }
         let disposition = HeaderValueWithParameters(dispositionText)
         guard let parameters = disposition.parameters else { throw .malformedPartHeader }
         guard disposition.value == "form-data", let name = parameters["name"] else { throw .partWithoutName }
-        return MultipartForm.Part(
+        return Section(
             name: name,
             filename: parameters["filename"],
             contentType: headers.first(where: { $0.name == "content-type" })?.value,
-            body: body
+            content: content
         )
     }
 }

@@ -34,7 +34,7 @@ struct CSRFMiddleware: RouterMiddleware {
         } else if contentType.lowercased().hasPrefix("multipart/form-data"), let upload = FormBody.uploads[request.uri.path] {
             let multipart: MultipartForm
             do {
-                multipart = try MultipartForm(body: Array(body.readableBytesView), contentType: contentType)
+                multipart = try MultipartForm(body: body, contentType: contentType)
             } catch let error as MultipartForm.Error {
                 throw PageError.badRequest(error.message)
             }

@@ -73,6 +73,26 @@ struct ProfilePictureHTTPTests {
         }
     }
 
+    /// The largest picture crosses the body limit, the multipart form (which hands its bytes on
+    /// without a copy) and the processor whole; a byte more is the processor's "over 8 MB".
+    @Test func aPictureOfExactlyEightMBIsTakenAndOneByteMoreIsNot() async throws {
+        let home = try await Household.make()
+        let jpeg = picture(.jpeg, width: 300, height: 200)
+        // The JPEG, then zeros its decoder never reads, up to the limit.
+        let largest = jpeg + [UInt8](repeating: 0, count: PictureProcessor.maximumBytes - jpeg.count)
+        let expected = try await PictureProcessor().process(bytes: largest, declaredType: "image/jpeg")
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            let taken = try await maya.uploadPicture(largest, filename: "camera.jpg", contentType: "image/jpeg")
+            #expect(taken.status == .seeOther)
+            let stored = try await home.server.database.pool.read { try Data.fetchOne($0, sql: "SELECT large FROM profile_picture") }
+            #expect(stored == Data(expected.large))
+            let refused = try await maya.uploadPicture(largest + [0], filename: "camera.jpg", contentType: "image/jpeg")
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.shows("That picture is over 8 MB."))
+        }
+    }
+
     @Test func aBodyFarOverTheLimitIsRefusedBeforeItIsRead() async throws {
         let home = try await Household.make()
         try await TestApp.run(home.server) { browser in
