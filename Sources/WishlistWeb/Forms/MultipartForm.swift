@@ -1,5 +1,11 @@
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// The parts of a `multipart/form-data` body (RFC 7578), split once on arrival.
 ///
 /// The body is read where it lies and each part's content is a slice of it, sharing its storage:
@@ -206,13 +212,15 @@ private struct MultipartBodyParser {
     }
 
     /// Where `pattern` first starts within `range` of the body. Jumps between occurrences of its
-    /// first byte, which `firstIndex(of:)` finds far faster than a general subsequence search.
+    /// first byte with `memchr`, far faster than a general subsequence search, and in a debug
+    /// build as in a release one (8 MB of a picture, read through a raw pointer).
     private func firstIndex(of pattern: [UInt8], in range: Range<Int>) -> Int? {
         let lastStart = range.upperBound - pattern.count
+        guard let start = body.baseAddress else { return nil }
         var candidate = range.lowerBound
-        while candidate <= lastStart, let found = body[candidate...lastStart].firstIndex(of: pattern[0]) {
-            if body[found..<(found + pattern.count)].elementsEqual(pattern) { return found }
-            candidate = found + 1
+        while candidate <= lastStart, let found = memchr(start + candidate, Int32(pattern[0]), lastStart - candidate + 1) {
+            if memcmp(found, pattern, pattern.count) == 0 { return start.distance(to: found) }
+            candidate = start.distance(to: found) + 1
         }
         return nil
     }
