@@ -235,12 +235,7 @@ public struct CatalogStore: Sendable {
 
     /// Every current list that has an edition, by name.
     public func currentLists() async throws -> [ListSummary] {
-        try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(Self.listColumns) FROM catalog_list WHERE is_current AND published_date IS NOT NULL ORDER BY display_name"
-            ).map(Self.listSummary)
-        }
+        try await database.pool.read { try Reader(db: $0).currentLists() }
     }
 
     /// A current list and its books in rank order, or nil when there is no such list.
@@ -305,26 +300,7 @@ public struct CatalogStore: Sendable {
     /// Books on the current lists whose title or author match `query`; with `list`, only that
     /// list's (the NYT's lists are its genres).
     public func search(_ query: String, list: String? = nil, order: SearchOrder = .relevance, limit: Int = 50) async throws -> [BookSummary] {
-        guard let match = Self.ftsQuery(query) else { return [] }
-        let orderBy = switch order {
-        case .relevance: "book_search.rank, (SELECT MIN(rank) FROM list_entry WHERE list_entry.book_id = book.id), book.title"
-        case .title: "book.title COLLATE NOCASE, book.author COLLATE NOCASE"
-        case .author: "book.author COLLATE NOCASE, book.title COLLATE NOCASE"
-        }
-        return try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT book.* FROM book_search JOIN book ON book.id = book_search.book_id
-                    WHERE book_search MATCH ?
-                      AND EXISTS (SELECT 1 FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
-                                  WHERE list_entry.book_id = book.id AND catalog_list.is_current AND (?2 IS NULL OR catalog_list.name_encoded = ?2))
-                    ORDER BY \(orderBy)
-                    LIMIT ?
-                    """,
-                arguments: [match, list, limit]
-            ).map(Self.bookSummary)
-        }
+        try await database.pool.read { try Reader(db: $0).search(query, list: list, order: order, limit: limit) }
     }
 
     /// Each word of the query as a quoted prefix term, so nothing typed is read as FTS syntax.

@@ -61,6 +61,17 @@ struct CatalogController {
         return redirect(to: returnTo)
     }
 
+    /// What the search page reads, in one transaction.
+    struct SearchRead: Sendable {
+        let lists: [ListSummary]
+        var isKnownList = true
+        var found: [BookSummary] = []
+        var placements: [String: [Placement]] = [:]
+        var standings: [String: BookStanding] = [:]
+        /// The visitor's wishlist items of the books found.
+        var marks: [String: Int64] = [:]
+    }
+
     /// The orders search offers: the catalog's, and the household's opinion.
     enum SearchSort: String, CaseIterable {
         case relevance, title, author, rating, wanted
@@ -69,11 +80,7 @@ struct CatalogController {
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let query = try request.queryText("q")
-        let lists = try await catalog.currentLists()
         let list = try request.queryText("list")
-        guard list.isEmpty || lists.contains(where: { $0.nameEncoded == list }) else {
-            throw PageError.badRequest("There is no current list called “\(list.prefix(60))” to search in. Choose one of the lists offered, or all of them.")
-        }
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .relevance : SearchSort(rawValue: requested) else {
             throw PageError.badRequest("Search results can be sorted by relevance, title, author, rating or how many here want a book; “\(requested.prefix(40))” is none of them.")
@@ -83,12 +90,22 @@ struct CatalogController {
         case .author: .author
         case .relevance, .rating, .wanted: .relevance
         }
-        let found = query.isEmpty ? [] : try await catalog.search(query, list: list.isEmpty ? nil : list, order: order)
-        let (placements, standings) = try await database.pageRead { read in
-            (try read.catalog.placements(of: found.map(\.id)), try read.reading.standings(of: found.map(\.id)))
+        // One read for the whole page (a trip to the reader threads costs more than its queries).
+        let read = try await database.pageRead { read in
+            let lists = try read.catalog.currentLists()
+            guard list.isEmpty || lists.contains(where: { $0.nameEncoded == list }) else { return SearchRead(lists: lists, isKnownList: false) }
+            let found = query.isEmpty ? [] : try read.catalog.search(query, list: list.isEmpty ? nil : list, order: order)
+            let ids = found.map(\.id)
+            return SearchRead(
+                lists: lists, found: found, placements: try read.catalog.placements(of: ids), standings: try read.reading.standings(of: ids),
+                marks: try read.wishlist.itemIDs(userID: user.userID, books: ids)
+            )
         }
+        guard read.isKnownList else {
+            throw PageError.badRequest("There is no current list called “\(list.prefix(60))” to search in. Choose one of the lists offered, or all of them.")
+        }
+        let (lists, found, placements, standings, onWishlist) = (read.lists, read.found, read.placements, read.standings, read.marks)
         let results = Self.ordered(found, by: sort, standings: standings)
-        let onWishlist = try await wishlist.itemIDsByBook(userID: user.userID)
         let cardFlash = try pages.cardFlash(context.visitor, cards: results.map { Card.book($0.id) })
         let rows = results.enumerated().map { index, book -> TemplateValue in
             guard case .dictionary(var row) = BookPresenter.bookRow(book, listed: nil, wishlistItem: onWishlist[book.id]) else { return .null }
