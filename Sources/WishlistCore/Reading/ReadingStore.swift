@@ -94,22 +94,11 @@ public struct ReadingStore: Sendable {
         /// Members whose readings and wishes others may see.
         static let sharingMember = "user.sharing = 'household' AND user.disabled_at IS NULL"
 
-        // The household's figures of a book start from the book and look up each wish's or
-        // reading's member. `CROSS JOIN` fixes that order: left to itself, SQLite may start from
-        // `user_by_sharing` and probe every sharing member for every book, 50-140 ms for a list's
-        // 15 books among 3,000 sharing members (issue 34).
-
-        /// How many sharing members want each book of a JSON array of ids; read from the
-        /// `wishlist_item_by_book_and_user` index alone.
-        static let wantedCounts = """
-            SELECT book_id, COUNT(*) FROM wishlist_item CROSS JOIN user ON user.id = wishlist_item.user_id
-            WHERE book_id IN (SELECT value FROM json_each(?)) AND \(sharingMember) GROUP BY book_id
-            """
-
-        /// The sharing members' average rating and number of ratings of each book of a JSON array of ids.
-        static let ratings = """
-            SELECT book_id, AVG(rating), COUNT(rating) FROM reading CROSS JOIN user ON user.id = reading.user_id
-            WHERE book_id IN (SELECT value FROM json_each(?)) AND rating IS NOT NULL AND \(sharingMember) GROUP BY book_id
+        /// Each book of a JSON array of ids with household figures: how many sharing members want
+        /// it, and the sum and number of their ratings. Kept by triggers (migration 24), one row a book.
+        static let figures = """
+            SELECT book_id, wanted, rating_sum, rating_count FROM book_household
+            WHERE book_id IN (SELECT value FROM json_each(?)) AND (wanted > 0 OR rating_count > 0)
             """
 
         public func readings(userID: Int64, sort: ReadingSort) throws -> [Reading] {
@@ -132,10 +121,7 @@ public struct ReadingStore: Sendable {
 
         /// The sharing members' wishes, readings, ratings and reviews of one book.
         public func opinion(bookID: String) throws -> HouseholdOpinion {
-            let wanted = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item CROSS JOIN user ON user.id = wishlist_item.user_id WHERE book_id = ? AND \(Self.sharingMember)"),
-                arguments: [bookID]
-            ) ?? 0
+            let wanted = try Int.fetchOne(db.cachedStatement(sql: "SELECT wanted FROM book_household WHERE book_id = ?"), arguments: [bookID]) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT user.username, \(MemberName.shownSQL("user")) AS name, reading.rating, reading.review, reading.finished_on
@@ -160,18 +146,12 @@ public struct ReadingStore: Sendable {
         /// Each of these books' figures among the sharing members; books with none are left out.
         public func standings(of bookIDs: [String]) throws -> [String: BookStanding] {
             guard !bookIDs.isEmpty else { return [:] }
-            let books = JSONText.array(of: bookIDs)
-            var wanted: [String: Int] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: Self.wantedCounts), arguments: [books]) {
-                wanted[row[0]] = row[1]
-            }
-            var rated: [String: (Double, Int)] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: Self.ratings), arguments: [books]) {
-                rated[row[0]] = (row[1], row[2])
-            }
             var standings: [String: BookStanding] = [:]
-            for id in Set(wanted.keys).union(rated.keys) {
-                standings[id] = BookStanding(wantCount: wanted[id] ?? 0, averageRating: rated[id]?.0, ratingCount: rated[id]?.1 ?? 0)
+            for row in try Row.fetchAll(db.cachedStatement(sql: Self.figures), arguments: [JSONText.array(of: bookIDs)]) {
+                let (sum, count): (Int, Int) = (row["rating_sum"], row["rating_count"])
+                standings[row["book_id"]] = BookStanding(
+                    wantCount: row["wanted"], averageRating: count == 0 ? nil : Double(sum) / Double(count), ratingCount: count
+                )
             }
             return standings
         }

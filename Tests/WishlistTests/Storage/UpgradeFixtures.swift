@@ -231,6 +231,11 @@ enum UpgradeFixtures {
                 (10, 1, '9780000000071', 'Tidewater', 'Ines Alves', 'Littoral', 'Found on Open Library.', '0000000078', '9780000000071',
                  'http://127.0.0.1:9/b/id/12345-L.jpg', 0, 0, '[]', '[]', '', 0, '2024-03-13 10:00:00.000');
             """,
+        // A rating after the household's figures are kept, so the next upgrade starts with a kept row.
+        "24-household-figures": """
+            INSERT INTO reading (user_id, book_id, title, author, rating, review, updated_at) VALUES
+                (1, '9780000000071', 'Tidewater', 'Ines Alves', 4, '', '2024-03-14 10:00:00.000');
+            """,
     ]
 }
 
