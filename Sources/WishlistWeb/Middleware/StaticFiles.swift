@@ -50,26 +50,52 @@ struct StaticFiles: Sendable {
         "txt": "text/plain; charset=utf-8",
     ]
 
+    /// The manifest is read last: it names icons, and gets their versioned URLs.
+    static let manifestName = "manifest.webmanifest"
+
     static func load(_ directory: String) -> Snapshot {
         let root = URL(fileURLWithPath: directory, isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        var files: [String: File] = [:]
-        var urls: [String: TemplateValue] = [:]
+        var contents: [String: Data] = [:]
         for name in names where !name.hasPrefix(".") {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path) else { continue }
-            let bytes = ByteBuffer(bytes: data)
-            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            let contentType = contentTypes[ext] ?? "application/octet-stream"
-            let hash = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
-            var gzipped: ByteBuffer?
-            if CompressionMiddleware<AppRequestContext>.kind(ofContentType: contentType) != nil,
-               let compressed = Gzip.compress(bytes, level: Gzip.staticLevel), compressed.readableBytes < bytes.readableBytes {
-                gzipped = compressed
-            }
-            files[name] = File(bytes: bytes, gzipped: gzipped, contentType: contentType, hash: hash)
-            let key = String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-            urls[key] = .string(StaticFilesMiddleware.prefix + "/" + name + "?v=" + hash)
+            contents[name] = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
         }
-        return Snapshot(files: files, urls: .dictionary(urls))
+        var files: [String: File] = [:]
+        var urls: [String: String] = [:]
+        for (name, data) in contents where name != manifestName {
+            files[name] = file(name, data)
+            urls[name] = StaticFilesMiddleware.prefix + "/" + name + "?v=" + files[name]!.hash
+        }
+        if let manifest = contents[manifestName] {
+            files[manifestName] = file(manifestName, versioningIcons(in: manifest, urls))
+        }
+        let templateURLs = Dictionary(uniqueKeysWithValues: urls.map { name, url in
+            (String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" }), TemplateValue.string(url))
+        })
+        return Snapshot(files: files, urls: .dictionary(templateURLs))
+    }
+
+    private static func file(_ name: String, _ data: Data) -> File {
+        let bytes = ByteBuffer(bytes: data)
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let contentType = contentTypes[ext] ?? "application/octet-stream"
+        let hash = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+        var gzipped: ByteBuffer?
+        if CompressionMiddleware<AppRequestContext>.kind(ofContentType: contentType) != nil,
+           let compressed = Gzip.compress(bytes, level: Gzip.staticLevel), compressed.readableBytes < bytes.readableBytes {
+            gzipped = compressed
+        }
+        return File(bytes: bytes, gzipped: gzipped, contentType: contentType, hash: hash)
+    }
+
+    /// The manifest's `"/static/NAME"` icons at the URLs the pages use (`?v=<hash>`): the browser
+    /// fetches the manifest's icon beside the page's, and with the same URL a cached copy serves
+    /// both instead of a second download (issue 34).
+    private static func versioningIcons(in manifest: Data, _ urls: [String: String]) -> Data {
+        var text = String(decoding: manifest, as: UTF8.self)
+        for (name, url) in urls {
+            text = text.replacingOccurrences(of: "\"" + StaticFilesMiddleware.prefix + "/" + name + "\"", with: "\"" + url + "\"")
+        }
+        return Data(text.utf8)
     }
 }

@@ -150,7 +150,7 @@ struct CompressionTests {
         }
     }
 
-    @Test("the brand picture, the cover placeholder and copy-share.js are linked by their content hash, like every file of Public/")
+    @Test("the icon, the stylesheet, the cover placeholder and copy-share.js are linked by their content hash, like every file of Public/")
     func everyStaticLinkIsVersioned() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
@@ -171,7 +171,8 @@ struct CompressionTests {
                 }
             }
             #expect(linked.isSuperset(of: ["favicon.svg", "cover-placeholder.svg", "copy-share.js", "style.css"]), "\(linked)")
-            #expect(wishlist.text.contains(#"class="brand-mark" src="/static/favicon.svg?v="#))
+            // Drawn in the page, not a request of its own (issue 34).
+            #expect(wishlist.text.contains(#"<svg class="brand-mark" aria-hidden="true""#))
         }
     }
 
@@ -215,6 +216,14 @@ struct CompressionTests {
             #expect(css.contains(theme), "the theme colour is the stylesheet's")
             let icons = try #require(manifest["icons"] as? [[String: String]])
             #expect(Set(icons.compactMap { $0["sizes"] }) == ["any", "192x192", "512x512"])
+            // The icons at the URLs the pages use, so that the page's icon and the manifest's are
+            // one download, not two (issue 34).
+            let page = try await browser.get("/login")
+            for icon in icons {
+                let src = try #require(icon["src"])
+                #expect(src.contains("?v="), "\(src) is versioned")
+                if src.hasPrefix("/static/favicon.svg") { #expect(page.text.contains(#"<link rel="icon" href="\#(src)""#)) }
+            }
             for icon in icons {
                 let file = try await browser.get(try #require(icon["src"]))
                 #expect(file.status == .ok)
