@@ -69,7 +69,7 @@ public struct WishlistServer: Sendable {
         if config.metrics.enabled {
             router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         }
-        router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies))
+        router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies, files: staticFiles))
         // Outside the error pages, so that they are compressed too; static files come compressed.
         router.add(middleware: CompressionMiddleware())
         router.add(middleware: ErrorPageMiddleware(pages: pages))

@@ -794,7 +794,7 @@ def overflow_problems(browser: Browser) -> list[str]:
 
 def with_text_spacing(browser: Browser, on: bool) -> None:
     """Adds (or takes away) the WCAG 1.4.12 spacing as a constructed stylesheet, which the page's
-    Content-Security-Policy does not block (a <style> element would be)."""
+    Content-Security-Policy does not block (a <style> element other than the page's own would be)."""
     applied = browser.js(
         "if (arguments[1]) {"
         "  const sheet = new CSSStyleSheet(); sheet.replaceSync(arguments[0]); window.__textSpacing = sheet;"

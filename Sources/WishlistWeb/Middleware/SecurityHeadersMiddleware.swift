@@ -9,12 +9,18 @@ import WishlistCore
 /// forms could be read or changed on the way. Over plain HTTP the header would mean nothing
 /// (browsers ignore it there, RFC 6797 section 8.1) and could lock out a LAN install that has no TLS.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var headers: HTTPFields {
+    /// The policy: everything from our own origin, plus the one `<style>` element whose hash is
+    /// `inlineStyle` (the pages' stylesheet, ``InlineStylesheet``), never any other inline style.
+    static func contentSecurityPolicy(inlineStyle: String?) -> String {
+        // Every picture is ours (covers included, `/covers/`): no page makes a request to
+        // another host, which would learn who browses what (issue 30).
+        "default-src 'self'; img-src 'self' data:; style-src 'self'" + (inlineStyle.map { " " + $0 } ?? "")
+            + "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+    }
+
+    static func headers(inlineStyle: String?) -> HTTPFields {
         [
-            // Every picture is ours (covers included, `/covers/`): no page makes a request to
-            // another host, which would learn who browses what (issue 30).
-            .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-                + "base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+            .contentSecurityPolicy: contentSecurityPolicy(inlineStyle: inlineStyle),
             .xContentTypeOptions: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "same-origin",
             HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
@@ -32,16 +38,23 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private let headers: HTTPFields
     private let names: Set<HTTPField.Name>
+    /// In development the stylesheet is read again on every request, and so is its hash.
+    private let reloadedFiles: StaticFiles?
 
-    init(behindHTTPS: Bool) {
-        var headers = Self.headers
+    init(behindHTTPS: Bool, files: StaticFiles) {
+        var headers = Self.headers(inlineStyle: files.current.stylesheet?.policySource)
         if behindHTTPS { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
         self.headers = headers
         self.names = Set(headers.map(\.name))
+        self.reloadedFiles = files.reloads ? files : nil
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
+        var headers = headers
+        if let reloadedFiles {
+            headers[.contentSecurityPolicy] = Self.contentSecurityPolicy(inlineStyle: reloadedFiles.current.stylesheet?.policySource)
+        }
         // Almost every response sets none of them (a share link sets its own Referrer-Policy):
         // one pass over the response's few fields, then all appended at once.
         guard response.headers.contains(where: { names.contains($0.name) }) else {

@@ -25,6 +25,8 @@ struct StaticFiles: Sendable {
         /// For the templates: `assets.style_css` is `/static/style.css?v=<hash>`, for every file
         /// (the name's dots and dashes made underscores).
         let urls: TemplateValue
+        /// `style.css` as the pages carry it, in their head.
+        let stylesheet: InlineStylesheet?
     }
 
     private let directory: String
@@ -38,6 +40,8 @@ struct StaticFiles: Sendable {
     }
 
     var current: Snapshot { reload ? Self.load(directory) : loaded }
+    /// Whether ``current`` reads the directory again each time (development).
+    var reloads: Bool { reload }
 
     static let contentTypes: [String: String] = [
         "css": "text/css; charset=utf-8",
@@ -72,7 +76,8 @@ struct StaticFiles: Sendable {
         let templateURLs = Dictionary(uniqueKeysWithValues: urls.map { name, url in
             (String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" }), TemplateValue.string(url))
         })
-        return Snapshot(files: files, urls: .dictionary(templateURLs))
+        let stylesheet = contents["style.css"].flatMap { InlineStylesheet(css: String(decoding: $0, as: UTF8.self)) }
+        return Snapshot(files: files, urls: .dictionary(templateURLs), stylesheet: stylesheet)
     }
 
     private static func file(_ name: String, _ data: Data) -> File {

@@ -108,7 +108,9 @@ public struct PageRenderer: Sendable {
         context["nav"] = .string(nav)
         context["signup_open"] = .bool(signupOpen)
         context["sample_data"] = .bool(notices.showsSampleData)
-        context["assets"] = assets.current.urls
+        let snapshot = assets.current
+        context["assets"] = snapshot.urls
+        context["stylesheet"] = snapshot.stylesheet.map { .html($0.element) } ?? .null
         return context
     }
 

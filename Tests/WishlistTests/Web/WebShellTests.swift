@@ -9,8 +9,14 @@ import Testing
 
 @Suite("Web shell: headers, errors, limits, static files", .removesTemporaryDirectories)
 struct WebShellTests {
+    /// The hash of the stylesheet the pages carry inline, the one inline style the policy allows.
+    static let inlineStyleHash: String = {
+        let css = (try? String(contentsOf: repositoryRoot.appendingPathComponent("Public/style.css"), encoding: .utf8)) ?? ""
+        return InlineStylesheet(css: css)?.policySource ?? "no stylesheet"
+    }()
+
     static let securityHeaders: [(HTTPField.Name, String)] = [
-        (.contentSecurityPolicy, "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+        (.contentSecurityPolicy, "default-src 'self'; img-src 'self' data:; style-src 'self' \(inlineStyleHash); object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
         (.xContentTypeOptions, "nosniff"),
         (HTTPField.Name("Referrer-Policy")!, "same-origin"),
         (HTTPField.Name("Cross-Origin-Opener-Policy")!, "same-origin"),
@@ -51,7 +57,7 @@ struct WebShellTests {
             #expect(response.status == .notFound)
             #expect(response.headers[.contentType] == "text/html; charset=utf-8")
             #expect(response.shows("Page not found"))
-            #expect(response.text.contains("/static/style.css"))
+            #expect(response.text.contains("<style>:root{"), "the stylesheet, inline")
             #expect(response.text.contains("https://developer.nytimes.com"))
         }
     }
