@@ -71,7 +71,7 @@ public struct WishlistServer: Sendable {
         }
         router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies, files: staticFiles))
         // Outside the error pages, so that they are compressed too; static files come compressed.
-        router.add(middleware: CompressionMiddleware())
+        router.add(middleware: CompressionMiddleware(sharedPart: { staticFiles.current.stylesheet?.deflated }))
         router.add(middleware: ErrorPageMiddleware(pages: pages))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: StaticFilesMiddleware(files: staticFiles))

@@ -21,6 +21,13 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Above this a body is not collected into memory to be compressed.
     static var maximumBytes: Int { 4 << 20 }
 
+    /// Bytes that pages share, deflated once (the inline stylesheet): not compressed per response.
+    let sharedPart: @Sendable () -> Gzip.SharedPart?
+
+    init(sharedPart: @escaping @Sendable () -> Gzip.SharedPart? = { nil }) {
+        self.sharedPart = sharedPart
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         guard let type = response.headers[.contentType], let kind = Self.kind(ofContentType: type) else { return response }
@@ -32,7 +39,8 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         else { return response }
         let collector = BodyCollector(capacity: length)
         try await response.body.write(collector.writer)
-        guard let compressed = Gzip.compress(collector.buffer, level: Gzip.pageLevel), compressed.readableBytes < length
+        let shared = kind == .page ? sharedPart() : nil
+        guard let compressed = Gzip.compress(collector.buffer, level: Gzip.pageLevel, reusing: shared), compressed.readableBytes < length
         else {
             response.body = ResponseBody(byteBuffer: collector.buffer)
             return response

@@ -1,4 +1,5 @@
 import CZlib
+import Foundation
 import NIOCore
 
 /// gzip (RFC 1952) through the system's zlib, in one call over a whole body: pages and static
@@ -29,6 +30,79 @@ enum Gzip {
             }
         }
         return finished ? output : nil
+    }
+
+    /// Bytes that many bodies carry (every page's inline stylesheet), deflated once. The stream
+    /// ends on a full flush and needs nothing before it, so it can stand between the blocks of
+    /// another deflate stream that was itself flushed just before it (RFC 1951, 3.2.3: a block
+    /// refers back only to what its decoder has already written, and after a full flush zlib's
+    /// compressor refers to nothing before the flush).
+    struct SharedPart: Sendable {
+        let bytes: [UInt8]
+        let deflated: [UInt8]
+
+        init?(_ bytes: [UInt8]) {
+            guard !bytes.isEmpty else { return nil }
+            var stream = z_stream()
+            guard wishlist_deflate_init_raw(&stream, Gzip.staticLevel) == Z_OK else { return nil }
+            defer { deflateEnd(&stream) }
+            var output = ByteBufferAllocator().buffer(capacity: bytes.count)
+            let done = bytes.withUnsafeBytes { Gzip.deflateRaw($0, flush: Z_FULL_FLUSH, &stream, into: &output) }
+            guard done else { return nil }
+            self.bytes = bytes
+            self.deflated = Array(output.readableBytesView)
+        }
+
+        /// Where the part starts in `body`, if it is there.
+        func offset(in body: UnsafeRawBufferPointer) -> Int? {
+            guard let base = body.baseAddress, body.count >= bytes.count else { return nil }
+            var from = 0
+            while let found = body[from...].firstIndex(of: bytes[0]), found + bytes.count <= body.count {
+                if bytes.withUnsafeBytes({ memcmp(base + found, $0.baseAddress!, bytes.count) }) == 0 { return found }
+                from = found + 1
+            }
+            return nil
+        }
+    }
+
+    /// `bytes` gzipped, like ``compress(_:level:)``, but where they hold `part` its bytes are
+    /// not compressed again: its deflated bytes, made once, go between this body's before and
+    /// after it. For a page, the stylesheet's 35 KB are then not compressed on every response.
+    static func compress(_ bytes: ByteBuffer, level: Int32, reusing part: SharedPart?) -> ByteBuffer? {
+        bytes.withUnsafeReadableBytes { body -> ByteBuffer? in
+            guard let part, let start = part.offset(in: body) else { return compress(bytes, level: level) }
+            var stream = z_stream()
+            guard wishlist_deflate_init_raw(&stream, level) == Z_OK else { return nil }
+            defer { deflateEnd(&stream) }
+            var output = ByteBufferAllocator().buffer(capacity: body.count / 2 + part.deflated.count)
+            // RFC 1952's member header: deflate, no flags, no time, no extra flags, Unix.
+            output.writeBytes([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
+            guard deflateRaw(UnsafeRawBufferPointer(rebasing: body[..<start]), flush: Z_FULL_FLUSH, &stream, into: &output) else { return nil }
+            output.writeBytes(part.deflated)
+            let after = UnsafeRawBufferPointer(rebasing: body[(start + part.bytes.count)...])
+            guard deflateRaw(after, flush: Z_FINISH, &stream, into: &output) else { return nil }
+            let crc = crc32(0, body.bindMemory(to: Bytef.self).baseAddress, uInt(body.count))
+            output.writeInteger(UInt32(truncatingIfNeeded: crc), endianness: .little)
+            output.writeInteger(UInt32(truncatingIfNeeded: body.count), endianness: .little)
+            return output
+        }
+    }
+
+    /// Deflates all of `input` into `output` and ends with `flush`; false if zlib did not.
+    fileprivate static func deflateRaw(_ input: UnsafeRawBufferPointer, flush: Int32, _ stream: inout z_stream, into output: inout ByteBuffer) -> Bool {
+        // deflateBound counts one final block; a flush adds an empty stored block of its own.
+        let bound = Int(deflateBound(&stream, uLong(input.count))) + 16
+        var done = false
+        output.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { out in
+            stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+            stream.avail_in = uInt(input.count)
+            stream.next_out = out.bindMemory(to: Bytef.self).baseAddress
+            stream.avail_out = uInt(out.count)
+            let status = deflate(&stream, flush)
+            done = stream.avail_in == 0 && (flush == Z_FINISH ? status == Z_STREAM_END : status == Z_OK)
+            return out.count - Int(stream.avail_out)
+        }
+        return done
     }
 
     /// A gzip body unpacked, or nil if it is not one; for tests, and at most `limit` bytes.

@@ -16,6 +16,8 @@ struct InlineStylesheet: Sendable {
     let element: TrustedHTML
     /// `'sha256-<base64>'` of the element's text, for `style-src`.
     let policySource: String
+    /// The element deflated once, for the gzip of every page that carries it.
+    let deflated: Gzip.SharedPart?
 
     /// Nil when the sheet could close its own element early (`</style`), which a stylesheet of
     /// ours never needs; the page then has no inline style and the policy allows none.
@@ -24,6 +26,7 @@ struct InlineStylesheet: Sendable {
         guard text.range(of: "</style", options: .caseInsensitive) == nil else { return nil }
         element = TrustedHTML(trusted: "<style>" + text + "</style>")
         policySource = "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'"
+        deflated = Gzip.SharedPart(Array(element.html.utf8))
     }
 
     /// Drops comments and collapses whitespace to one space, or none beside `{ } ; ,`, leaving

@@ -174,6 +174,20 @@ struct CompressionTests {
         }
     }
 
+    @Test("a part that bodies share is deflated once and reused as it is, wherever it stands; the whole unpacks to the body", arguments: [
+        ("", "</head><body>a page</body>"), ("<!doctype html><head>", "</head><body>a page</body>"), ("<!doctype html><head>", ""),
+    ])
+    func sharedPartIsReused(before: String, after: String) throws {
+        let css = String(repeating: ".book-row { margin: 0 auto; color: var(--color-text); }\n", count: 400)
+        let part = try #require(Gzip.SharedPart(Array("<style>\(css)</style>".utf8)))
+        for body in [before + "<style>\(css)</style>" + after, before + "<style>.other{}</style>" + after + " no shared part"] {
+            let compressed = try #require(Gzip.compress(ByteBuffer(string: body), level: Gzip.pageLevel, reusing: part))
+            #expect(String(buffer: try #require(Gzip.decompress(compressed))) == body)
+            let reused = Array(compressed.readableBytesView).firstRange(of: part.deflated) != nil
+            #expect(reused == body.contains(css), "the part's deflated bytes are in the body exactly when the part is")
+        }
+    }
+
     @Test("an Atom feed is gzipped for a feed reader that asks, with or without Sec-Fetch-Site, and unpacks to the feed")
     func feedsAreGzipped() async throws {
         let server = try await TestApp.build()

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import NIOCore
 import Testing
 @testable import WishlistWeb
 
@@ -41,6 +42,19 @@ struct InlineStylesheetTests {
             #expect(policy.contains("style-src 'self' 'sha256-\(hash)';"), "\(policy)")
             #expect(!policy.contains("unsafe-inline"))
             #expect(!page.text.contains(#"rel="stylesheet""#), "no render-blocking stylesheet request")
+        }
+    }
+
+    @Test("a gzipped page carries the stylesheet as deflated once when the server started, not compressed again")
+    func gzippedPagesReuseTheDeflatedStylesheet() async throws {
+        let css = try String(contentsOf: repositoryRoot.appendingPathComponent("Public/style.css"), encoding: .utf8)
+        let deflated = try #require(InlineStylesheet(css: css)?.deflated?.deflated)
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            let page = try await browser.get("/login", headers: CompressionTests.ownNavigation)
+            #expect(page.headers[.contentEncoding] == "gzip")
+            #expect(Array(page.body.readableBytesView).firstRange(of: deflated) != nil)
+            #expect(String(buffer: try #require(Gzip.decompress(page.body))).contains("<style>:root{"))
         }
     }
 }
