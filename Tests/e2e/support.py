@@ -566,7 +566,10 @@ def page_structure_problems(browser: "Browser") -> list[str]:
 
 
 def inline_styles_and_scripts(browser: "Browser") -> list[str]:
-    """Inline style attributes, <style> blocks and inline scripts: the CSP blocks all three."""
+    """Inline style attributes, <style> blocks and inline scripts, which the CSP blocks; all but the
+    head's one <style>, the page's stylesheet, which the CSP allows by the hash of its text."""
     return browser.js(
-        "return Array.from(document.querySelectorAll('[style], style, script:not([src])'), e => e.outerHTML.slice(0, 120));"
+        "const own = document.head.querySelector('style');"
+        "return Array.from(document.querySelectorAll('[style], style, script:not([src])')).filter(e => e !== own)"
+        ".map(e => e.outerHTML.slice(0, 120));"
     )

@@ -15,7 +15,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
 from support import (
-    Browser, SampleBook, SampleList, fill, fold, follow, sample_catalog, visible_text,
+    Browser, SampleBook, SampleList, fill, fold, follow, inline_styles_and_scripts, sample_catalog, visible_text,
 )
 
 NYT_URL = "https://developer.nytimes.com"
@@ -568,7 +568,7 @@ def test_no_console_errors_on_catalog_pages(signed_in: Browser) -> None:
     browser = signed_in
     for name, path in catalog_pages(browser):
         browser.visit(path, name)
-        inline = browser.js("return Array.from(document.querySelectorAll('[style], style, script:not([src])'), e => e.outerHTML.slice(0, 120));")
+        inline = inline_styles_and_scripts(browser)
         assert inline == [], f"{path} has inline styles or scripts, which the CSP blocks: {inline}"
     browser.assert_no_console_errors()
 
