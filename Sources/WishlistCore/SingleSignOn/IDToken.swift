@@ -29,7 +29,9 @@ public struct IDToken: Sendable, Equatable {
     /// Checks `iss`, `aud` (and `azp` when there are several audiences or it is present),
     /// `exp`, `iat`, `nonce` and `sub` of a payload whose signature was verified.
     public init(payload: [UInt8], expecting expected: Expectation) throws(TokenRefusal) {
-        guard let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { throw .malformed }
+        guard let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+              JSONMemberNames.haveDuplicates(payload) == false
+        else { throw .malformed }
         guard claims["iss"] as? String == expected.issuer else { throw .claim("comes from another issuer") }
         let audiences = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
         guard audiences.contains(expected.clientID) else { throw .claim("is meant for another client") }

@@ -129,7 +129,8 @@ public struct JSONWebSignature: Sendable {
         guard compact.utf8.count <= 16_384, parts.count == 3,
               let headerBytes = Base64URL.decode(String(parts[0])), let payload = Base64URL.decode(String(parts[1])),
               let signature = Base64URL.decode(String(parts[2])),
-              let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any]
+              let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
+              JSONMemberNames.haveDuplicates(headerBytes) == false
         else { throw .malformed }
         let name = header["alg"] as? String ?? ""
         guard let algorithm = SignatureAlgorithm(rawValue: name) else { throw .algorithm(name) }

@@ -107,4 +107,28 @@ struct JSONWebSignatureTests {
         #expect(throws: TokenRefusal.self) { try IDToken(payload: Self.token { $0["aud"] = ["app", "api"] }, expecting: Self.expected) }
         #expect(throws: TokenRefusal.self) { try IDToken(payload: Self.token { $0["azp"] = "api" }, expecting: Self.expected) }
     }
+
+    /// Found by the `jws` fuzz target in CI's smoke: with `"sub"` written twice JSONSerialization
+    /// and JSONDecoder read different subjects, so which member a token names would depend on who
+    /// reads it. RFC 7519 §4 lets a parser refuse such a token, and we do; a header too (RFC 7515 §5.2).
+    @Test(arguments: [
+        #"{"iss": "https://id.example", "aud": "app", "sub": "s-1", "nonce": "n-1", "iat": 1790000000, "exp": 1790000300, "sub": "s-2"}"#,
+        #"{"iss": "https://id.example", "aud": "app", "sub": "s-1", "nonce": "n-1", "iat": 1790000000, "exp": 1790000300, "s\u0075b": "s-2"}"#,
+        #"{"iss": "https://id.example", "aud": ["app", "x"], "azp": "app", "sub": "s-1", "nonce": "n-1", "iat": 1790000000, "exp": 1790000300, "exp": 1790000030.5}"#,
+    ])
+    func claimsNamedTwiceAreRefused(_ payload: String) {
+        #expect(throws: TokenRefusal.malformed) { try IDToken(payload: Array(payload.utf8), expecting: Self.expected) }
+    }
+
+    @Test func claimsNamedOnceAreReadWhateverTheirValuesHold() throws {
+        let payload = #"{"iss": "https://id.example", "aud": ["app"], "sub": "s-1", "nonce": "n-1", "iat": 1790000000, "exp": 1790000300,"#
+            + #" "extra": {"sub": "nested", "list": [1, {"sub": 2}, "a\"b", true, null, -1.5e3]}, "name": "Zoë \ud83d\udcda"}"#
+        #expect(try IDToken(payload: Array(payload.utf8), expecting: Self.expected).subject == "s-1")
+        #expect(JSONMemberNames.haveDuplicates(Array(payload.utf8)) == false)
+    }
+
+    @Test func aHeaderNamingAParameterTwiceIsRefused() {
+        let header = Base64URL.encode(Array(#"{"alg": "RS256", "kid": "a", "kid": "b"}"#.utf8))
+        #expect(throws: TokenRefusal.malformed) { try JSONWebSignature(compact: header + ".e30.AA") }
+    }
 }
