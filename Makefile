@@ -161,7 +161,7 @@ FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-jso
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
 SOAK_MINUTES ?= 10
-.PHONY: fuzz fuzz-build fuzz-smoke soak
+.PHONY: fuzz fuzz-build fuzz-long fuzz-smoke soak
 
 ## fuzz-build: the libFuzzer targets (Fuzz/) in .build-fuzz; our code instrumented, the dependencies plain (Package.swift)
 fuzz-build: deps
@@ -170,6 +170,10 @@ fuzz-build: deps
 ## fuzz: each of FUZZ_TARGETS for FUZZ_SECONDS on its seeds (Fuzz/corpus); fails on a crash and keeps the input
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## fuzz-long: docs/fuzzing.md's long runs: each of FUZZ_TARGETS to 10 M executions or an hour of its own CPU, at the lowest priority
+fuzz-long: fuzz-build
+	scripts/fuzz-long.sh $(FUZZ_TARGETS)
 
 ## fuzz-smoke: part of make test: every seed of every target, then FUZZ_SMOKE_SECONDS of mutations each
 fuzz-smoke: fuzz-build

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `make fuzz-long`: the long runs docs/fuzzing.md records. Each named target of
+# .build-fuzz/debug/wishlist-fuzz runs until 10 million executions or one hour of its own CPU
+# time, whichever comes first, so the hour is an hour of fuzzing however busy the machine is.
+# As root it runs in its own autogroup at nice 19: it takes only the CPU nobody else wants
+# (the kernel shares CPU between sessions before nice counts). Never SIGSTOP it: libFuzzer's
+# -timeout is wall time, and a pause reads as a hang.
+#   scripts/fuzz-long.sh TARGET...    (from the repository's root; results in .build-fuzz/long-summary.txt)
+set -u
+[ "$(id -u)" = 0 ] && echo 19 > /proc/self/autogroup
+export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
+tick=$(getconf CLK_TCK)
+status=0
+for target in "$@"; do
+    corpus=.build-fuzz/corpus/$target
+    artifacts=.build-fuzz/artifacts/$target/
+    mkdir -p "$corpus" "$artifacts"
+    log=.build-fuzz/long-$target.log
+    start=$(date -u +%FT%TZ)
+    .build-fuzz/debug/wishlist-fuzz "$target" -runs=10000000 -timeout=30 -print_final_stats=1 \
+        -artifact_prefix="$artifacts" "$corpus" "Fuzz/corpus/$target" > "$log" 2>&1 &
+    pid=$!
+    cpu=0
+    while kill -0 "$pid" 2>/dev/null; do
+        read -r -a fields < "/proc/$pid/stat" 2>/dev/null || break
+        cpu=$(( (fields[13] + fields[14]) / tick ))
+        [ "$cpu" -ge 3600 ] && kill -INT "$pid"
+        sleep 5
+    done
+    wait "$pid"
+    code=$?
+    # SIGINT after the hour ends libFuzzer with its final stats and a status of its own; a
+    # finding leaves an input in the artifacts directory.
+    if [ -n "$(ls "$artifacts")" ]; then status=1; result=FINDING; else result="no finding"; fi
+    echo "$target start=$start end=$(date -u +%FT%TZ) cpu_s=$cpu exit=$code" \
+        "executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")" \
+        "$(grep -o 'cov: [0-9]*' "$log" | tail -n 1) $(grep -o 'ft: [0-9]*' "$log" | tail -n 1)" \
+        "peak_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log") corpus=$(ls "$corpus" | wc -l) $result" | tee -a .build-fuzz/long-summary.txt
+done
+exit $status
