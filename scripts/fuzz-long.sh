@@ -2,11 +2,16 @@
 # `make fuzz-long`: the long runs docs/fuzzing.md records. Each named target of
 # .build-fuzz/debug/wishlist-fuzz runs until 10 million executions or one hour of its own CPU
 # time, whichever comes first, so the hour is an hour of fuzzing however busy the machine is.
-# As root it runs in its own autogroup at nice 19: it takes only the CPU nobody else wants
-# (the kernel shares CPU between sessions before nice counts). Never SIGSTOP it: libFuzzer's
-# -timeout is wall time, and a pause reads as a hang.
+# It runs at nice 19 in a session of its own, whose autogroup it sets to nice 19 as root: the
+# kernel shares CPU between sessions (autogroups) before nice counts, so a plain nice 19 would
+# still take half the machine from a benchmark started in the same terminal's session, and
+# setting the autogroup of that session would slow everything else started there. Never
+# SIGSTOP it: libFuzzer's -timeout is wall time, and a pause reads as a hang.
 #   scripts/fuzz-long.sh TARGET...    (from the repository's root; results in .build-fuzz/long-summary.txt)
 set -u
+if [ -z "${FUZZ_LONG_SESSION:-}" ]; then
+    exec env FUZZ_LONG_SESSION=1 setsid --wait nice -n 19 "$0" "$@"
+fi
 [ "$(id -u)" = 0 ] && echo 19 > /proc/self/autogroup
 export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
 tick=$(getconf CLK_TCK)
