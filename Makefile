@@ -30,8 +30,10 @@ build: deps
 
 # Tests against the fake NYT server over libcurl measure real transfer timeouts, so they run in a
 # second pass of their own: beside the other 49 suites on two cores, a response can wait in the
-# scheduler's queue longer than the 30 s a transfer may take.
-OVER_LIBCURL := CatalogSyncTests|BackfillTests|CurlHTTPClientTests|DatedEditionTests|htmlAndJavascriptPlantedInTheAPI
+# scheduler's queue longer than the 30 s a transfer may take. So do the covers' route tests: a
+# page's request waits at most 4 s for a cover's fetch over libcurl and its decode, which a
+# loaded machine once stretched past (CoversController.patience).
+OVER_LIBCURL := CatalogSyncTests|BackfillTests|CurlHTTPClientTests|DatedEditionTests|htmlAndJavascriptPlantedInTheAPI|CoverHTTPTests
 unit: deps
 	swift test --skip '$(OVER_LIBCURL)'
 	swift test --skip-build --filter '$(OVER_LIBCURL)'
