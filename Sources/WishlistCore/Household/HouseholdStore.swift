@@ -204,10 +204,17 @@ extension HouseholdStore {
     public struct Reader {
         let db: Database
 
-        /// Grows with every change to a reservation (migration 14): a member's list as a giver
-        /// sees it is cached under it and the wishlist generation; the owner's pages never are.
-        public func reservationGeneration() throws -> Int64 {
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM reservation_generation")) ?? 0
+        /// Grows with every change to what a member's page shows the others (migration 25): her
+        /// items, her account, readings, favourites and picture, the reservations and ideas for
+        /// her, and anyone's shown name. Her own pages are never kept under it.
+        public func memberPageGeneration(ownerID: Int64) throws -> Int64 {
+            try Int64.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT COALESCE((SELECT wishes + about + givers FROM owner_generation WHERE user_id = ?), 0)
+                        + (SELECT value FROM name_generation)
+                    """),
+                arguments: [ownerID]
+            ) ?? 0
         }
 
         /// Whose shared list `username` names, as `viewerID` may see it.

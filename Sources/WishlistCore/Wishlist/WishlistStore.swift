@@ -117,11 +117,17 @@ public struct WishlistStore: Sendable {
     public struct Reader {
         let db: Database
 
-        /// Grows with every change to items and users (migrations 12 and 14), never with a
-        /// reservation: the owner's pages are cached under it, so their timing cannot tell her
-        /// that a giver reserved (``HouseholdStore/Reader/reservationGeneration()``).
+        /// Grows with every change to anyone's items, readings or account (migrations 12 and 14),
+        /// never with a reservation: the list pages in the household's orders are kept under it.
         public func generation() throws -> Int64 {
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM wishlist_generation")) ?? 0
+        }
+
+        /// Grows with every change to the member's own items and with nothing else (migration 25):
+        /// her wishlist page is kept under it, so neither the household's traffic nor a giver's
+        /// reservation changes whether her next view comes from the cache.
+        public func wishesGeneration(ownerID: Int64) throws -> Int64 {
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT wishes FROM owner_generation WHERE user_id = ?"), arguments: [ownerID]) ?? 0
         }
 
         public func items(userID: Int64, sort: WishlistSort) throws -> [WishlistItem] {

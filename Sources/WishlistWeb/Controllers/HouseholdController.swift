@@ -113,15 +113,16 @@ struct HouseholdController {
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
         }
+        let year = FinishedDate(clock.now()).year
         let key = WishlistPageKey(
             page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
-            generation: try read.catalog.generation() + read.wishlist.generation() + read.household.reservationGeneration()
+            readingYear: year, generation: try read.catalog.generation() + read.household.memberPageGeneration(ownerID: member.id)
         )
         if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached), nil) }
         let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
         let about = MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
-            readThisYear: try read.reading.finishedCount(userID: member.id, year: FinishedDate(clock.now()).year),
+            readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
             readings: try read.reading.readings(userID: member.id, sort: .finished)
         )
         return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))), about)

@@ -51,7 +51,7 @@ struct WishlistController {
         }
         let key = WishlistPageKey(
             page: .own, ownerID: user.userID, viewerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
-            generation: try read.catalog.generation() + read.wishlist.generation()
+            generation: try read.catalog.generation() + read.wishlist.wishesGeneration(ownerID: user.userID)
         )
         if let cached = pageCaches.ownWishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }
         let items = try read.wishlist.items(userID: user.userID, sort: sort)

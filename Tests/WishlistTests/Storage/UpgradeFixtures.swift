@@ -236,6 +236,14 @@ enum UpgradeFixtures {
             INSERT INTO reading (user_id, book_id, title, author, rating, review, updated_at) VALUES
                 (1, '9780000000071', 'Tidewater', 'Ines Alves', 4, '', '2024-03-14 10:00:00.000');
             """,
+        // Bob reserves Alice's Tidewater and Carol rates it, after each member's pages have
+        // generations of their own.
+        "25-owner-generations": """
+            INSERT INTO reservation (id, item_id, giver_id, owner_id, owner_name, title, author, reserved_at) VALUES
+                (6, 10, 2, 1, 'Alice', 'Tidewater', 'Ines Alves', '2024-03-15 10:00:00.000');
+            INSERT INTO reading (user_id, book_id, title, author, rating, review, updated_at) VALUES
+                (3, '9780000000071', 'Tidewater', 'Ines Alves', 5, 'Read it twice.', '2024-03-15 11:00:00.000');
+            """,
     ]
 }
 

@@ -11,20 +11,31 @@ protocol SharedPage: Sendable {
 
 /// What makes two visitors' pages the same apart from their slots.
 protocol SharedPageKey: Hashable, Sendable {
-    /// The generation the page was read at: one number that grows with every change to the
-    /// tables the page shows, by any process. For list and book pages the catalog's
-    /// (``CatalogStore/Reader/generation()``); for wishlist pages the sum of the catalog's, the
-    /// wishlists' and, for a giver's view, the reservations' (``WishlistPageKey``).
-    var generation: Int64 { get }
+    /// The generation the page was read at: a number that grows with every change to the rows
+    /// the page shows, by any process. For list and book pages the catalog's
+    /// (``CatalogStore/Reader/generation()``); for wishlist pages the catalog's plus the owner's
+    /// (``WishlistPageKey``).
+    var generation: Int64 { get set }
+}
+
+extension SharedPageKey {
+    /// Which page this is, whatever its generation.
+    var identity: Self {
+        var identity = self
+        identity.generation = 0
+        return identity
+    }
 }
 
 /// Pages rendered once and kept, in memory, for every visitor whose request has the same key.
 ///
 /// - **Key**: the key type's fields (the page's parameters, what differs between visitors of one
 ///   kind, such as being an admin, and the status line) plus its ``SharedPageKey/generation``.
-/// - **Invalidated**: when a key with a newer generation is first seen, every page of the older
-///   one goes: a write by any process (a refresh, a back-fill, `wishlist user …`) is seen on the
-///   next request, because the generation is read in the request's own transaction.
+/// - **Invalidated**: each page is kept with the generation it was read at and found only under
+///   that one: a write by any process (a refresh, a back-fill, `wishlist user …`) is seen on the
+///   next request, because the generation is read in the request's own transaction. A page is
+///   replaced by its newer rendering, never by an older one a slower request finished later.
+///   Generations are a page's own, not the cache's: one member's wishes leave another's pages be.
 /// - **Bounded**: at most `capacity` pages; when full, the oldest goes.
 ///
 /// The caches in this folder: the shared pages (``PageCaches``: list, book, a person's own
@@ -38,9 +49,10 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var entries: [Key: Entry] = [:]
+        /// Under each key's ``SharedPageKey/identity``.
+        var entries: [Key: (generation: Int64, entry: Entry)] = [:]
+        /// The pages kept, oldest first.
         var order: [Key] = []
-        var generation: Int64 = 0
         var hits = 0
         var misses = 0
     }
@@ -53,7 +65,8 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
 
     func entry(_ key: Key) -> Entry? {
         let entry = state.withLock { state in
-            let entry = state.entries[key]
+            var entry: Entry?
+            if let kept = state.entries[key.identity], kept.generation == key.generation { entry = kept.entry }
             if entry == nil { state.misses += 1 } else { state.hits += 1 }
             return entry
         }
@@ -62,16 +75,15 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
     }
 
     func keep(_ entry: Entry, for key: Key) {
+        let identity = key.identity
         state.withLock { state in
-            if key.generation > state.generation {
-                state.entries.removeAll(keepingCapacity: true)
-                state.order.removeAll(keepingCapacity: true)
-                state.generation = key.generation
+            if let kept = state.entries[identity] {
+                guard kept.generation < key.generation else { return }
+            } else {
+                if state.order.count >= capacity { state.entries[state.order.removeFirst()] = nil }
+                state.order.append(identity)
             }
-            guard key.generation == state.generation, state.entries[key] == nil else { return }
-            if state.order.count >= capacity { state.entries[state.order.removeFirst()] = nil }
-            state.entries[key] = entry
-            state.order.append(key)
+            state.entries[identity] = (key.generation, entry)
         }
     }
 
@@ -80,7 +92,7 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
         state.withLock { state in
             SharedPageStatistics(
                 hits: state.hits, misses: state.misses, entries: state.entries.count,
-                bytes: state.entries.values.reduce(0) { $0 + $1.byteCount }
+                bytes: state.entries.values.reduce(0) { $0 + $1.entry.byteCount }
             )
         }
     }
@@ -114,7 +126,7 @@ final class PageCaches: Sendable {
     let books: BookPageCache
     /// A person's own wishlist pages, never emptied by a reservation.
     let ownWishlists: WishlistPageCache
-    /// Members' lists as their givers see them, reservations included.
+    /// Members' pages as the others see them, reservations included.
     let memberWishlists: WishlistPageCache
 
     init(metrics: MetricsRegistry? = nil) {

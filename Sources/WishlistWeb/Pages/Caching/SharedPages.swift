@@ -26,7 +26,7 @@ struct ListPageKey: SharedPageKey {
     let isFavorite: Bool
     let isAdmin: Bool
     let statusLine: String?
-    let generation: Int64
+    var generation: Int64
 }
 
 struct ListPage: SharedPage {
@@ -81,16 +81,17 @@ struct ListPage: SharedPage {
 typealias BookPageCache = SharedPageCache<BookPageKey, BookPage>
 
 extension BookPageCache {
-    /// The most visited books; a page with two years of charts is about 60 KB, so 128 of them stay
-    /// under 8 MB.
-    convenience init(metrics: MetricsRegistry? = nil) { self.init(page: "book", capacity: 128, metrics: metrics) }
+    /// The most visited books: the current lists carry about 300 (18 lists of 15, some on two),
+    /// and a page with two years of charts is about 60 KB, most far less, so 320 of them stay
+    /// under 20 MB. At 128 a household browsing the lists found half its book pages gone (issue 34).
+    convenience init(metrics: MetricsRegistry? = nil) { self.init(page: "book", capacity: 320, metrics: metrics) }
 }
 
 struct BookPageKey: SharedPageKey {
     let bookID: String
     let isAdmin: Bool
     let statusLine: String?
-    let generation: Int64
+    var generation: Int64
 }
 
 struct BookPage: SharedPage {
@@ -126,16 +127,18 @@ struct BookPage: SharedPage {
 
 /// Rendered wishlist pages: a person's own (`/wishlist`) and a member's as another sees it
 /// (`/people/{username}`), in two caches (``PageCaches``) because they are kept under different
-/// generations: the owner's under the catalog's and the wishlists' (items and accounts), a
-/// member's under those and the reservations'. One cache would empty the owner's pages whenever
-/// a giver reserved, and her next page's timing would tell her (issue 27). Each page is one
-/// viewer's, so the key names both people; what is the session's (the token, the flash) is still
-/// filled per request. Key: ``WishlistPageKey``; invalidated by the sum of the generations named.
+/// generations: the owner's under the catalog's and her wishes' (her items, nothing else), a
+/// member's under the catalog's and everything her page shows the others
+/// (``HouseholdStore/Reader/memberPageGeneration(ownerID:)``). Nothing a giver does grows the
+/// first, or the owner's next page would be rendered afresh and its timing would tell her (issue
+/// 27). Each page is one viewer's, so the key names both people; what is the session's (the
+/// token, the flash) is still filled per request. Key: ``WishlistPageKey``.
 typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
 
 extension WishlistPageCache {
-    /// A 200-item wishlist is about 250 KB: 48 pages stay under 12 MB.
-    convenience init(page: String, metrics: MetricsRegistry? = nil) { self.init(page: page, capacity: 48, metrics: metrics) }
+    /// A 200-item wishlist is about 250 KB, a typical one of 20 items 30 KB: 200 pages stay
+    /// under 10 MB for typical lists, 50 MB if every one were that long.
+    convenience init(page: String, metrics: MetricsRegistry? = nil) { self.init(page: page, capacity: 200, metrics: metrics) }
 }
 
 struct WishlistPageKey: SharedPageKey {
@@ -147,9 +150,11 @@ struct WishlistPageKey: SharedPageKey {
     let sort: WishlistSort
     let isAdmin: Bool
     let statusLine: String?
-    /// The sum of the generations the page depends on (the catalog's and the wishlists', and for a
-    /// member's page the reservations'): each only grows, so the sum grows with any of them.
-    let generation: Int64
+    /// The year a member's page counts the books she read in; 0 on one's own wishlist.
+    var readingYear = 0
+    /// The catalog's generation plus the owner's (her wishes' on her own page, everything her
+    /// member page shows on that one): each only grows, so the sum grows with any of them.
+    var generation: Int64
 }
 
 struct WishlistPage: SharedPage {
