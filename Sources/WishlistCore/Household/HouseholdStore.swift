@@ -73,10 +73,6 @@ public struct HouseholdStore: Sendable {
         }
     }
 
-    /// A shared list's items as `viewerID` sees them, each with who (if anyone) reserved it.
-    public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) async throws -> [SharedItem] {
-        try await database.pool.read { try Reader(db: $0).items(ownerID: ownerID, viewerID: viewerID, sort: sort) }
-    }
 
     // MARK: Reservations
 
@@ -234,8 +230,9 @@ extension HouseholdStore {
             return reachable ? .member(HouseholdStore.member(row)) : .notFound
         }
 
-        /// A member's items as `viewerID` sees them (never the owner's own: they see no reservations).
-        public func items(ownerID: Int64, viewerID: Int64, sort: WishlistSort) throws -> [SharedItem] {
+        /// A member's items, each with who (if anyone) reserved it: what her page shows every
+        /// other member, each seeing their own part (``HeldItem``). Never for the owner herself.
+        public func items(ownerID: Int64, sort: WishlistSort) throws -> [HeldItem] {
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
@@ -243,18 +240,13 @@ extension HouseholdStore {
                     FROM wishlist_item
                     LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
                     LEFT JOIN user AS giver ON giver.id = reservation.giver_id
-                    WHERE wishlist_item.user_id = ? AND ? != wishlist_item.user_id
+                    WHERE wishlist_item.user_id = ?
                     ORDER BY \(sort.orderBy)
                     """),
-                arguments: [ownerID, viewerID]
+                arguments: [ownerID]
             ).map { row in
-                let reservation: SharedItem.Reservation
-                switch row["giver_id"] as Int64? {
-                case nil: reservation = .open
-                case viewerID: reservation = .byViewer(bought: row["bought"], card: row["card"])
-                default: reservation = .byOther(name: row["giver_name"], bought: row["bought"])
-                }
-                return SharedItem(item: WishlistStore.item(row), reservation: reservation)
+                let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
+                return HeldItem(item: WishlistStore.item(row), holder: holder)
             }
         }
     }

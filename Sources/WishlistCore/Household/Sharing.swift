@@ -31,6 +31,34 @@ public struct SharedItem: Sendable, Equatable {
     public let reservation: Reservation
 }
 
+/// One item of a shared wishlist and its reservation as it stands, whoever looks: a member's
+/// page is read once for all the others, and each sees their own part of it. Never read for
+/// its owner, who sees no reservation.
+public struct HeldItem: Sendable, Equatable {
+    /// The giver who reserved the item.
+    public struct Holder: Sendable, Equatable {
+        public let id: Int64
+        /// The name to show (``MemberName``).
+        public let name: String
+        public let bought: Bool
+        /// Their card ("" for none), which only they see before the book arrives.
+        public let card: String
+    }
+
+    public let item: WishlistItem
+    public let holder: Holder?
+
+    /// The item as every other member sees it: open, or whose it is.
+    public var seenByOthers: SharedItem {
+        SharedItem(item: item, reservation: holder.map { .byOther(name: $0.name, bought: $0.bought) } ?? .open)
+    }
+
+    /// The item as the giver who reserved it sees it, with their card; nil while it is open.
+    public var seenByHolder: SharedItem? {
+        holder.map { SharedItem(item: item, reservation: .byViewer(bought: $0.bought, card: $0.card)) }
+    }
+}
+
 /// A gift the viewer has reserved, as "Gifts I'm giving" shows it.
 public struct Gift: Sendable, Equatable {
     public enum State: Sendable, Equatable {

@@ -115,11 +115,11 @@ struct HouseholdController {
         }
         let year = FinishedDate(clock.now()).year
         let key = WishlistPageKey(
-            page: .member, ownerID: member.id, viewerID: viewer.userID, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
+            page: .member, ownerID: member.id, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
             readingYear: year, generation: try read.catalog.generation() + read.household.memberPageGeneration(ownerID: member.id)
         )
         if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached), nil) }
-        let items = try read.household.items(ownerID: member.id, viewerID: viewer.userID, sort: sort)
+        let items = try read.household.items(ownerID: member.id, sort: sort)
         let about = MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
             readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
@@ -133,7 +133,7 @@ struct HouseholdController {
         case viewer
         case notFound
         /// The member, the order, and the page or its wishlist; `MemberAbout` when not cached.
-        case found(Member, WishlistSort, WishlistPageRead<SharedItem>, MemberAbout?)
+        case found(Member, WishlistSort, WishlistPageRead<HeldItem>, MemberAbout?)
 
         var isWorthKeeping: Bool {
             if case .found(_, _, let read, _) = self { read.isCached } else { true }
@@ -148,17 +148,22 @@ struct HouseholdController {
     }
 
     /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.
+    /// Each book's reservation controls are the visitor's own when they hold it, everyone else's otherwise.
     private func respond(_ entry: WishlistPage, for visitor: Visitor) throws -> Response {
         let cardFlash = try pages.cardFlash(visitor, cards: entry.cards)
+        let viewerID = visitor.signedIn?.userID
         return try pages.respond(entry.page, for: cardFlash?.visitor ?? visitor) { slot in
-            .value(slot.card == cardFlash?.index ? cardFlash!.html : .null)
+            switch slot {
+            case .flash(let card): .value(card == cardFlash?.index ? cardFlash!.html : .null)
+            case .reservation(let card): .fragment(entry.reservations[card].seen(by: viewerID))
+            }
         }
     }
 
     /// A member's wishlist as this viewer sees it: from the cache, or rendered from the page's
     /// read and kept (``WishlistPageCache``).
     private func sharedMemberPage(
-        _ member: Member, sort: WishlistSort, read: WishlistPageRead<SharedItem>, about: MemberAbout?, isAdmin: Bool
+        _ member: Member, sort: WishlistSort, read: WishlistPageRead<HeldItem>, about: MemberAbout?, isAdmin: Bool
     ) throws -> WishlistPage {
         switch read {
         case .cached(let page):
@@ -167,6 +172,22 @@ struct HouseholdController {
             let path = SitePath.person(member.username)
             let about = about ?? MemberAbout(profile: .empty, readThisYear: 0, readings: [])
             let cards = items.map { Card.item($0.item.id) }
+            let slot = { (name: String) in WishlistPage.Slot(name, cards: cards) }
+            let returnTo = TemplateValue.string(sort == .priority ? path : path + "?sort=" + sort.rawValue)
+            let reservations = try items.map { held in
+                let placements = placements[held.item.bookID ?? ""] ?? []
+                let actions = { (shared: SharedItem) in
+                    try pages.renderSharedFragment(
+                        "partials/reservation-actions.html",
+                        ["item": .dictionary(Self.sharedItemValue(shared, placements: placements)),
+                         "return_to": returnTo, "csrf_token": .slot(PageRenderer.Slot.csrfToken)],
+                        own: slot
+                    )
+                }
+                return WishlistPage.ReservationActions(
+                    holderID: held.holder?.id, forOthers: try actions(held.seenByOthers), forHolder: try held.seenByHolder.map(actions)
+                )
+            }
             let page = WishlistPage(page: try pages.renderShared(
                 "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
@@ -180,15 +201,16 @@ struct HouseholdController {
                         "username": member.name == member.username ? .null : .string(member.username),
                     ],
                     "sort": .string(sort.rawValue),
-                    "items": .array(items.map { shared in
-                        var value = Self.sharedItemValue(shared, placements: placements[shared.item.bookID ?? ""] ?? [])
-                        value["flash_html"] = .slot("flash:" + Card.item(shared.item.id))
+                    "items": .array(items.map { held in
+                        var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
+                        value["reservation_html"] = .slot("reservation:" + Card.item(held.item.id))
+                        value["flash_html"] = .slot("flash:" + Card.item(held.item.id))
                         return .dictionary(value)
                     }),
-                    "return_to": .string(sort == .priority ? path : path + "?sort=" + sort.rawValue),
+                    "return_to": returnTo,
                 ],
-                own: { WishlistPage.Slot($0, cards: cards) }
-            ), cards: cards)
+                own: slot
+            ), cards: cards, reservations: reservations)
             pageCaches.memberWishlists.keep(page, for: key)
             return page
         }

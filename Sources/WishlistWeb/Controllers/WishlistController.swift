@@ -50,7 +50,7 @@ struct WishlistController {
             throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
         }
         let key = WishlistPageKey(
-            page: .own, ownerID: user.userID, viewerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
+            page: .own, ownerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
             generation: try read.catalog.generation() + read.wishlist.wishesGeneration(ownerID: user.userID)
         )
         if let cached = pageCaches.ownWishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }

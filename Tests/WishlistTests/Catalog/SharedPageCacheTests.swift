@@ -289,4 +289,30 @@ struct SharedPageCacheTests {
             #expect(try await ben.get("/people/maya").shows(books[10].title))
         }
     }
+
+    /// A member's page is rendered once for all the others: each book's reservation controls are
+    /// filled per request, the holder's own (bought, her card, cancel) for her alone.
+    @Test func aMembersPageIsOneForAllTheOthersAndEachSeesOnlyTheirOwnReservation() async throws {
+        let home = try await Household.make()
+        let cache = home.server.pageCaches.memberWishlists
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
+            #expect(try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "Love from Ana")]).status == .seeOther)
+
+            let misses = cache.statistics.misses
+            let seenByAna = try await ana.get("/people/maya")
+            let seenByBen = try await ben.get("/people/maya")
+            #expect(cache.statistics.misses == misses + 1, "one rendering for both givers")
+            #expect(seenByAna.shows("Reserved by you") && seenByAna.text.contains("Love from Ana"))
+            #expect(seenByAna.text.components(separatedBy: "Reserve as a gift").count == 3)
+            #expect(seenByBen.shows("Reserved by ana") && !seenByBen.text.contains("Love from Ana"), "her card is hers")
+            #expect(!seenByBen.shows("Reserved by you") && !seenByBen.text.contains(#"class="cancel-reservation-form""#))
+            #expect(seenByBen.text.components(separatedBy: "Reserve as a gift").count == 3)
+            #expect(Self.tokens(in: seenByAna.text) == [ana.csrfToken] && Self.tokens(in: seenByBen.text) == [ben.csrfToken])
+        }
+    }
 }

@@ -125,14 +125,15 @@ struct BookPage: SharedPage {
     var byteCount: Int { page.byteCount + marks.byteCount }
 }
 
-/// Rendered wishlist pages: a person's own (`/wishlist`) and a member's as another sees it
+/// Rendered wishlist pages: a person's own (`/wishlist`) and a member's as the others see it
 /// (`/people/{username}`), in two caches (``PageCaches``) because they are kept under different
 /// generations: the owner's under the catalog's and her wishes' (her items, nothing else), a
 /// member's under the catalog's and everything her page shows the others
 /// (``HouseholdStore/Reader/memberPageGeneration(ownerID:)``). Nothing a giver does grows the
 /// first, or the owner's next page would be rendered afresh and its timing would tell her (issue
-/// 27). Each page is one viewer's, so the key names both people; what is the session's (the
-/// token, the flash) is still filled per request. Key: ``WishlistPageKey``.
+/// 27). A member's page is one for all the others: each book's reservation controls are rendered
+/// for the giver who holds it and for everyone else, and filled per request (``WishlistPage``);
+/// the session's token and flash are slots too. Key: ``WishlistPageKey``.
 typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
 
 extension WishlistPageCache {
@@ -145,8 +146,8 @@ struct WishlistPageKey: SharedPageKey {
     enum Page: Hashable, Sendable { case own, member }
 
     let page: Page
+    /// Whose wishlist: the visitor's own, or the member's the others see.
     let ownerID: Int64
-    let viewerID: Int64
     let sort: WishlistSort
     let isAdmin: Bool
     let statusLine: String?
@@ -162,17 +163,42 @@ struct WishlistPage: SharedPage {
     /// The page's cards in its order: a member's items (`item-<id>`), whose forms return to them.
     /// None on one's own wishlist, whose forms lead elsewhere.
     var cards: [String] = []
+    /// Each card's reservation controls, in the same order.
+    var reservations: [ReservationActions] = []
 
-    var byteCount: Int { page.byteCount }
+    var byteCount: Int { page.byteCount + reservations.reduce(0) { $0 + $1.byteCount } }
 
-    /// The confirmation on a card, when it is this one's (`flash:<card>`): its index in `cards`.
-    struct Slot: Equatable, Sendable {
-        let card: Int
+    /// The slots of a member's page, each a card's: its index in `cards`.
+    enum Slot: Equatable, Sendable {
+        /// The visitor's confirmation, when it is this card's (`flash:<card>`).
+        case flash(Int)
+        /// The card's reservation controls as the visitor sees them (`reservation:<card>`).
+        case reservation(Int)
 
         init?(_ name: String, cards: [String]) {
-            guard name.hasPrefix("flash:"), let card = cards.firstIndex(of: String(name.dropFirst(6))) else { return nil }
-            self.card = card
+            let parts = name.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let card = cards.firstIndex(of: String(parts[1])) else { return nil }
+            switch parts[0] {
+            case "flash": self = .flash(card)
+            case "reservation": self = .reservation(card)
+            default: return nil
+            }
         }
+    }
+
+    /// One book's reservation controls (partials/reservation-actions.html), rendered for the
+    /// giver who holds it (mark bought, the card, cancel) and for everyone else (reserve, or who
+    /// has it), with slots for the visitor's token.
+    struct ReservationActions: Sendable {
+        let holderID: Int64?
+        let forOthers: SharedHTML<Slot>
+        let forHolder: SharedHTML<Slot>?
+
+        func seen(by viewerID: Int64?) -> SharedHTML<Slot> {
+            if let forHolder, holderID == viewerID { forHolder } else { forOthers }
+        }
+
+        var byteCount: Int { forOthers.byteCount + (forHolder?.byteCount ?? 0) }
     }
 }
 
