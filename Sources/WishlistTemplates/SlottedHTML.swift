@@ -105,9 +105,12 @@ extension SlottedHTML<String> {
         let escaping: OutputEscaping
     }
 
+    /// The text is copied into a buffer of its own size: the render's buffer was sized for the
+    /// template's last render, which for a member's page may have been a list ten times as long,
+    /// and a kept page would hold that room for as long as it is kept.
     init(rendered: ByteBuffer, holes: [RenderedHole]) {
-        var text = rendered
-        text.discardReadBytes()
+        var text = ByteBufferAllocator().buffer(capacity: rendered.readableBytes)
+        text.writeImmutableBuffer(rendered)
         let start = rendered.readerIndex
         self.init(text: text, holes: holes.map { Hole(offset: $0.offset - start, slot: $0.name, escaping: $0.escaping) })
     }
