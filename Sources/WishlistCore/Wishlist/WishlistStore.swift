@@ -14,11 +14,16 @@ public struct WishlistItem: Sendable, Equatable {
     public let imageURL: String?
     public let imageWidth: Int
     public let imageHeight: Int
-    public let buyLinks: [CatalogBook.Link]
-    public let readingLinks: [CatalogBook.Link]
+    /// Where to buy it and read about it, as stored (JSON), decoded only by what shows them: a
+    /// wishlist page of fifty books decoded a hundred of these for nothing (issue 34).
+    let storedBuyLinks: String
+    let storedReadingLinks: String
     public let note: String
     public let priority: Priority
     public let addedAt: Date
+
+    public var buyLinks: [CatalogBook.Link] { WishlistStore.decode(storedBuyLinks) }
+    public var readingLinks: [CatalogBook.Link] { WishlistStore.decode(storedReadingLinks) }
 }
 
 public enum WishlistSort: String, Sendable, CaseIterable {
@@ -237,7 +242,7 @@ public struct WishlistStore: Sendable {
             id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], publisher: row["publisher"],
             description: row["description"], isbn10: row["isbn10"], isbn13: row["isbn13"], imageURL: row["image_url"],
             imageWidth: row["image_width"], imageHeight: row["image_height"],
-            buyLinks: decode(row["buy_links"]), readingLinks: decode(row["reading_links"]), note: row["note"],
+            storedBuyLinks: row["buy_links"], storedReadingLinks: row["reading_links"], note: row["note"],
             priority: Priority(storedValue: row["priority"]), addedAt: row.date("added_at")
         )
     }
@@ -247,7 +252,7 @@ public struct WishlistStore: Sendable {
         return String(decoding: (try? JSONEncoder().encode(pairs)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    private static func decode(_ json: String) -> [CatalogBook.Link] {
+    fileprivate static func decode(_ json: String) -> [CatalogBook.Link] {
         let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))) ?? []
         return pairs.compactMap { $0.count == 2 ? CatalogBook.Link(name: $0[0], url: $0[1]) : nil }
     }
