@@ -347,6 +347,8 @@ def scrape(port):
             labels = dict(re.findall(r'(\w+)="([^"]*)"', match.group(2)))
             key = (match.group(1), labels.get("page", ""), labels.get("result", ""))
             counters[key] = float(match.group(3))
+        elif line.startswith("wishlist_page_cache_bytes "):
+            counters["cache_bytes"] = float(line.split()[1])
     return counters
 
 
@@ -354,8 +356,9 @@ def hit_rates(before, after):
     delta = {key: after.get(key, 0) - before.get(key, 0) for key in set(before) | set(after)}
     rates = {}
     groups = {("memo", ""): "wishlist_page_read_memo_lookups_total"}
-    for _, page, _ in delta:
-        if page:
+    for key in delta:
+        if isinstance(key, tuple) and key[1]:
+            page = key[1]
             groups[("cache", page)] = "wishlist_page_cache_lookups_total"
     for (what, page), metric in sorted(groups.items()):
         hits, misses = delta.get((metric, page, "hit"), 0), delta.get((metric, page, "miss"), 0)
@@ -442,6 +445,7 @@ def main():
     figures = {"started": started_at, "cores": os.cpu_count(), "load_before": " ".join(load_before),
                "load_after": " ".join(load_after), "rate": RATE, "seconds": SECONDS, "warmup": WARMUP, "workers": WORKERS,
                "members": len(members), "requests": len(results), "costs": costs, "rows": summarize(results), "hit_rates": hit_rates(before, after),
+               "cache_mb": after.get("cache_bytes", 0) / 1e6,
                "generator_lag_p99_us": percentile(lags, 0.99), "generator_lag_max_us": max(lags, default=0),
                "answered": sum(1 for r in results if r[2]),
                "server_cores": (cpu_after - cpu_before) / SECONDS,
@@ -501,7 +505,7 @@ def render_report(figures):
     needed = sum(costs[kind] * weight / 100 for kind, weight in VIEWS) * figures["rate"]
     caches = ", ".join(f"{key.split(':', 1)[1]} {rate(key)}" for key in sorted(rates) if key.startswith("cache:"))
     header = (f"Command: `{os.environ.get('BENCH_COMMAND', 'make bench-mix')}` · {figures['started']} · {figures['cores']} cores "
-              f"**shared with other engineers' Swift builds** (the server and the generator at nice {figures['nice']}, the builds at 0, but the kernel shares the CPU between sessions before nice counts: see below); "
+              f"({os.environ.get('BENCH_MACHINE_NOTE', 'what else ran: see the notes below')}; the server and the generator at nice {figures['nice']}); "
               f"load average {figures['load_before']} before, {figures['load_after']} after · {figures['rate']:,} req/s for "
               f"{figures['seconds']} s after {figures['warmup']} s of warm-up, {figures['members']} members, "
               f"{figures['workers']} generator processes · release build"
@@ -519,7 +523,8 @@ def render_report(figures):
         f"- Server: {figures['answered']:,} of the {total:,} requests due in the window answered "
         f"({figures['answered'] / figures['seconds']:,.0f} a second), {figures['server_cores']:.2f} cores busy, "
         f"{figures['server_cpu_us_per_answer']:,.0f} µs of CPU an answered request; "
-        f"VmHWM over the measured window {figures['peak_mb']:.1f} MB, RSS at its end {figures['rss_mb']:.1f} MB. "
+        f"VmHWM over the measured window {figures['peak_mb']:.1f} MB, RSS at its end {figures['rss_mb']:.1f} MB, "
+        f"of which the shared pages' text {figures['cache_mb']:.1f} MB (`wishlist_page_cache_bytes`). "
         f"The generator handed requests to their connections at most {ms(figures['generator_lag_max_us'])} ms late "
         f"(p99 {ms(figures['generator_lag_p99_us'])} ms); that lag is inside the latencies above.",
     ]
