@@ -160,8 +160,8 @@ struct HouseholdController {
         }
     }
 
-    /// A member's wishlist as this viewer sees it: from the cache, or rendered from the page's
-    /// read and kept (``WishlistPageCache``).
+    /// A member's page as the others see it: from the cache, or rendered from the page's read
+    /// and kept (``WishlistPageCache``); `respond` fills in each visitor's own part.
     private func sharedMemberPage(
         _ member: Member, sort: WishlistSort, read: WishlistPageRead<HeldItem>, about: MemberAbout?, isAdmin: Bool
     ) throws -> WishlistPage {
@@ -174,20 +174,7 @@ struct HouseholdController {
             let cards = items.map { Card.item($0.item.id) }
             let slot = { (name: String) in WishlistPage.Slot(name, cards: cards) }
             let returnTo = TemplateValue.string(sort == .priority ? path : path + "?sort=" + sort.rawValue)
-            let reservations = try items.map { held in
-                let placements = placements[held.item.bookID ?? ""] ?? []
-                let actions = { (shared: SharedItem) in
-                    try pages.renderSharedFragment(
-                        "partials/reservation-actions.html",
-                        ["item": .dictionary(Self.sharedItemValue(shared, placements: placements)),
-                         "return_to": returnTo, "csrf_token": .slot(PageRenderer.Slot.csrfToken)],
-                        own: slot
-                    )
-                }
-                return WishlistPage.ReservationActions(
-                    holderID: held.holder?.id, forOthers: try actions(held.seenByOthers), forHolder: try held.seenByHolder.map(actions)
-                )
-            }
+            let reservations = try items.map { try reservationActions($0, placements: placements[$0.item.bookID ?? ""] ?? [], returnTo: returnTo, slot: slot) }
             let page = WishlistPage(page: try pages.renderShared(
                 "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
@@ -214,6 +201,24 @@ struct HouseholdController {
             pageCaches.memberWishlists.keep(page, for: key)
             return page
         }
+    }
+
+    /// A book's reservation controls as its holder sees them and as everyone else does, each with
+    /// a slot for the visitor's token.
+    private func reservationActions(
+        _ held: HeldItem, placements: [Placement], returnTo: TemplateValue, slot: @escaping (String) -> WishlistPage.Slot?
+    ) throws -> WishlistPage.ReservationActions {
+        let actions = { (shared: SharedItem) in
+            try pages.renderSharedFragment(
+                "partials/reservation-actions.html",
+                ["item": .dictionary(Self.sharedItemValue(shared, placements: placements)),
+                 "return_to": returnTo, "csrf_token": .slot(PageRenderer.Slot.csrfToken)],
+                own: slot
+            )
+        }
+        return WishlistPage.ReservationActions(
+            holderID: held.holder?.id, forOthers: try actions(held.seenByOthers), forHolder: try held.seenByHolder.map(actions)
+        )
     }
 
     @Sendable func gifts(_ request: Request, context: AppRequestContext) async throws -> Response {
