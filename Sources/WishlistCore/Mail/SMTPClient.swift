@@ -116,21 +116,34 @@ public final class SMTPClient: MailTransport {
     /// bytes may arrive in two pieces). A reply's last line has a space, or nothing, after its
     /// three-digit code; the lines of a multi-line reply before it (`250-…`) and anything that
     /// does not start with three digits are skipped.
+    ///
+    /// Each byte is looked at once, and a line's bytes past ``maximumLineLength`` are dropped: a
+    /// server that sends a long line a few bytes at a time neither makes each piece rescan what
+    /// came before (the `smtp-reply` fuzz target's first long run found that) nor grows the buffer.
     package struct ReplyReader {
         /// A reply's text as kept for the log and the outbox, in characters.
         static let maximumTextLength = 512
+        /// The bytes of a line kept until its newline: RFC 5321 (4.5.3.1.5) allows a reply line
+        /// 512 with its CRLF; twice that leaves room for leading spaces and many-byte characters.
+        package static let maximumLineLength = 1024
 
         package private(set) var replies: [Reply] = []
         private var partial: [UInt8] = []
 
         package init() {}
 
+        /// Bytes of an unfinished line held.
+        package var pendingByteCount: Int { partial.count }
+
         package mutating func received(_ bytes: some Sequence<UInt8>) {
-            partial.append(contentsOf: bytes)
-            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: partial[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                partial.removeSubrange(...newline)
-                if let reply = Self.reply(line) { replies.append(reply) }
+            for byte in bytes {
+                if byte == UInt8(ascii: "\n") {
+                    let line = String(decoding: partial, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    partial.removeAll(keepingCapacity: true)
+                    if let reply = Self.reply(line) { replies.append(reply) }
+                } else if partial.count < Self.maximumLineLength {
+                    partial.append(byte)
+                }
             }
         }
 

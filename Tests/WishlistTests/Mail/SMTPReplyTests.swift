@@ -43,6 +43,18 @@ struct SMTPReplyTests {
         #expect(reply?.code == 421 && reply?.text.count == 512)
     }
 
+    /// A server that never ends its line, a byte at a time: what is held stays within one line's
+    /// maximum, and the next whole line is still read.
+    @Test func aLineThatNeverEndsIsHeldOnlyToTheMaximum() {
+        var reader = SMTPClient.ReplyReader()
+        for _ in 0..<100_000 { reader.received([UInt8(ascii: "9")]) }
+        #expect(reader.pendingByteCount == SMTPClient.ReplyReader.maximumLineLength)
+        #expect(reader.replies.isEmpty)
+        reader.received(Array("\r\n250 OK\r\n".utf8))
+        #expect(reader.pendingByteCount == 0)
+        #expect(reader.replies == [.init(code: 250, text: "250 OK")])
+    }
+
     @Test func onlyA5xxRefusesTheMessageForGood() {
         let rejected = SMTPClient.failure(lastReply: .init(code: 550, text: "550 no"), detail: "curl")
         let deferred = SMTPClient.failure(lastReply: .init(code: 451, text: "451 later"), detail: "curl")
