@@ -123,8 +123,9 @@ public struct WishlistServer: Sendable {
             database: database, household: household, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies
         ).addRoutes(to: signedIn)
         ReadingController(
-            reading: reading, catalog: catalog, wishlist: wishlist, pages: pages, clock: clock, secureCookies: config.server.secureCookies
-        ).addRoutes(to: signedIn)
+            database: database, reading: reading, catalog: catalog, wishlist: wishlist, pages: pages, clock: clock,
+            secureCookies: config.server.secureCookies
+        ).addRoutes(to: signedIn, loaders: pageLoaders)
         let pictures = try PictureProcessor()
         ProfileController(
             profiles: ProfileStore(database: database), reading: reading, pictures: pictures, pages: pages, clock: clock, logger: logger

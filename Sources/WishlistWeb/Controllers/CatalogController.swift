@@ -24,7 +24,9 @@ struct CatalogController {
         group.page("books/:id", loaders: loaders, database: database, read: { _, context, user, read in
             try self.loadBookPage(context, user, read)
         }, respond: book)
-        group.get("search", use: search)
+        group.page("search", loaders: loaders, database: database, read: { request, _, user, read in
+            try Self.loadSearch(request, user, read)
+        }, respond: search)
     }
 
     // MARK: Handlers
@@ -61,10 +63,12 @@ struct CatalogController {
         return redirect(to: returnTo)
     }
 
-    /// What the search page reads, in one transaction.
+    /// What the search page shows, read in the session's transaction (``PageLoaders``).
     struct SearchRead: Sendable {
+        let query: String
+        let list: String
+        let sort: SearchSort
         let lists: [ListSummary]
-        var isKnownList = true
         var found: [BookSummary] = []
         var placements: [String: [Placement]] = [:]
         var standings: [String: BookStanding] = [:]
@@ -77,50 +81,50 @@ struct CatalogController {
         case relevance, title, author, rating, wanted
     }
 
-    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
+    static func loadSearch(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> SearchRead {
         let query = try request.queryText("q")
         let list = try request.queryText("list")
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .relevance : SearchSort(rawValue: requested) else {
             throw PageError.badRequest("Search results can be sorted by relevance, title, author, rating or how many here want a book; “\(requested.prefix(40))” is none of them.")
         }
+        let lists = try read.catalog.currentLists()
+        guard list.isEmpty || lists.contains(where: { $0.nameEncoded == list }) else {
+            throw PageError.badRequest("There is no current list called “\(list.prefix(60))” to search in. Choose one of the lists offered, or all of them.")
+        }
+        var page = SearchRead(query: query, list: list, sort: sort, lists: lists)
+        guard !query.isEmpty else { return page }
         let order: CatalogStore.SearchOrder = switch sort {
         case .title: .title
         case .author: .author
         case .relevance, .rating, .wanted: .relevance
         }
-        // One read for the whole page (a trip to the reader threads costs more than its queries).
-        let read = try await database.pageRead { read in
-            let lists = try read.catalog.currentLists()
-            guard list.isEmpty || lists.contains(where: { $0.nameEncoded == list }) else { return SearchRead(lists: lists, isKnownList: false) }
-            let found = query.isEmpty ? [] : try read.catalog.search(query, list: list.isEmpty ? nil : list, order: order)
-            let ids = found.map(\.id)
-            return SearchRead(
-                lists: lists, found: found, placements: try read.catalog.placements(of: ids), standings: try read.reading.standings(of: ids),
-                marks: try read.wishlist.itemIDs(userID: user.userID, books: ids)
-            )
-        }
-        guard read.isKnownList else {
-            throw PageError.badRequest("There is no current list called “\(list.prefix(60))” to search in. Choose one of the lists offered, or all of them.")
-        }
-        let (lists, found, placements, standings, onWishlist) = (read.lists, read.found, read.placements, read.standings, read.marks)
-        let results = Self.ordered(found, by: sort, standings: standings)
+        page.found = try read.catalog.search(query, list: list.isEmpty ? nil : list, order: order)
+        let ids = page.found.map(\.id)
+        page.placements = try read.catalog.placements(of: ids)
+        page.standings = try read.reading.standings(of: ids)
+        page.marks = try read.wishlist.itemIDs(userID: user.userID, books: ids)
+        return page
+    }
+
+    @Sendable func search(_ request: Request, context: AppRequestContext, page: SearchRead) async throws -> Response {
+        let results = Self.ordered(page.found, by: page.sort, standings: page.standings)
         let cardFlash = try pages.cardFlash(context.visitor, cards: results.map { Card.book($0.id) })
         let rows = results.enumerated().map { index, book -> TemplateValue in
-            guard case .dictionary(var row) = BookPresenter.bookRow(book, listed: nil, wishlistItem: onWishlist[book.id]) else { return .null }
-            row["lists"] = .array((placements[book.id] ?? []).map(BookPresenter.placementValue))
-            row["standing"] = ReadingPresenter.standingValue(standings[book.id])
+            guard case .dictionary(var row) = BookPresenter.bookRow(book, listed: nil, wishlistItem: page.marks[book.id]) else { return .null }
+            row["lists"] = .array((page.placements[book.id] ?? []).map(BookPresenter.placementValue))
+            row["standing"] = ReadingPresenter.standingValue(page.standings[book.id])
             if index == cardFlash?.index { row["flash_html"] = cardFlash!.html }
             return .dictionary(row)
         }
+        let list = page.list
         return try pages.render(
-            "search/results.html", title: query.isEmpty ? "Search" : "Search: \(query)", nav: "search", for: cardFlash?.visitor ?? context.visitor,
+            "search/results.html", title: page.query.isEmpty ? "Search" : "Search: \(page.query)", nav: "search", for: cardFlash?.visitor ?? context.visitor,
             values: [
-                "q": .string(query), "searched": .bool(!query.isEmpty), "results": .array(rows),
-                "list": .string(list), "sort": .string(sort.rawValue),
-                "lists": .array(lists.map { ["value": .string($0.nameEncoded), "name": .string($0.displayName), "selected": .bool($0.nameEncoded == list)] }),
-                "sorts": .array(Self.searchSortChoices(sort)),
+                "q": .string(page.query), "searched": .bool(!page.query.isEmpty), "results": .array(rows),
+                "list": .string(list), "sort": .string(page.sort.rawValue),
+                "lists": .array(page.lists.map { ["value": .string($0.nameEncoded), "name": .string($0.displayName), "selected": .bool($0.nameEncoded == list)] }),
+                "sorts": .array(Self.searchSortChoices(page.sort)),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )

@@ -6,6 +6,7 @@ import WishlistTemplates
 /// What a member has read: mark a book read with a rating, a review and a date, edit or forget
 /// it, and "Books I've read".
 struct ReadingController {
+    let database: AppDatabase
     let reading: ReadingStore
     let catalog: CatalogStore
     let wishlist: WishlistStore
@@ -13,8 +14,10 @@ struct ReadingController {
     let clock: WallClock
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("reading", use: index)
+    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
+        group.page("reading", loaders: loaders, database: database, read: { request, _, user, read in
+            try Self.loadIndex(request, user, read)
+        }, respond: index)
         group.get("books/:id/reading", use: edit)
         group.post("books/:id/reading", use: save)
         group.post("books/:id/reading/delete", use: forget)
@@ -22,16 +25,24 @@ struct ReadingController {
 
     // MARK: Handlers
 
-    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
+    /// What "Books I've read" shows, read in the session's transaction (``PageLoaders``).
+    struct IndexRead: Sendable {
+        let sort: ReadingSort
+        let readings: [Reading]
+    }
+
+    static func loadIndex(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> IndexRead {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .finished : ReadingSort(rawValue: requested) else {
             throw PageError.badRequest("Books you've read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        let readings = try await reading.readings(userID: user.userID, sort: sort)
-        return try pages.render(
+        return IndexRead(sort: sort, readings: try read.reading.readings(userID: user.userID, sort: sort))
+    }
+
+    @Sendable func index(_ request: Request, context: AppRequestContext, page: IndexRead) async throws -> Response {
+        try pages.render(
             "reading/index.html", title: "Books I’ve read", nav: "reading", for: context.visitor,
-            values: ["sort": .string(sort.rawValue), "readings": .array(readings.map(ReadingPresenter.readingValue)), "count": .int(readings.count)]
+            values: ["sort": .string(page.sort.rawValue), "readings": .array(page.readings.map(ReadingPresenter.readingValue)), "count": .int(page.readings.count)]
         )
     }
 
