@@ -76,6 +76,13 @@ struct Serve: ExecutableCommand {
         if mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024) == 0 {
             logger.warning("glibc refused a fixed mmap threshold: memory freed after sign-ins may stay resident")
         }
+        // Fixing the mmap threshold also fixes the trim threshold, at 128 KiB: a page's buffers and
+        // zlib's 256 KiB of state, freed at the top of an arena, went back to the kernel after
+        // nearly every request and were faulted in again by the next, a third of a cached page's
+        // CPU (Benchmarks/README.md, "Household mix"). Up to 1 MiB an arena now stays for the next.
+        if mallopt(M_TRIM_THRESHOLD, 1024 * 1024) == 0 {
+            logger.warning("glibc refused a trim threshold: each page's buffers may be given back and faulted in again")
+        }
         #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
