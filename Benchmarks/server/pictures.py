@@ -20,7 +20,7 @@ one thread with four waiting (PictureProcessor), so four at once are one decodin
 queued: the last one's time includes the three before it.
 
 Only 127.0.0.1 is ever contacted. Python 3 standard library and cjpeg; reuses bench.py.
-Options (environment): BENCH_PICTURE_ROUNDS, BENCH_UPDATE_README=0, bench.py's BENCH_APP (another build of the
+Options (environment): BENCH_PICTURE_ROUNDS, BENCH_MACHINE_NOTE (what else the machine ran, for the header), BENCH_UPDATE_README=0, bench.py's BENCH_APP (another build of the
 same code: the report names it), BENCH_CONFIG and BENCH_APP_ENV (experiments: the README is left alone).
 """
 import datetime
@@ -233,8 +233,10 @@ def render_report(rows, started, load_before, load_after, idle_mb):
                      f"{figures['peak_mb']:.1f} | {'**met**' if median < BUDGET_MS else '**missed**'} | "
                      f"{'**met**' if figures['peak_mb'] < BUDGET_PEAK_MB else '**missed**'} |")
     command = os.environ.get("BENCH_COMMAND", "make bench-pictures")
-    header = (f"Command: `{command}` · {started} · {os.cpu_count()} cores **shared with other engineers' Swift builds** (the "
-              f"server at nice {os.nice(0)}, the builds at 0, but the kernel shares the CPU between sessions before nice counts: see below); load average {load_before} before, {load_after} after · release build"
+    # What else the machine ran is the person's to say (BENCH_MACHINE_NOTE), not a sentence of the script's.
+    machine = os.environ.get("BENCH_MACHINE_NOTE", "what else ran: see the notes below")
+    header = (f"Command: `{command}` · {started} · {os.cpu_count()} cores ({machine}; the server at nice {os.nice(0)}); "
+              f"load average {load_before} before, {load_after} after · release build"
               + (f" `{bench.APP}`" if os.environ.get("BENCH_APP") else ""))
     notes = [f"- Times are each request's, from sending it on an open connection to its 303 (upload over loopback, "
              f"the multipart parse, the checks, one decode and two encodes, the database write); the server's CPU is its "
