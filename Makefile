@@ -163,7 +163,7 @@ FUZZ_TARGETS ?= form-body multipart goodreads-csv picture cover webauthn nyt-jso
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
 SOAK_MINUTES ?= 10
-.PHONY: fuzz fuzz-build fuzz-long fuzz-smoke soak
+.PHONY: fuzz fuzz-build fuzz-build-optimised fuzz-long fuzz-smoke soak
 
 ## fuzz-build: the libFuzzer targets (Fuzz/) in .build-fuzz; our code instrumented, the dependencies plain (Package.swift)
 fuzz-build: deps
@@ -173,9 +173,13 @@ fuzz-build: deps
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-## fuzz-long: docs/fuzzing.md's long runs: each of FUZZ_TARGETS to 10 M executions or an hour of its own CPU, at the lowest priority
-fuzz-long: fuzz-build
-	scripts/fuzz-long.sh $(FUZZ_TARGETS)
+## fuzz-build-optimised: the same targets built with -O in .build-fuzz-release, for the long runs
+fuzz-build-optimised: deps
+	WISHLIST_FUZZ=1 swift build -c release --product wishlist-fuzz --scratch-path .build-fuzz-release
+
+## fuzz-long: docs/fuzzing.md's long runs, on the optimised build: each of FUZZ_TARGETS to 10 M executions or an hour of its own CPU, at the lowest priority
+fuzz-long: fuzz-build-optimised
+	FUZZ_BINARY=.build-fuzz-release/release/wishlist-fuzz scripts/fuzz-long.sh $(FUZZ_TARGETS)
 
 ## fuzz-smoke: part of make test: every seed of every target, then FUZZ_SMOKE_SECONDS of mutations each
 fuzz-smoke: fuzz-build

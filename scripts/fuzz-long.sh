@@ -7,8 +7,11 @@
 # still take half the machine from a benchmark started in the same terminal's session, and
 # setting the autogroup of that session would slow everything else started there. Never
 # SIGSTOP it: libFuzzer's -timeout is wall time, and a pause reads as a hang.
+# The binary is FUZZ_BINARY, by default the debug build of `make fuzz-build`; `make fuzz-long`
+# names the optimised one, which runs several times as many inputs a second (docs/fuzzing.md).
 #   scripts/fuzz-long.sh TARGET...    (from the repository's root; results in .build-fuzz/long-summary.txt)
 set -u
+binary=${FUZZ_BINARY:-.build-fuzz/debug/wishlist-fuzz}
 if [ -z "${FUZZ_LONG_SESSION:-}" ]; then
     exec env FUZZ_LONG_SESSION=1 setsid --wait nice -n 19 "$0" "$@"
 fi
@@ -22,7 +25,7 @@ for target in "$@"; do
     mkdir -p "$corpus" "$artifacts"
     log=.build-fuzz/long-$target.log
     start=$(date -u +%FT%TZ)
-    .build-fuzz/debug/wishlist-fuzz "$target" -runs=10000000 -timeout=30 -print_final_stats=1 \
+    "$binary" "$target" -runs=10000000 -timeout=30 -print_final_stats=1 \
         -artifact_prefix="$artifacts" "$corpus" "Fuzz/corpus/$target" > "$log" 2>&1 &
     pid=$!
     cpu=0
@@ -38,7 +41,7 @@ for target in "$@"; do
     # finding leaves an input in the artifacts directory. A "slow-unit-" input is only one that
     # took over 10 s of wall time, which a busy machine's scheduler can cause by itself.
     if ls "$artifacts" | grep -qv '^slow-unit-'; then status=1; result=FINDING; else result="no finding"; fi
-    echo "$target start=$start end=$(date -u +%FT%TZ) cpu_s=$cpu exit=$code" \
+    echo "$target binary=$binary start=$start end=$(date -u +%FT%TZ) cpu_s=$cpu exit=$code" \
         "executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")" \
         "$(grep -o 'cov: [0-9]*' "$log" | tail -n 1) $(grep -o 'ft: [0-9]*' "$log" | tail -n 1)" \
         "peak_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log") corpus=$(ls "$corpus" | wc -l) $result" | tee -a .build-fuzz/long-summary.txt
