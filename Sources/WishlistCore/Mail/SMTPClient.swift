@@ -138,13 +138,21 @@ public final class SMTPClient: MailTransport {
         package mutating func received(_ bytes: some Sequence<UInt8>) {
             for byte in bytes {
                 if byte == UInt8(ascii: "\n") {
-                    let line = String(decoding: partial, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let line = Self.trimmed(partial)
                     partial.removeAll(keepingCapacity: true)
                     if let reply = Self.reply(line) { replies.append(reply) }
                 } else if partial.count < Self.maximumLineLength {
                     partial.append(byte)
                 }
             }
+        }
+
+        /// The line without the spaces, tabs and CR around it, decoded: replies are ASCII
+        /// (RFC 5321, 2.4), and trimming bytes spares a decoding of Unicode's whitespace per line.
+        private static func trimmed(_ bytes: [UInt8]) -> String {
+            let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+            guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+            return String(decoding: bytes[first...last], as: UTF8.self)
         }
 
         private static func reply(_ line: String) -> Reply? {

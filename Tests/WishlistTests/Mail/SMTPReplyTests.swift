@@ -22,6 +22,12 @@ struct SMTPReplyTests {
         #expect(Self.replies(["55", "0 5.1.1 no such", " user\r", "\n"]) == [.init(code: 550, text: "550 5.1.1 no such user")])
     }
 
+    /// Spaces, tabs and the CR around a line are not part of the reply; a character is.
+    @Test func theBlanksAroundALineAreDropped() {
+        #expect(Self.replies([" \t250 OK \t\r\n", "421 fermé\r\n"]) == [.init(code: 250, text: "250 OK"), .init(code: 421, text: "421 fermé")])
+        #expect(Self.replies([" \t \r\n"]).isEmpty)
+    }
+
     /// A character whose bytes come in two pieces is read whole, not as two replacement characters.
     @Test func aCharacterCutBetweenTwoPiecesIsReadWhole() {
         var reader = SMTPClient.ReplyReader()
