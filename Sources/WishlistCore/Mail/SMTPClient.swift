@@ -135,7 +135,9 @@ public final class SMTPClient: MailTransport {
         /// Bytes of an unfinished line held.
         package var pendingByteCount: Int { partial.count }
 
-        package mutating func received(_ bytes: some Sequence<UInt8>) {
+        /// The bytes as libcurl passes them. Not generic: a generic reader called from another
+        /// module iterates through unspecialised witnesses, which allocate for every byte.
+        package mutating func received(_ bytes: UnsafeRawBufferPointer) {
             for byte in bytes {
                 if byte == UInt8(ascii: "\n") {
                     let line = Self.trimmed(partial)
@@ -145,6 +147,14 @@ public final class SMTPClient: MailTransport {
                     partial.append(byte)
                 }
             }
+        }
+
+        package mutating func received(_ bytes: ArraySlice<UInt8>) {
+            bytes.withUnsafeBytes { received($0) }
+        }
+
+        package mutating func received(_ bytes: [UInt8]) {
+            received(bytes[...])
         }
 
         /// The line without the spaces, tabs and CR around it, decoded: replies are ASCII
