@@ -37,6 +37,9 @@ Only 127.0.0.1 is ever contacted. Python 3 standard library only; reuses bench.p
 Options (environment): BENCH_MIX_RATE, BENCH_MIX_SECONDS, BENCH_MIX_WARMUP, BENCH_MIX_WORKERS,
 BENCH_MIX_MEMBERS (200), BENCH_UPDATE_README=0, and bench.py's BENCH_APP, BENCH_CONFIG, BENCH_APP_ENV
 (an experiment's table stays out of the README, except BENCH_APP, which the report names).
+BENCH_MIX_HEALTHZ=1 sends `GET /healthz` (one database read, no page) in place of every request,
+at the same rate, members and connections: what the server's plumbing and the generator cost a
+request without any page; an experiment, its rows only the kinds' shares.
 """
 import asyncio
 import datetime
@@ -66,6 +69,7 @@ SECONDS = int(os.environ.get("BENCH_MIX_SECONDS", "60"))
 WARMUP = int(os.environ.get("BENCH_MIX_WARMUP", "10"))
 WORKERS = int(os.environ.get("BENCH_MIX_WORKERS", "2"))
 MEMBERS = int(os.environ.get("BENCH_MIX_MEMBERS", "200"))
+HEALTHZ_ONLY = os.environ.get("BENCH_MIX_HEALTHZ") == "1"
 TIMEOUT_S = 10
 COST_SAMPLES = 40  # requests of each page kind, one at a time, for its CPU cost
 BUDGET_P99_MS = 15
@@ -209,6 +213,9 @@ def build_request(kind, member, world, rng):
 
     def get(path):
         return f"GET {path} HTTP/1.1\r\n{chromium}\r\n".encode()
+
+    if HEALTHZ_ONLY:
+        return get("/healthz")
 
     def post(path, fields):
         body = urllib.parse.urlencode({**fields, "csrf_token": member["csrf"]})
@@ -467,7 +474,7 @@ def main():
 def experiment():
     """Another configuration or environment: not the app as committed. Another binary of the same
     code (BENCH_APP) is allowed, and the report names it."""
-    return " ".join(f"{k}={os.environ[k]}" for k in ("BENCH_CONFIG", "BENCH_APP_ENV") if os.environ.get(k))
+    return " ".join(f"{k}={os.environ[k]}" for k in ("BENCH_CONFIG", "BENCH_APP_ENV", "BENCH_MIX_HEALTHZ") if os.environ.get(k))
 
 
 LABELS = {"list": "list page `/lists/{name}`", "book": "book page `/books/{id}`", "wishlist": "own wishlist `/wishlist`",
@@ -508,7 +515,9 @@ def render_report(figures):
               f"({os.environ.get('BENCH_MACHINE_NOTE', 'what else ran: see the notes below')}; the server and the generator at nice {figures['nice']}); "
               f"load average {figures['load_before']} before, {figures['load_after']} after · {figures['rate']:,} req/s for "
               f"{figures['seconds']} s after {figures['warmup']} s of warm-up, {figures['members']} members, "
-              f"{figures['workers']} generator processes · release build"
+              f"{figures['workers']} generator processes"
+              + (" · **every request `GET /healthz`** (BENCH_MIX_HEALTHZ=1): the rows are the kinds' shares" if HEALTHZ_ONLY else "")
+              + " · release build"
               + (f" `{figures['app']}`" if figures["app"] else ""))
     notes = [
         f"- Budget, p99 of every page under {BUDGET_P99_MS} ms at {figures['rate']:,} req/s with 0 errors: "
