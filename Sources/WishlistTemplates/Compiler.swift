@@ -55,6 +55,11 @@ private struct Compilation {
     private var scopes: [Scope] = []
     /// How many `{% for %}` loops enclose the node being compiled.
     private var loopDepth = 0
+    /// The deepest loops may nest. Nested loops multiply: the innermost body of k loops over n
+    /// items renders n^k times, and is compiled up to a few times per enclosing loop, so twenty
+    /// loops over three items ran for minutes (docs/fuzzing.md, finding 7). The views nest three
+    /// at most.
+    static let maximumLoopDepth = 6
     /// Templates being compiled through includes and extends, to detect cycles.
     private var activeTemplates: [String] = []
     private(set) var staticByteCount = 0
@@ -189,6 +194,9 @@ private struct Compilation {
         let start = html
         var bodyStart = start
         var body: [RenderNode]
+        guard loopDepth < Self.maximumLoopDepth else {
+            throw loop.location.error("this 'for' is inside \(loopDepth) others; loops nest at most \(Self.maximumLoopDepth) deep")
+        }
         while true {
             html = bodyStart
             scopes.append(.loop(variable: loop.variable, depth: loopDepth))

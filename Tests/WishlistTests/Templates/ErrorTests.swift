@@ -103,7 +103,21 @@ struct ErrorTests: TemplateTestCase {
         (["p.html": "{{ n }}", "page.html": #"{% for b in c %}{% include "p.html" with n=loop.idx %}{% endfor %}"#], "page.html:1:44: unknown loop property 'loop.idx'; expected one of loop.index, loop.index0, loop.first, loop.last, loop.length"),
         (["p.html": "\n{{ t.x }}", "page.html": #"{% include "p.html" with t=a | upper %}"#], "p.html:2:4: 't' is bound to a value with filters, so 't.x' cannot look inside it; bind the value without filters and apply them here"),
         (["bad.html": "\n  {{ a | nope }}", "page.html": #"{% include "bad.html" %}"#], "bad.html:2:10: unknown filter 'nope'; expected one of date, default, length, lower, pluralize, truncate, upper, urlencode"),
+        // Loops nest at most six deep, counted through includes (docs/fuzzing.md, finding 7).
+        (["page.html": nestedLoops(7, around: "x")], "page.html:1:121: this 'for' is inside 6 others; loops nest at most 6 deep"),
+        (["part.html": "\n" + nestedLoops(1, around: "x"), "page.html": nestedLoops(6, around: #"{% include "part.html" %}"#)],
+         "part.html:2:1: this 'for' is inside 6 others; loops nest at most 6 deep"),
     ]
+
+    /// `count` loops over `items`, each inside the one before, around `body`.
+    static func nestedLoops(_ count: Int, around body: String) -> String {
+        String(repeating: "{% for a in items %}", count: count) + body + String(repeating: "{% endfor %}", count: count)
+    }
+
+    @Test func sixLoopsDeepCompileAndRenderEveryCombination() throws {
+        let page = Self.nestedLoops(6, around: "x")
+        #expect(try render(page, ["items": [1, 2]]) == String(repeating: "x", count: 64))
+    }
 
     @Test(arguments: templateErrors)
     func templateReferenceErrorsPointAtTheReference(files: [String: String], error: String) {
