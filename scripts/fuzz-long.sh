@@ -17,6 +17,10 @@ if [ -z "${FUZZ_LONG_SESSION:-}" ]; then
 fi
 [ "$(id -u)" = 0 ] && echo 19 > /proc/self/autogroup
 export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
+# `config` writes every input to a file in the temporary directory and loads it. On a disk each
+# write waited for the last one's writeback (run 7: 440 inputs a second, a sixth of a core);
+# in memory it runs 6,000 a second.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 tick=$(getconf CLK_TCK)
 status=0
 for target in "$@"; do
