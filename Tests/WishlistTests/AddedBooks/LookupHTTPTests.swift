@@ -185,7 +185,12 @@ struct LookupHTTPTests {
                     $0.shows("Many look-ups are waiting for Open Library just now. Try again in a few seconds, or type the book in below.")
                 }.count
                 #expect(found + busy == Self.titles.count, "each answered with results or the busy sentence")
-                #expect(busy >= Self.titles.count - admitted, "past five seconds of waiting, a look-up is refused at once")
+                // How many are refused depends on how close together the eight reach the spacing:
+                // on loaded cores they can arrive over seconds, and each second between them admits
+                // one more (CI once saw one refusal, not two). The spacing's own arithmetic is
+                // requestsAreSpacedASecondApartAndMoreThanFiveSecondsOfWaitingIsRefused's; here,
+                // the six held at Open Library all got their results.
+                #expect(found >= admitted, "the look-ups that reached Open Library were answered with what it found")
                 let searches = fake.requests.filter { $0.path == "/search.json" }.count
                 #expect(searches == found, "a refused look-up asked Open Library nothing")
             }
