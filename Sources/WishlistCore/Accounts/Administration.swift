@@ -66,7 +66,7 @@ public struct Administration: Sendable {
     /// Page `number` (from 1) of the accounts whose username or display name contains `filter`
     /// (case-insensitive; all accounts when it is empty), with the last visit and book count of
     /// each account on it.
-    public func accounts(containing filter: String = "", page number: Int = 1) async throws -> NamePage<Account> {
+    public func accounts(containing filter: String = "", page number: Int = 1) async throws -> PagedList<Account> {
         let key = MemberName.key(filter)
         let matching = "?1 = '' OR instr(username_key, ?1) > 0 OR instr(display_name_key, ?1) > 0"
         return try await database.pool.read { db in
@@ -82,7 +82,7 @@ public struct Administration: Sendable {
                     (SELECT COUNT(*) FROM sign_in_identity WHERE sign_in_identity.user_id = user.id) AS identities
                 FROM user WHERE \(matching)
                 ORDER BY username_key LIMIT ?2 OFFSET ?3
-                """, arguments: [key, NamePage<Account>.size, NamePage<Account>.offset(number)]
+                """, arguments: [key, PagedList<Account>.size, PagedList<Account>.offset(number)]
             ).map { row in
                 Account(
                     id: row["id"], username: row["username"], displayName: row["display_name"], createdAt: row.date("created_at"), lastSeenAt: row.optionalDate("last_seen_at"),
@@ -90,7 +90,7 @@ public struct Administration: Sendable {
                     waysIn: .init(password: row["has_password"], passkeys: row["passkeys"], identities: row["identities"])
                 )
             }
-            return NamePage(items: accounts, total: total, number: number)
+            return PagedList(items: accounts, total: total, number: number)
         }
     }
 

@@ -50,7 +50,7 @@ public struct HouseholdStore: Sendable {
     /// Page `number` (from 1) of everyone but the viewer whose list is shared and whose username
     /// or display name contains `filter` (case-insensitive; everyone when empty), by the name
     /// shown, with their item counts.
-    public func members(excluding viewerID: Int64, containing filter: String = "", page number: Int = 1) async throws -> NamePage<Member> {
+    public func members(excluding viewerID: Int64, containing filter: String = "", page number: Int = 1) async throws -> PagedList<Member> {
         let key = MemberName.key(filter)
         let matching = """
             sharing = 'household' AND disabled_at IS NULL AND id != ?1
@@ -67,9 +67,9 @@ public struct HouseholdStore: Sendable {
                     FROM user WHERE \(matching)
                     ORDER BY COALESCE(display_name_key, username_key), username_key LIMIT ?3 OFFSET ?4
                     """,
-                arguments: [viewerID, key, NamePage<Member>.size, NamePage<Member>.offset(number)]
+                arguments: [viewerID, key, PagedList<Member>.size, PagedList<Member>.offset(number)]
             ).map(Self.member)
-            return NamePage(items: members, total: total, number: number)
+            return PagedList(items: members, total: total, number: number)
         }
     }
 
@@ -230,10 +230,13 @@ extension HouseholdStore {
             return reachable ? .member(HouseholdStore.member(row)) : .notFound
         }
 
-        /// A member's items, each with who (if anyone) reserved it: what her page shows every
-        /// other member, each seeing their own part (``HeldItem``). Never for the owner herself.
-        public func items(ownerID: Int64, sort: WishlistSort) throws -> [HeldItem] {
-            try Row.fetchAll(
+        /// Page `number` of a member's items (the last page for a number past it), each with who
+        /// (if anyone) reserved it: what her page shows every other member, each seeing their own
+        /// part (``HeldItem``). Never for the owner herself.
+        public func items(ownerID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [ownerID]) ?? 0
+            let number = PagedList<HeldItem>.existing(number, total: total)
+            let items = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
                         reservation.bought_at IS NOT NULL AS bought, reservation.card
@@ -241,13 +244,14 @@ extension HouseholdStore {
                     LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
                     LEFT JOIN user AS giver ON giver.id = reservation.giver_id
                     WHERE wishlist_item.user_id = ?
-                    ORDER BY \(sort.orderBy)
+                    ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
                     """),
-                arguments: [ownerID]
+                arguments: [ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
             ).map { row in
                 let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return HeldItem(item: WishlistStore.item(row), holder: holder)
             }
+            return PagedList(items: items, total: total, number: number)
         }
     }
 }

@@ -33,8 +33,9 @@ public enum WishlistSort: String, Sendable, CaseIterable {
         switch self {
         case .added: return "added_at DESC, id DESC"
         case .priority: return "priority DESC, added_at DESC, id DESC"
-        case .title: return "title COLLATE NOCASE, added_at DESC"
-        case .author: return "author COLLATE NOCASE, title COLLATE NOCASE"
+        // Ties end on the id, so that a wishlist cut into pages puts every item on exactly one.
+        case .title: return "title COLLATE NOCASE, added_at DESC, id DESC"
+        case .author: return "author COLLATE NOCASE, title COLLATE NOCASE, id DESC"
         }
     }
 }
@@ -80,6 +81,10 @@ public struct WishlistStore: Sendable {
 
     public func items(userID: Int64, sort: WishlistSort) async throws -> [WishlistItem] {
         try await database.pool.read { try Reader(db: $0).items(userID: userID, sort: sort) }
+    }
+
+    public func items(userID: Int64, sort: WishlistSort, page number: Int) async throws -> PagedList<WishlistItem> {
+        try await database.pool.read { try Reader(db: $0).items(userID: userID, sort: sort, page: number) }
     }
 
     public func item(id: ItemID, userID: Int64) async throws -> WishlistItem? {
@@ -138,6 +143,18 @@ public struct WishlistStore: Sendable {
         public func items(userID: Int64, sort: WishlistSort) throws -> [WishlistItem] {
             try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID])
                 .map(WishlistStore.item)
+        }
+
+        /// Page `number` of the user's wishlist in `sort`'s order; a number past the last page is
+        /// the last page.
+        public func items(userID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
+            let number = PagedList<WishlistItem>.existing(number, total: total)
+            let items = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
+                arguments: [userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)]
+            ).map(WishlistStore.item)
+            return PagedList(items: items, total: total, number: number)
         }
 
         public func count(userID: Int64) throws -> Int {

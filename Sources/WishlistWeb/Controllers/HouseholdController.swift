@@ -100,10 +100,13 @@ struct HouseholdController {
 
     /// Whose page this is and in what order, checked, and its cached page or what to render it from.
     private func loadMemberPage(_ request: Request, _ context: AppRequestContext, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
-        try loadMemberPage(username: context.parameters.get("username") ?? "", sort: try request.queryText("sort"), viewer, read)
+        try loadMemberPage(
+            username: context.parameters.get("username") ?? "", sort: try request.queryText("sort"),
+            page: try PageNumber.parse(request.queryText("page")), viewer, read
+        )
     }
 
-    private func loadMemberPage(username: String, sort requested: String, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
+    private func loadMemberPage(username: String, sort requested: String, page number: Int, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
         let member: Member
         switch try read.household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: viewer.userID) {
         case .viewer: return .viewer
@@ -115,17 +118,17 @@ struct HouseholdController {
         }
         let year = FinishedDate(clock.now()).year
         let key = WishlistPageKey(
-            page: .member, ownerID: member.id, sort: sort, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
+            page: .member, ownerID: member.id, sort: sort, pageNumber: number, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
             readingYear: year, generation: try read.catalog.generation() + read.household.memberPageGeneration(ownerID: member.id)
         )
         if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached), nil) }
-        let items = try read.household.items(ownerID: member.id, sort: sort)
+        let items = try read.household.items(ownerID: member.id, sort: sort, page: number)
         let about = MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
             readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
             readings: try read.reading.readings(userID: member.id, sort: .finished)
         )
-        return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.item.bookID))), about)
+        return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.item.bookID))), about)
     }
 
     enum LoadedMemberPage: KeepablePageRead, Sendable {
@@ -171,30 +174,33 @@ struct HouseholdController {
         case .fresh(let key, let items, let placements):
             let path = SitePath.person(member.username)
             let about = about ?? MemberAbout(profile: .empty, readThisYear: 0, readings: [])
-            let cards = items.map { Card.item($0.item.id) }
+            let cards = items.items.map { Card.item($0.item.id) }
             let slot = { (name: String) in WishlistPage.Slot(name, cards: cards) }
-            let returnTo = TemplateValue.string(sort == .priority ? path : path + "?sort=" + sort.rawValue)
-            let reservations = try items.map { try reservationActions($0, placements: placements[$0.item.bookID ?? ""] ?? [], returnTo: returnTo, slot: slot) }
+            let sortField = sort == .priority ? nil : "sort=" + sort.rawValue
+            let link = { (page: Int) in PageNumber.link(path, sortField, page == 1 ? nil : "page=\(page)") }
+            let returnTo = TemplateValue.string(link(items.number))
+            let reservations = try items.items.map { try reservationActions($0, placements: placements[$0.item.bookID ?? ""] ?? [], returnTo: returnTo, slot: slot) }
             let page = WishlistPage(page: try pages.renderShared(
                 "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
                     "profile": ProfilePresenter.profileValue(
-                        about.profile, username: member.username, wishCount: items.count, readThisYear: about.readThisYear
+                        about.profile, username: member.username, wishCount: items.total, readThisYear: about.readThisYear
                     ),
                     "readings": .array(about.readings.map(ReadingPresenter.readingValue)),
                     "member": [
-                        "name": .string(member.name), "path": .string(path), "count": .int(items.count),
+                        "name": .string(member.name), "path": .string(path), "count": .int(items.total),
                         // A display name always has the username under it on the member's own page.
                         "username": member.name == member.username ? .null : .string(member.username),
                     ],
                     "sort": .string(sort.rawValue),
-                    "items": .array(items.map { held in
+                    "items": .array(items.items.map { held in
                         var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
                         value["reservation_html"] = .slot("reservation:" + Card.item(held.item.id))
                         value["flash_html"] = .slot("flash:" + Card.item(held.item.id))
                         return .dictionary(value)
                     }),
                     "return_to": returnTo,
+                    "pager": .dictionary(items.pagerFields(link: link)),
                 ],
                 own: slot
             ), cards: cards, reservations: reservations)
@@ -314,9 +320,9 @@ struct HouseholdController {
     /// no item of one's own list), so an owner never reads who reserved her book. Nil when
     /// `returnTo` is not a member's page, which the plain error page answers.
     private func lostRace(_ itemID: ItemID, to name: String, returnTo: String, _ context: AppRequestContext) async throws -> Response? {
-        guard let (username, sort) = Self.memberPage(returnTo) else { return nil }
+        guard let (username, sort, page) = Self.memberPage(returnTo) else { return nil }
         let viewer = try context.signedInUser()
-        let loaded = try await database.pageRead { try self.loadMemberPage(username: username, sort: sort, viewer, $0) }
+        let loaded = try await database.pageRead { try self.loadMemberPage(username: username, sort: sort, page: page, viewer, $0) }
         guard case .found(let member, let sort, let read, let about) = loaded else { return nil }
         var visitor = context.visitor
         visitor.flash = PageFlash(kind: "error", message: "Already reserved by \(name) — pick another.", card: Card.item(itemID))
@@ -325,14 +331,16 @@ struct HouseholdController {
         return response
     }
 
-    /// The member and the order of a member's page at `path` (`/people/{username}?sort=…`); an
-    /// order the page does not know is left out rather than refused.
-    static func memberPage(_ path: String) -> (username: String, sort: String)? {
+    /// The member, the order and the page number of a member's page at `path`
+    /// (`/people/{username}?sort=…&page=…`); an order or a number the page does not know is left
+    /// out rather than refused.
+    static func memberPage(_ path: String) -> (username: String, sort: String, page: Int)? {
         guard let parts = URLComponents(string: path), parts.path.hasPrefix(SitePath.people + "/") else { return nil }
         let username = String(parts.path.dropFirst(SitePath.people.count + 1))
         guard !username.isEmpty, !username.contains("/") else { return nil }
-        let sort = parts.queryItems?.first { $0.name == "sort" }?.value ?? ""
-        return (username, WishlistSort(rawValue: sort) == nil ? "" : sort)
+        let field = { (name: String) in parts.queryItems?.first { $0.name == name }?.value ?? "" }
+        let sort = field("sort")
+        return (username, WishlistSort(rawValue: sort) == nil ? "" : sort, (try? PageNumber.parse(field("page"))) ?? 1)
     }
 
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {

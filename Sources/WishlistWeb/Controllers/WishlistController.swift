@@ -43,19 +43,20 @@ struct WishlistController {
         return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
     }
 
-    /// The wishlist page's order, checked, and its cached page or what to render it from.
+    /// The wishlist page's order and page number, checked, and its cached page or what to render it from.
     private func loadIndexPage(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedIndexPage {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .added : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
         }
+        let number = try PageNumber.parse(request.queryText("page"))
         let key = WishlistPageKey(
-            page: .own, ownerID: user.userID, sort: sort, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
+            page: .own, ownerID: user.userID, sort: sort, pageNumber: number, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
             generation: try read.catalog.generation() + read.wishlist.wishesGeneration(ownerID: user.userID)
         )
         if let cached = pageCaches.ownWishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }
-        let items = try read.wishlist.items(userID: user.userID, sort: sort)
-        return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.compactMap(\.bookID))))
+        let items = try read.wishlist.items(userID: user.userID, sort: sort, page: number)
+        return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.bookID))))
     }
 
     struct LoadedIndexPage: KeepablePageRead, Sendable {
@@ -72,10 +73,9 @@ struct WishlistController {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
-            let values = items.map { Self.itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }
             let page = WishlistPage(page: try pages.renderShared(
                 "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine,
-                values: ["sort": .string(loaded.sort.rawValue), "items": .array(values), "count": .int(items.count)]
+                values: Self.indexValues(items, sort: loaded.sort, placements: placements)
             ))
             pageCaches.ownWishlists.keep(page, for: key)
             return page
@@ -133,14 +133,24 @@ struct WishlistController {
         let item = try await ownItem(context, userID: user.userID)
         return try pages.render(
             "wishlist/remove.html", title: "Remove \(item.title)?", nav: "wishlist", for: context.visitor,
-            values: ["item": try await itemValue(item, detailed: false)]
+            values: [
+                "item": try await itemValue(item, detailed: false),
+                "return_to": .string(Self.wishlistPage(try request.queryText("return_to"))),
+            ]
         )
     }
 
+    /// Removes the item and goes back to the page of the wishlist the button was on.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let returnTo = Self.wishlistPage(try context.form.text("return_to", maxLength: 200))
         guard try await wishlist.delete(id: try Self.itemID(context), userID: user.userID) != nil else { throw Self.notFound }
-        return redirectWithFlash(to: SitePath.wishlist, "removed")
+        return redirectWithFlash(to: returnTo, "removed")
+    }
+
+    /// `path` when it is a page of the wishlist (`/wishlist?sort=…&page=…`), the first page otherwise.
+    static func wishlistPage(_ path: String) -> String {
+        path.hasPrefix(SitePath.wishlist + "?") ? LocalPath.validated(path, fallback: SitePath.wishlist) : SitePath.wishlist
     }
 
     /// "I got it": the item leaves the wishlist for the received books.
@@ -243,25 +253,38 @@ struct WishlistController {
         _ context: AppRequestContext, userID: Int64, sort: WishlistSort,
         summary: WishlistImportSummary? = nil, importError: String? = nil
     ) async throws -> Response {
-        let items = try await wishlist.items(userID: userID, sort: sort)
-        let placements = try await catalog.placements(of: items.compactMap(\.bookID))
-        let values = items.map { Self.itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }
+        let items = try await wishlist.items(userID: userID, sort: sort, page: 1)
+        let placements = try await catalog.placements(of: items.items.compactMap(\.bookID))
+        var values = Self.indexValues(items, sort: sort, placements: placements)
+        values["import_summary"] = summary.map { summary in
+            [
+                "added": .int(summary.added), "already": .int(summary.alreadyPresent),
+                "read_added": .int(summary.readAdded), "read_already": .int(summary.readAlreadyPresent),
+                "skipped": .array(summary.skipped.map { ["line": .int($0.line), "title": .string($0.title), "reason": .string($0.reason)] }),
+            ]
+        } ?? .null
+        values["import_error"] = importError.map(TemplateValue.string) ?? .null
+        values["errors"] = importError.map { ["file": .string($0)] } ?? .null
         return try pages.render(
             "wishlist/index.html", title: "Your wishlist", nav: "wishlist", for: context.visitor,
-            status: importError == nil ? .ok : .unprocessableContent,
-            values: [
-                "sort": .string(sort.rawValue), "items": .array(values), "count": .int(items.count),
-                "import_summary": summary.map { summary in
-                    [
-                        "added": .int(summary.added), "already": .int(summary.alreadyPresent),
-                        "read_added": .int(summary.readAdded), "read_already": .int(summary.readAlreadyPresent),
-                        "skipped": .array(summary.skipped.map { ["line": .int($0.line), "title": .string($0.title), "reason": .string($0.reason)] }),
-                    ]
-                } ?? .null,
-                "import_error": importError.map(TemplateValue.string) ?? .null,
-                "errors": importError.map { ["file": .string($0)] } ?? .null,
-            ]
+            status: importError == nil ? .ok : .unprocessableContent, values: values
         )
+    }
+
+    /// What the wishlist page shows of one page of the wishlist, with the links to its
+    /// neighbours in the same order.
+    static func indexValues(_ items: PagedList<WishlistItem>, sort: WishlistSort, placements: [String: [Placement]]) -> [String: TemplateValue] {
+        let sortField = sort == .added ? nil : "sort=" + sort.rawValue
+        let link = { (page: Int) in PageNumber.link(SitePath.wishlist, sortField, page == 1 ? nil : "page=\(page)") }
+        let here = link(items.number)
+        return [
+            "sort": .string(sort.rawValue),
+            "items": .array(items.items.map { itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }),
+            "count": .int(items.total),
+            "pager": .dictionary(items.pagerFields(link: link)),
+            // Where removing a book comes back to, when that is not the plain first page.
+            "here": here == SitePath.wishlist ? .null : .string(here),
+        ]
     }
 
     /// What the item form holds: the saved values, or what was typed when saving failed.

@@ -149,6 +149,8 @@ struct WishlistPageKey: SharedPageKey {
     /// Whose wishlist: the visitor's own, or the member's the others see.
     let ownerID: Int64
     let sort: WishlistSort
+    /// Which page of a long wishlist (``PagedList``), as asked for.
+    let pageNumber: Int
     let isAdmin: Bool
     let statusLine: String?
     /// The year a member's page counts the books she read in; 0 on one's own wishlist.
@@ -205,7 +207,8 @@ struct WishlistPage: SharedPage {
 /// What a wishlist page's read found: the page, or what to render it from.
 enum WishlistPageRead<Item: Sendable>: Sendable {
     case cached(WishlistPage)
-    case fresh(WishlistPageKey, [Item], [String: [Placement]])
+    /// The page's key, its part of the wishlist, and the lists its books are on.
+    case fresh(WishlistPageKey, PagedList<Item>, [String: [Placement]])
 
     var isCached: Bool {
         if case .cached = self { true } else { false }
