@@ -62,13 +62,14 @@ public struct SessionStore: Sendable {
         let fingerprint = Self.fingerprint(token)
         let now = clock.now()
         let found = try await database.pool.read { db -> (ActiveSession, Extra)? in
-            guard let session = try Row.fetchOne(
+            guard let session = try Row.decodeOne(
                 db.cachedStatement(sql: """
                     SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin FROM session JOIN user ON user.id = session.user_id
                     WHERE session.token_hash = ? AND user.disabled_at IS NULL
                     """),
-                arguments: [fingerprint]
-            ).map(Self.session(from:)) else { return nil }
+                arguments: [fingerprint],
+                Self.session(from:)
+            ) else { return nil }
             return (session, try alsoRead(PageRead(db: db), session))
         }
         guard let (session, extra) = found else { return nil }

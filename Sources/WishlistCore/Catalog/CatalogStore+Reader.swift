@@ -28,7 +28,7 @@ extension CatalogStore {
             case .title: "book.title COLLATE NOCASE, book.author COLLATE NOCASE"
             case .author: "book.author COLLATE NOCASE, book.title COLLATE NOCASE"
             }
-            return try Row.fetchAll(
+            return try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT book.* FROM book_search JOIN book ON book.id = book_search.book_id
                     WHERE book_search MATCH ?
@@ -37,8 +37,9 @@ extension CatalogStore {
                     ORDER BY \(orderBy)
                     LIMIT ?
                     """),
-                arguments: [match, list, limit]
-            ).map(CatalogStore.bookSummary)
+                arguments: [match, list, limit],
+                CatalogStore.bookSummary
+            )
         }
 
         /// A current list and its books in rank order, or nil when there is no such list.
@@ -47,14 +48,15 @@ extension CatalogStore {
                 db.cachedStatement(sql: "SELECT \(CatalogStore.listColumns) FROM catalog_list WHERE name_encoded = ? AND is_current AND published_date IS NOT NULL"),
                 arguments: [nameEncoded]
             ) else { return nil }
-            let books = try Row.fetchAll(
+            let books = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT list_entry.rank, list_entry.rank_last_week, list_entry.weeks_on_list, book.*
                     FROM list_entry JOIN book ON book.id = list_entry.book_id
                     WHERE list_entry.list_name_encoded = ? ORDER BY list_entry.rank
                     """),
-                arguments: [nameEncoded]
-            ).map(CatalogStore.listedBook)
+                arguments: [nameEncoded],
+                CatalogStore.listedBook
+            )
             return (CatalogStore.listSummary(row), books)
         }
 
@@ -72,14 +74,15 @@ extension CatalogStore {
                     """),
                 arguments: [nameEncoded, date]
             ) else { return nil }
-            let books = try Row.fetchAll(
+            let books = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT edition_entry.rank, edition_entry.rank_last_week, edition_entry.weeks_on_list, book.*
                     FROM edition_entry JOIN book ON book.id = edition_entry.book_id
                     WHERE edition_entry.list_name_encoded = ? AND edition_entry.published_date = ? ORDER BY edition_entry.rank
                     """),
-                arguments: [nameEncoded, date]
-            ).map(CatalogStore.listedBook)
+                arguments: [nameEncoded, date],
+                CatalogStore.listedBook
+            )
             return StoredEdition(list: CatalogStore.listSummary(row), books: books, previousDate: row["previous_date"], nextDate: row["next_date"])
         }
 

@@ -236,7 +236,7 @@ extension HouseholdStore {
         public func items(ownerID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [ownerID]) ?? 0
             let number = PagedList<HeldItem>.existing(number, total: total)
-            let items = try Row.fetchAll(
+            let items = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
                         reservation.bought_at IS NOT NULL AS bought, reservation.card
@@ -247,7 +247,7 @@ extension HouseholdStore {
                     ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
                     """),
                 arguments: [ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
-            ).map { row in
+            ) { row in
                 let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return HeldItem(item: WishlistStore.item(row), holder: holder)
             }

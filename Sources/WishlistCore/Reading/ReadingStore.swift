@@ -102,13 +102,11 @@ public struct ReadingStore: Sendable {
             """
 
         public func readings(userID: Int64, sort: ReadingSort) throws -> [Reading] {
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID])
-                .map(ReadingStore.reading)
+            try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], ReadingStore.reading)
         }
 
         public func reading(bookID: String, userID: Int64) throws -> Reading? {
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? AND book_id = ?"), arguments: [userID, bookID])
-                .map(ReadingStore.reading)
+            try Row.decodeOne(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? AND book_id = ?"), arguments: [userID, bookID], ReadingStore.reading)
         }
 
         /// How many books the member finished in `year`.
@@ -147,7 +145,8 @@ public struct ReadingStore: Sendable {
         public func standings(of bookIDs: [String]) throws -> [String: BookStanding] {
             guard !bookIDs.isEmpty else { return [:] }
             var standings: [String: BookStanding] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: Self.figures), arguments: [JSONText.array(of: bookIDs)]) {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.figures), arguments: [JSONText.array(of: bookIDs)])
+            while let row = try rows.next() {
                 let (sum, count): (Int, Int) = (row["rating_sum"], row["rating_count"])
                 standings[row["book_id"]] = BookStanding(
                     wantCount: row["wanted"], averageRating: count == 0 ? nil : Double(sum) / Double(count), ratingCount: count

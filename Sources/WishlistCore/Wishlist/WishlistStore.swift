@@ -141,8 +141,7 @@ public struct WishlistStore: Sendable {
         }
 
         public func items(userID: Int64, sort: WishlistSort) throws -> [WishlistItem] {
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID])
-                .map(WishlistStore.item)
+            try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], WishlistStore.item)
         }
 
         /// Page `number` of the user's wishlist in `sort`'s order; a number past the last page is
@@ -150,10 +149,11 @@ public struct WishlistStore: Sendable {
         public func items(userID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
             let number = PagedList<WishlistItem>.existing(number, total: total)
-            let items = try Row.fetchAll(
+            let items = try Row.decodeAll(
                 db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
-                arguments: [userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)]
-            ).map(WishlistStore.item)
+                arguments: [userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)],
+                WishlistStore.item
+            )
             return PagedList(items: items, total: total, number: number)
         }
 

@@ -33,8 +33,13 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         if let route, route.contains(secretParameter) {
             return route.replacingOccurrences(of: secretParameter, with: "…")
         }
-        let spelled = "/" + path.split(separator: "/").joined(separator: "/")
-        let decoded = spelled.removingPercentEncoding ?? spelled
+        // Most paths start with a slash and have neither an empty component nor an escape, and
+        // need neither step, which together cost about a percent of the server's CPU (issue 34).
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        let isSpelledPlainly = bytes.first == slash && !zip(bytes, bytes.dropFirst()).contains { $0 == slash && $1 == slash }
+        let spelled = isSpelledPlainly ? path : "/" + path.split(separator: "/").joined(separator: "/")
+        let decoded = bytes.contains(UInt8(ascii: "%")) ? spelled.removingPercentEncoding ?? spelled : spelled
         for prefix in pathsWithTokens where decoded.hasPrefix(prefix) {
             return prefix + "…"
         }

@@ -33,6 +33,7 @@ struct AccessLogTests {
         ("//shared/abc123/extra", "NotFound"), ("/%73hared/abc123", "NotFound"), ("//reset/abc123", nil),
         ("/verify-email/abc123", "/verify-email/{token}"), ("//verify-email/abc123/x", "NotFound"),
         ("/unsubscribe/abc123", "/unsubscribe/{token}"), ("/%75nsubscribe/abc123", nil),
+        ("shared/abc123", nil), ("/reset/abc123/", nil), ("/feeds/abc123", "NotFound"),
     ])
     func aSecretIsRedactedHoweverThePathIsSpelled(path: String, route: String?) {
         #expect(!Log.loggedPath(path, route: route).contains("abc123"), "\(path) logged as \(Log.loggedPath(path, route: route))")

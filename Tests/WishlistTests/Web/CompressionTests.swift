@@ -119,9 +119,24 @@ struct CompressionTests {
     @Test("Accept-Encoding: gzip unless refused with q=0", arguments: [
         ("gzip", true), ("br, gzip", true), ("gzip;q=0.5", true), ("*", true), ("GZIP", true),
         ("gzip;q=0", false), ("identity", false), ("br", false), ("", false),
+        ("deflate, \tGzip ; q=0.8", true), ("br , gzip ; q=0 ", false), (" , ", false),
     ])
     func acceptEncoding(header: String, accepted: Bool) {
         #expect(CompressionMiddleware<BasicRequestContext>.acceptsGzip(header) == accepted)
+    }
+
+    @Test("Content-Type decides what kind of body it is, whatever its case, spaces and parameters", arguments: [
+        ("text/html; charset=utf-8", CompressionMiddleware<BasicRequestContext>.Kind.page), (" Text/HTML ", .page),
+        ("text/css;charset=utf-8", .asset), ("image/svg+xml", .asset), ("application/manifest+json", .asset),
+        ("application/atom+xml; charset=utf-8", .feed),
+    ])
+    func contentTypes(type: String, kind: CompressionMiddleware<BasicRequestContext>.Kind) {
+        #expect(CompressionMiddleware<BasicRequestContext>.kind(ofContentType: type) == kind)
+    }
+
+    @Test(arguments: ["image/jpeg", "application/zip", "text/htmlx", "", " ; charset=utf-8"])
+    func otherContentTypesAreNotCompressed(type: String) {
+        #expect(CompressionMiddleware<BasicRequestContext>.kind(ofContentType: type) == nil)
     }
 
     @Test("a static file at its content hash is cached for a year; the plain path still works, for an hour")
