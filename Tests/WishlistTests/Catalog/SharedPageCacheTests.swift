@@ -91,6 +91,27 @@ struct SharedPageCacheTests {
         #expect(cache.entry(key("b", 2)) != nil && cache.entry(key("b", 1)) == nil, "an older rendering, finished later, is not kept")
     }
 
+    @Test func theCacheKeepsNoMoreThanItsBytesTheOldestRenderingGoingFirst() throws {
+        let cache = ListPageCache(page: "list", capacity: 10, maximumBytes: 100)
+        let library = try TemporaryViews(["p.html": "x"])
+        let page = try library.library().renderSlotted("p.html", [:]).mapSlots { PageSlot<ListPage.Slot>($0) { _ in nil } }
+        func entry(_ bytes: Int) -> ListPage { ListPage(page: page, bookIDs: [], marks: [], isCurrent: true, byteCount: bytes) }
+        func key(_ list: String, _ generation: Int64 = 1) -> ListPageKey {
+            .init(list: list, date: "", sort: .rank, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
+        }
+        for list in ["a", "b", "c"] { cache.keep(entry(30), for: key(list)) }
+        #expect(cache.statistics.bytes == 90 && cache.statistics.entries == 3)
+        cache.keep(entry(40), for: key("a", 2))
+        #expect(cache.statistics.bytes == 100, "a newer rendering's bytes replace the older's")
+        cache.keep(entry(20), for: key("d"))
+        #expect(cache.entry(key("b")) == nil, "the oldest rendering went: b, not a, which was rendered again after it")
+        #expect(cache.entry(key("a", 2)) != nil && cache.entry(key("c")) != nil && cache.entry(key("d")) != nil)
+        #expect(cache.statistics.bytes == 90)
+        cache.keep(entry(500), for: key("e"))
+        #expect(cache.statistics.entries == 1 && cache.entry(key("e")) != nil, "a page over the whole budget is kept alone")
+        #expect(cache.statistics.bytes == 500)
+    }
+
     @Test func eachVisitorSeesOwnMarkOnTheSameBookPage() async throws {
         let server = try await TestApp.build()
         let book = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")).1[0].book

@@ -36,7 +36,8 @@ extension SharedPageKey {
 ///   next request, because the generation is read in the request's own transaction. A page is
 ///   replaced by its newer rendering, never by an older one a slower request finished later.
 ///   Generations are a page's own, not the cache's: one member's wishes leave another's pages be.
-/// - **Bounded**: at most `capacity` pages; when full, the oldest goes.
+/// - **Bounded**: at most `capacity` pages and `maximumBytes` of them (``SharedPage/byteCount``);
+///   when either is reached, the oldest go. A page longer than the whole budget is kept alone.
 ///
 /// The caches in this folder: the shared pages (``PageCaches``: list, book, a person's own
 /// wishlist, a member's wishlist as a giver sees it), ``PageReadMemo`` (whole session reads) and
@@ -45,21 +46,25 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
     /// The page's name in `wishlist_page_cache_lookups_total`: list, book.
     let page: String
     let capacity: Int
+    let maximumBytes: Int
     let metrics: MetricsRegistry?
     private let state = Mutex(State())
 
     private struct State {
         /// Under each key's ``SharedPageKey/identity``.
         var entries: [Key: (generation: Int64, entry: Entry)] = [:]
-        /// The pages kept, oldest first.
+        /// The pages kept, in the order they were rendered, oldest first.
         var order: [Key] = []
+        /// The sum of the kept pages' ``SharedPage/byteCount``.
+        var bytes = 0
         var hits = 0
         var misses = 0
     }
 
-    init(page: String, capacity: Int, metrics: MetricsRegistry? = nil) {
+    init(page: String, capacity: Int, maximumBytes: Int = .max, metrics: MetricsRegistry? = nil) {
         self.page = page
         self.capacity = capacity
+        self.maximumBytes = maximumBytes
         self.metrics = metrics
     }
 
@@ -79,11 +84,17 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
         state.withLock { state in
             if let kept = state.entries[identity] {
                 guard kept.generation < key.generation else { return }
-            } else {
-                if state.order.count >= capacity { state.entries[state.order.removeFirst()] = nil }
-                state.order.append(identity)
+                state.bytes -= kept.entry.byteCount
+                // Rendered just now, it is the newest page, and the last to go.
+                state.order.removeAll { $0 == identity }
             }
+            state.order.append(identity)
             state.entries[identity] = (key.generation, entry)
+            state.bytes += entry.byteCount
+            while state.order.count > capacity || (state.bytes > maximumBytes && state.order.count > 1) {
+                let oldest = state.order.removeFirst()
+                state.bytes -= state.entries.removeValue(forKey: oldest)?.entry.byteCount ?? 0
+            }
         }
     }
 
@@ -91,8 +102,7 @@ final class SharedPageCache<Key: SharedPageKey, Entry: SharedPage>: Sendable {
     var statistics: SharedPageStatistics {
         state.withLock { state in
             SharedPageStatistics(
-                hits: state.hits, misses: state.misses, entries: state.entries.count,
-                bytes: state.entries.values.reduce(0) { $0 + $1.entry.byteCount }
+                hits: state.hits, misses: state.misses, entries: state.entries.count, bytes: state.bytes
             )
         }
     }
