@@ -14,7 +14,6 @@ Only 127.0.0.1 is contacted. Issue 34 used it for glibc's trim threshold (Benchm
 """
 import os
 import random
-import shutil
 import subprocess
 import sys
 
@@ -29,9 +28,7 @@ SECONDS = int(os.environ.get("SECONDS", "10"))
 
 
 def measure(app):
-    database = os.path.join(mix.RUN, "run.sqlite")
-    scale.remove_database(database)
-    shutil.copyfile(mix.PRISTINE, database)
+    database = mix.run_database()
     world = mix.prepare_members(database, random.Random(scale.SEED))
     member = world["members"][0]
     path = mix.build_request(KIND, member, world, random.Random(1)).decode().split(" ", 2)[1]

@@ -13,7 +13,6 @@ server CPU a request per page and build. Only 127.0.0.1 is contacted.
 import json
 import os
 import random
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -26,9 +25,7 @@ ROUNDS = int(os.environ.get("ROUNDS", "2"))
 
 
 def costs_of(app):
-    database = os.path.join(mix.RUN, "run.sqlite")
-    scale.remove_database(database)
-    shutil.copyfile(mix.PRISTINE, database)
+    database = mix.run_database()
     world = mix.prepare_members(database, random.Random(scale.SEED))
     members = world.pop("members")
     config_path = os.path.join(mix.RUN, "mix-config.json")

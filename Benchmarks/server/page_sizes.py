@@ -25,7 +25,6 @@ import http.client
 import os
 import random
 import re
-import shutil
 import sys
 import time
 import zlib
@@ -72,9 +71,7 @@ def pieces_deflated_alone(body):
 def main():
     app = sys.argv[1] if len(sys.argv) > 1 else os.path.join(bench.ROOT, ".build-bench/release/wishlist")
     mix.pristine_database()
-    database = os.path.join(mix.RUN, "run.sqlite")
-    scale.remove_database(database)
-    shutil.copyfile(mix.PRISTINE, database)
+    database = mix.run_database()
     members = sorted(mix.prepare_members(database, random.Random(scale.SEED))["members"], key=lambda m: len(m["items"]))
     port = bench.free_port()
     server = bench.Server("wishlist", [app, "serve", "--port", str(port), "--database", database, "--config", bench.bench_config()],
