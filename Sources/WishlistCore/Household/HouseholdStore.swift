@@ -200,14 +200,26 @@ extension HouseholdStore {
     public struct Reader {
         let db: Database
 
-        /// Grows with every change to what a member's page shows the others (migration 25): her
-        /// items, her account, readings, favourites and picture, the reservations and ideas for
-        /// her, and anyone's shown name. Her own pages are never kept under it.
-        public func memberPageGeneration(ownerID: Int64) throws -> Int64 {
+        /// Grows with every change to a member's wishlist as the others see it on her page
+        /// (migration 25): her items, the reservations and ideas for her, and anyone's shown name
+        /// (a reserver's is on the card). Her own pages are never kept under it.
+        public func memberWishlistGeneration(ownerID: Int64) throws -> Int64 {
             try Int64.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT COALESCE((SELECT wishes + about + givers FROM owner_generation WHERE user_id = ?), 0)
+                    SELECT COALESCE((SELECT wishes + givers FROM owner_generation WHERE user_id = ?), 0)
                         + (SELECT value FROM name_generation)
+                    """),
+                arguments: [ownerID]
+            ) ?? 0
+        }
+
+        /// Grows with every change to what a member's page says about her: her account,
+        /// readings, favourites and picture, and anyone's shown name (hers depends on whether
+        /// another member took it, ``MemberName``).
+        public func memberAboutGeneration(ownerID: Int64) throws -> Int64 {
+            try Int64.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT COALESCE((SELECT about FROM owner_generation WHERE user_id = ?), 0) + (SELECT value FROM name_generation)
                     """),
                 arguments: [ownerID]
             ) ?? 0

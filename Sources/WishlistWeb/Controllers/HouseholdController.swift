@@ -93,8 +93,8 @@ struct HouseholdController {
         case .viewer: return redirect(to: SitePath.wishlist)
         case .notFound: throw Self.memberNotFound
         case .found(let member, let sort, let read, let about):
-            let entry = try sharedMemberPage(member, sort: sort, read: read, about: about, isAdmin: user.isAdmin)
-            return try respond(entry, for: context.visitor)
+            let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: user.isAdmin)
+            return try respond(entry, about: try memberAbout(member, about), for: context.visitor)
         }
     }
 
@@ -116,64 +116,106 @@ struct HouseholdController {
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        let year = FinishedDate(clock.now()).year
+        let catalogGeneration = try read.catalog.generation()
         let key = WishlistPageKey(
             page: .member, ownerID: member.id, sort: sort, pageNumber: number, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
-            readingYear: year, generation: try read.catalog.generation() + read.household.memberPageGeneration(ownerID: member.id)
+            generation: try catalogGeneration + read.household.memberWishlistGeneration(ownerID: member.id)
         )
-        if let cached = pageCaches.memberWishlists.entry(key) { return .found(member, sort, .cached(cached), nil) }
-        let items = try read.household.items(ownerID: member.id, sort: sort, page: number)
-        let about = MemberAbout(
+        let wishlist: WishlistPageRead<HeldItem>
+        if let cached = pageCaches.memberWishlists.entry(key) {
+            wishlist = .cached(cached)
+        } else {
+            let items = try read.household.items(ownerID: member.id, sort: sort, page: number)
+            wishlist = .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.item.bookID)))
+        }
+        return .found(member, sort, wishlist, try loadMemberAbout(member, catalogGeneration: catalogGeneration, read))
+    }
+
+    /// The member's profile and reading as her page shows them, kept or read to render.
+    private func loadMemberAbout(_ member: Member, catalogGeneration: Int64, _ read: PageRead) throws -> MemberAboutRead {
+        let year = FinishedDate(clock.now()).year
+        let key = MemberAboutKey(
+            ownerID: member.id, readingYear: year, generation: try catalogGeneration + read.household.memberAboutGeneration(ownerID: member.id)
+        )
+        if let cached = pageCaches.memberAbouts.entry(key) { return .cached(cached) }
+        return .fresh(key, MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
             readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
             readings: try read.reading.readings(userID: member.id, sort: .finished)
-        )
-        return .found(member, sort, .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.item.bookID))), about)
+        ))
     }
 
     enum LoadedMemberPage: KeepablePageRead, Sendable {
         /// The viewer's own name: their own wishlist is elsewhere.
         case viewer
         case notFound
-        /// The member, the order, and the page or its wishlist; `MemberAbout` when not cached.
-        case found(Member, WishlistSort, WishlistPageRead<HeldItem>, MemberAbout?)
+        /// The member, the order, and her page's wishlist and profile, each kept or read to render.
+        case found(Member, WishlistSort, WishlistPageRead<HeldItem>, MemberAboutRead)
 
         var isWorthKeeping: Bool {
-            if case .found(_, _, let read, _) = self { read.isCached } else { true }
+            if case .found(_, _, let wishlist, let about) = self { wishlist.isCached && about.isCached } else { true }
         }
-    }
-
-    /// The profile and reading a member's page opens and ends with.
-    struct MemberAbout: Sendable {
-        let profile: Profile
-        let readThisYear: Int
-        let readings: [Reading]
     }
 
     /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.
     /// Each book's reservation controls are the visitor's own when they hold it, everyone else's otherwise.
-    private func respond(_ entry: WishlistPage, for visitor: Visitor) throws -> Response {
+    private func respond(_ entry: WishlistPage, about: MemberAboutPage, for visitor: Visitor) throws -> Response {
         let cardFlash = try pages.cardFlash(visitor, cards: entry.cards)
         let viewerID = visitor.signedIn?.userID
+        let wishCount = ProfilePresenter.wishCountText(entry.wishCount)
         return try pages.respond(entry.page, for: cardFlash?.visitor ?? visitor) { slot in
             switch slot {
             case .flash(let card): .value(card == cardFlash?.index ? cardFlash!.html : .null)
             case .reservation(let card): .fragment(entry.reservations[card].seen(by: viewerID))
+            case .profile: .fragment(about.profile)
+            case .reading: .fragment(about.reading)
+            case .wishCount: .value(wishCount)
             }
+        }
+    }
+
+    /// A member's profile and reading, from the cache, or rendered from the page's read and kept
+    /// (``MemberAboutCache``).
+    private func memberAbout(_ member: Member, _ read: MemberAboutRead) throws -> MemberAboutPage {
+        switch read {
+        case .cached(let page):
+            return page
+        case .fresh(let key, let about):
+            let slot = { (name: String) in WishlistPage.Slot(name, cards: []) }
+            let memberValue: TemplateValue = [
+                "name": .string(member.name),
+                // A display name always has the username under it on the member's own page.
+                "username": member.name == member.username ? .null : .string(member.username),
+            ]
+            let page = MemberAboutPage(
+                profile: try pages.renderSharedFragment(
+                    "partials/member-profile.html",
+                    ["profile": ProfilePresenter.profileValue(
+                        about.profile, username: member.username, wishCount: .slot("wish_count"), readThisYear: about.readThisYear
+                    ), "member": memberValue],
+                    own: slot
+                ),
+                reading: try pages.renderSharedFragment(
+                    "partials/member-reading.html",
+                    ["readings": .array(about.readings.map(ReadingPresenter.readingValue)), "member": memberValue],
+                    own: slot
+                )
+            )
+            pageCaches.memberAbouts.keep(page, for: key)
+            return page
         }
     }
 
     /// A member's page as the others see it: from the cache, or rendered from the page's read
     /// and kept (``WishlistPageCache``); `respond` fills in each visitor's own part.
     private func sharedMemberPage(
-        _ member: Member, sort: WishlistSort, read: WishlistPageRead<HeldItem>, about: MemberAbout?, isAdmin: Bool
+        _ member: Member, sort: WishlistSort, read: WishlistPageRead<HeldItem>, isAdmin: Bool
     ) throws -> WishlistPage {
         switch read {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
             let path = SitePath.person(member.username)
-            let about = about ?? MemberAbout(profile: .empty, readThisYear: 0, readings: [])
             let cards = items.items.map { Card.item($0.item.id) }
             let slot = { (name: String) in WishlistPage.Slot(name, cards: cards) }
             let sortField = sort == .priority ? nil : "sort=" + sort.rawValue
@@ -183,15 +225,9 @@ struct HouseholdController {
             let page = WishlistPage(page: try pages.renderShared(
                 "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
                 values: [
-                    "profile": ProfilePresenter.profileValue(
-                        about.profile, username: member.username, wishCount: items.total, readThisYear: about.readThisYear
-                    ),
-                    "readings": .array(about.readings.map(ReadingPresenter.readingValue)),
-                    "member": [
-                        "name": .string(member.name), "path": .string(path), "count": .int(items.total),
-                        // A display name always has the username under it on the member's own page.
-                        "username": member.name == member.username ? .null : .string(member.username),
-                    ],
+                    "profile_html": .slot("profile"),
+                    "reading_html": .slot("reading"),
+                    "member": ["name": .string(member.name), "path": .string(path), "count": .int(items.total)],
                     "sort": .string(sort.rawValue),
                     "items": .array(items.items.map { held in
                         var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
@@ -203,7 +239,7 @@ struct HouseholdController {
                     "pager": .dictionary(items.pagerFields(link: link)),
                 ],
                 own: slot
-            ), cards: cards, reservations: reservations)
+            ), cards: cards, reservations: reservations, wishCount: items.total)
             pageCaches.memberWishlists.keep(page, for: key)
             return page
         }
@@ -326,7 +362,8 @@ struct HouseholdController {
         guard case .found(let member, let sort, let read, let about) = loaded else { return nil }
         var visitor = context.visitor
         visitor.flash = PageFlash(kind: "error", message: "Already reserved by \(name) — pick another.", card: Card.item(itemID))
-        var response = try respond(try sharedMemberPage(member, sort: sort, read: read, about: about, isAdmin: viewer.isAdmin), for: visitor)
+        let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: viewer.isAdmin)
+        var response = try respond(entry, about: try memberAbout(member, about), for: visitor)
         response.status = .conflict
         return response
     }

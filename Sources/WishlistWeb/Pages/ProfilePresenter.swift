@@ -38,15 +38,20 @@ enum ProfilePresenter {
         return Int(hash % UInt32(colourCount))
     }
 
-    /// The profile part of `/people/{username}`.
-    static func profileValue(_ profile: Profile, username: String, wishCount: Int, readThisYear: Int) -> TemplateValue {
+    /// The profile part of `/people/{username}`; `wishCount` as ``wishCountText(_:)`` says it, or a slot for it.
+    static func profileValue(_ profile: Profile, username: String, wishCount: TemplateValue, readThisYear: Int) -> TemplateValue {
         [
             "avatar": avatarValue(username: username, displayName: profile.displayName, pictureKey: profile.pictureKey, size: 256),
             "bio": .string(profile.bio),
             "birthday": .string(profile.birthday?.text ?? ""),
             "favorites": .array(profile.favorites.map(ReadingPresenter.readingValue)),
-            "wish_count": .string(wishCount == 1 ? "1 wish" : "\(wishCount) wishes"),
+            "wish_count": wishCount,
             "read_this_year": .string(readThisYear == 1 ? "1 book read this year" : "\(readThisYear) books read this year"),
         ]
+    }
+
+    /// "1 wish", "27 wishes".
+    static func wishCountText(_ count: Int) -> TemplateValue {
+        .string(count == 1 ? "1 wish" : "\(count) wishes")
     }
 }

@@ -138,6 +138,8 @@ final class PageCaches: Sendable {
     let ownWishlists: WishlistPageCache
     /// Members' pages as the others see them, reservations included.
     let memberWishlists: WishlistPageCache
+    /// Members' profiles and reading, which their pages show around their wishlists.
+    let memberAbouts: MemberAboutCache
 
     init(metrics: MetricsRegistry? = nil) {
         lists = ListPageCache(page: "list", metrics: metrics)
@@ -145,10 +147,12 @@ final class PageCaches: Sendable {
         books = BookPageCache(metrics: metrics)
         ownWishlists = WishlistPageCache(page: "wishlist", metrics: metrics)
         memberWishlists = WishlistPageCache(page: "member", metrics: metrics)
+        memberAbouts = MemberAboutCache(metrics: metrics)
     }
 
     /// What `/metrics` reports as `wishlist_page_cache_bytes`.
     var bytes: Int {
         lists.statistics.bytes + householdOrderedLists.statistics.bytes + books.statistics.bytes + ownWishlists.statistics.bytes + memberWishlists.statistics.bytes
+            + memberAbouts.statistics.bytes
     }
 }

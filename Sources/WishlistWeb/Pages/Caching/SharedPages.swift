@@ -128,12 +128,13 @@ struct BookPage: SharedPage {
 /// Rendered wishlist pages: a person's own (`/wishlist`) and a member's as the others see it
 /// (`/people/{username}`), in two caches (``PageCaches``) because they are kept under different
 /// generations: the owner's under the catalog's and her wishes' (her items, nothing else), a
-/// member's under the catalog's and everything her page shows the others
-/// (``HouseholdStore/Reader/memberPageGeneration(ownerID:)``). Nothing a giver does grows the
+/// member's under the catalog's and everything her wishlist shows the others
+/// (``HouseholdStore/Reader/memberWishlistGeneration(ownerID:)``). Nothing a giver does grows the
 /// first, or the owner's next page would be rendered afresh and its timing would tell her (issue
 /// 27). A member's page is one for all the others: each book's reservation controls are rendered
 /// for the giver who holds it and for everyone else, and filled per request (``WishlistPage``);
-/// the session's token and flash are slots too. Key: ``WishlistPageKey``.
+/// the session's token and flash are slots too, and so are her profile and reading
+/// (``MemberAboutPage``), kept apart under what changes them. Key: ``WishlistPageKey``.
 typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
 
 extension WishlistPageCache {
@@ -157,10 +158,8 @@ struct WishlistPageKey: SharedPageKey {
     let pageNumber: Int
     let isAdmin: Bool
     let statusLine: String?
-    /// The year a member's page counts the books she read in; 0 on one's own wishlist.
-    var readingYear = 0
-    /// The catalog's generation plus the owner's (her wishes' on her own page, everything her
-    /// member page shows on that one): each only grows, so the sum grows with any of them.
+    /// The catalog's generation plus the owner's (her wishes' on her own page, her wishlist's as
+    /// the others see it on her member page): each only grows, so the sum grows with any of them.
     var generation: Int64
 }
 
@@ -171,23 +170,37 @@ struct WishlistPage: SharedPage {
     var cards: [String] = []
     /// Each card's reservation controls, in the same order.
     var reservations: [ReservationActions] = []
+    /// How many books the whole wishlist holds, for the member's profile (`wish_count`).
+    var wishCount = 0
 
     var byteCount: Int { page.byteCount + reservations.reduce(0) { $0 + $1.byteCount } }
 
-    /// The slots of a member's page, each a card's: its index in `cards`.
+    /// The slots of a member's page: a card's (its index in `cards`), or her profile's and reading's.
     enum Slot: Equatable, Sendable {
         /// The visitor's confirmation, when it is this card's (`flash:<card>`).
         case flash(Int)
         /// The card's reservation controls as the visitor sees them (`reservation:<card>`).
         case reservation(Int)
+        /// Her profile, rendered apart (``MemberAboutPage``).
+        case profile
+        /// Her reading, rendered with her profile.
+        case reading
+        /// In her profile: how many books she wishes for, which her wishlist knows.
+        case wishCount
 
         init?(_ name: String, cards: [String]) {
-            let parts = name.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let card = cards.firstIndex(of: String(parts[1])) else { return nil }
-            switch parts[0] {
-            case "flash": self = .flash(card)
-            case "reservation": self = .reservation(card)
-            default: return nil
+            switch name {
+            case "profile": self = .profile
+            case "reading": self = .reading
+            case "wish_count": self = .wishCount
+            default:
+                let parts = name.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, let card = cards.firstIndex(of: String(parts[1])) else { return nil }
+                switch parts[0] {
+                case "flash": self = .flash(card)
+                case "reservation": self = .reservation(card)
+                default: return nil
+                }
             }
         }
     }
@@ -206,6 +219,52 @@ struct WishlistPage: SharedPage {
 
         var byteCount: Int { forOthers.byteCount + (forHolder?.byteCount ?? 0) }
     }
+}
+
+/// A member's profile and reading as her page shows them, rendered apart from her wishlist and
+/// kept under what changes them: her account, readings, favourites and picture
+/// (``HouseholdStore/Reader/memberAboutGeneration(ownerID:)``) and the catalog's generation. A
+/// household's readers rate and review all day; kept with the wishlist, each rating rendered her
+/// whole wishlist again, and each reservation her profile and reading (issue 34). Her wish count
+/// is a slot, filled from the wishlist's page. Key: ``MemberAboutKey``.
+typealias MemberAboutCache = SharedPageCache<MemberAboutKey, MemberAboutPage>
+
+extension MemberAboutCache {
+    /// One for each member's page kept (``WishlistPageCache``), which shows one of these.
+    convenience init(metrics: MetricsRegistry? = nil) {
+        self.init(page: "member-about", capacity: 1_000, maximumBytes: 16 << 20, metrics: metrics)
+    }
+}
+
+struct MemberAboutKey: SharedPageKey {
+    let ownerID: Int64
+    /// The year her profile counts the books she read in.
+    let readingYear: Int
+    var generation: Int64
+}
+
+struct MemberAboutPage: SharedPage {
+    let profile: SharedHTML<WishlistPage.Slot>
+    let reading: SharedHTML<WishlistPage.Slot>
+
+    var byteCount: Int { profile.byteCount + reading.byteCount }
+}
+
+/// What a member's page's read found of her profile and reading: the rendering, or what to render it from.
+enum MemberAboutRead: Sendable {
+    case cached(MemberAboutPage)
+    case fresh(MemberAboutKey, MemberAbout)
+
+    var isCached: Bool {
+        if case .cached = self { true } else { false }
+    }
+}
+
+/// The profile and reading a member's page opens and ends with.
+struct MemberAbout: Sendable {
+    let profile: Profile
+    let readThisYear: Int
+    let readings: [Reading]
 }
 
 /// What a wishlist page's read found: the page, or what to render it from.
