@@ -485,10 +485,10 @@ def main():
             pipes.append(receiver)
             processes.append(process)
         time.sleep(max(0, start + WARMUP - time.time()))
-        before, cpu_before = scrape(port), server.cpu_seconds()
+        before, cpu_before, machine_before = scrape(port), server.cpu_seconds(), machine_ticks()
         server.reset_peak()
         time.sleep(max(0, start + WARMUP + SECONDS - time.time()))
-        after, cpu_after = scrape(port), server.cpu_seconds()
+        after, cpu_after, machine_after = scrape(port), server.cpu_seconds(), machine_ticks()
         peak_mb, rss_mb = server.peak_mb(), server.status_kb("VmRSS") / 1024
         results, lags = [], []
         for pipe, process in zip(pipes, processes):
@@ -510,7 +510,7 @@ def main():
                "server_cores": (cpu_after - cpu_before) / SECONDS,
                "server_cpu_us_per_answer": (cpu_after - cpu_before) * 1e6 / max(1, sum(1 for r in results if r[2])),
                "peak_mb": peak_mb, "rss_mb": rss_mb, "app": bench.APP if os.environ.get("BENCH_APP") else "",
-               "nice": os.nice(0)}
+               "nice": os.nice(0), "machine": machine_shares(machine_before, machine_after)}
     name = "mix-experiment" if experiment() else "mix"
     with open(os.path.join(OUT, f"{name}.json"), "w") as raw:
         json.dump(figures, raw, indent=2)
@@ -521,6 +521,24 @@ def main():
     print(report)
     if os.environ.get("BENCH_UPDATE_README", "1") != "0" and not experiment():
         update_readme(report)
+
+
+def machine_ticks():
+    """The whole machine's CPU time so far, by state (`/proc/stat`'s first line, in ticks)."""
+    with open("/proc/stat") as stat:
+        fields = stat.readline().split()[1:9]
+    return dict(zip(["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"], map(int, fields)))
+
+
+def machine_shares(before, after):
+    """How the machine's CPU went over a window: busy (user, nice, system, interrupts) and
+    stolen (the time a virtual machine's cores waited while the host ran something else), as
+    shares of all its cores' time. Steal is what makes the same build's runs differ by several
+    times in p99 on this machine (Benchmarks/README.md, twentieth session)."""
+    delta = {key: after[key] - before[key] for key in before}
+    total = max(1, sum(delta.values()))
+    busy = delta["user"] + delta["nice"] + delta["system"] + delta["irq"] + delta["softirq"]
+    return {"busy": busy / total, "steal": delta["steal"] / total}
 
 
 def experiment():
@@ -599,6 +617,9 @@ def render_report(figures):
         f"of which the shared pages' text {figures['cache_mb']:.1f} MB (`wishlist_page_cache_bytes`). "
         f"The generator handed requests to their connections at most {ms(figures['generator_lag_max_us'])} ms late "
         f"(p99 {ms(figures['generator_lag_p99_us'])} ms); that lag is inside the latencies above.",
+        f"- The machine over the measured window (`/proc/stat`): {figures['machine']['busy'] * 100:.0f}% of its cores' time busy "
+        f"(server, generator and anything else), {figures['machine']['steal'] * 100:.1f}% stolen by the host (steal: "
+        f"time this virtual machine was ready to run and was not).",
     ]
     return header + "\n\n" + "\n".join(lines) + "\n\n" + "\n".join(notes) + "\n"
 
