@@ -30,6 +30,7 @@ enum SitePath {
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { people + "/" + username }
     static func ideas(_ username: String) -> String { person(username) + "/ideas" }
+    static func personReading(_ username: String) -> String { person(username) + "/reading" }
     static func sharedList(_ token: String) -> String { "/shared/" + token }
     static func favoritesFeed(_ token: String) -> String { "/feeds/" + token + "/favorites.atom" }
     static func passwordReset(_ token: String) -> String { "/reset/" + token }

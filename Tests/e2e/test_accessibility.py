@@ -682,6 +682,7 @@ PAGES = [
     Page("wishlist-empty", "giver", _get("/wishlist")),
     Page("reading-empty", "giver", _get("/reading")),
     Page("people-profile", "giver", _people_profile),
+    Page("people-reading", "giver", _get(lambda h: f"/people/{h.owner}/reading")),
     # The gift cycle (the owner gets a book from here on) and the profile picture.
     Page("wishlist-received", "owner", _received),
     Page("people-member-bought", "giver", _member_bought),

@@ -20,13 +20,15 @@ public struct Reading: Sendable, Equatable {
 public enum ReadingSort: String, Sendable, CaseIterable {
     case finished, rating, title, author
 
+    /// Every order ends on the reading's id, so that readings alike in everything else fall on
+    /// exactly one page of a ``PagedList``.
     var orderBy: String {
         switch self {
         // Books without a date come after the dated ones, most recently recorded first.
         case .finished: "finished_on IS NULL, finished_on DESC, updated_at DESC, id DESC"
-        case .rating: "rating IS NULL, rating DESC, finished_on DESC, title COLLATE NOCASE"
-        case .title: "title COLLATE NOCASE, author COLLATE NOCASE"
-        case .author: "author COLLATE NOCASE, title COLLATE NOCASE"
+        case .rating: "rating IS NULL, rating DESC, finished_on DESC, title COLLATE NOCASE, id"
+        case .title: "title COLLATE NOCASE, author COLLATE NOCASE, id"
+        case .author: "author COLLATE NOCASE, title COLLATE NOCASE, id"
         }
     }
 }

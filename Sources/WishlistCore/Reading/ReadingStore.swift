@@ -105,6 +105,19 @@ public struct ReadingStore: Sendable {
             try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], ReadingStore.reading)
         }
 
+        /// Page `number` of the member's readings in `sort`'s order; a number past the last page
+        /// is the last page. A Goodreads import brings a reader's whole shelf, hundreds of books.
+        public func readings(userID: Int64, sort: ReadingSort, page number: Int) throws -> PagedList<Reading> {
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE user_id = ?"), arguments: [userID]) ?? 0
+            let number = PagedList<Reading>.existing(number, total: total)
+            let readings = try Row.decodeAll(
+                db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
+                arguments: [userID, PagedList<Reading>.size, PagedList<Reading>.offset(number)],
+                ReadingStore.reading
+            )
+            return PagedList(items: readings, total: total, number: number)
+        }
+
         public func reading(bookID: String, userID: Int64) throws -> Reading? {
             try Row.decodeOne(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? AND book_id = ?"), arguments: [userID, bookID], ReadingStore.reading)
         }

@@ -24,6 +24,9 @@ struct HouseholdController {
         group.page("people/:username", loaders: loaders, database: database, read: { request, context, user, read in
             try self.loadMemberPage(request, context, user, read)
         }, respond: member)
+        group.page("people/:username/reading", loaders: loaders, database: database, read: { request, context, user, read in
+            try self.loadMemberReading(request, context, user, read)
+        }, respond: memberReading)
         group.get("reservations", use: gifts)
         group.post("reservations", use: reserve)
         group.post("reservations/:item/delete", use: cancel)
@@ -141,7 +144,7 @@ struct HouseholdController {
         return .fresh(key, MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
             readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
-            readings: try read.reading.readings(userID: member.id, sort: .finished)
+            readings: try read.reading.readings(userID: member.id, sort: .finished, page: 1)
         ))
     }
 
@@ -155,6 +158,46 @@ struct HouseholdController {
         var isWorthKeeping: Bool {
             if case .found(_, _, let wishlist, let about) = self { wishlist.isCached && about.isCached } else { true }
         }
+    }
+
+    /// The books a member has read, a page at a time: the rest of what her page's foot begins.
+    @Sendable func memberReading(_ request: Request, context: AppRequestContext, loaded: LoadedMemberReading) async throws -> Response {
+        switch loaded {
+        case .viewer: return redirect(to: SitePath.reading)
+        case .notFound: throw Self.memberNotFound
+        case .found(let member, let readings):
+            return try pages.render(
+                "people/reading.html", title: "Books \(member.name) has read", nav: "people", for: context.visitor,
+                values: [
+                    "member": ["name": .string(member.name), "path": .string(SitePath.person(member.username))],
+                    "readings": .array(readings.items.map(ReadingPresenter.readingValue)), "count": .int(readings.total),
+                    "pager": .dictionary(readings.pagerFields(link: Self.memberReadingLink(member))),
+                ]
+            )
+        }
+    }
+
+    /// Page `number` of the member's reading: the first is on her page too.
+    private static func memberReadingLink(_ member: Member) -> (Int) -> String {
+        { number in PageNumber.link(SitePath.personReading(member.username), number == 1 ? nil : "page=\(number)") }
+    }
+
+    /// Whose reading this is, checked as her page is, and the page of it asked for.
+    private func loadMemberReading(_ request: Request, _ context: AppRequestContext, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberReading {
+        let username = context.parameters.get("username") ?? ""
+        let number = try PageNumber.parse(request.queryText("page"))
+        switch try read.household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: viewer.userID) {
+        case .viewer: return .viewer
+        case .notFound: return .notFound
+        case .member(let member): return .found(member, try read.reading.readings(userID: member.id, sort: .finished, page: number))
+        }
+    }
+
+    enum LoadedMemberReading: Sendable {
+        /// The viewer's own name: "Books I've read" is hers.
+        case viewer
+        case notFound
+        case found(Member, PagedList<Reading>)
     }
 
     /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.
@@ -197,7 +240,8 @@ struct HouseholdController {
                 ),
                 reading: try pages.renderSharedFragment(
                     "partials/member-reading.html",
-                    ["readings": .array(about.readings.map(ReadingPresenter.readingValue)), "member": memberValue],
+                    ["readings": .array(about.readings.items.map(ReadingPresenter.readingValue)), "count": .int(about.readings.total),
+                     "pager": .dictionary(about.readings.pagerFields(link: Self.memberReadingLink(member))), "member": memberValue],
                     own: slot
                 )
             )

@@ -25,10 +25,11 @@ struct ReadingController {
 
     // MARK: Handlers
 
-    /// What "Books I've read" shows, read in the session's transaction (``PageLoaders``).
+    /// What "Books I've read" shows, read in the session's transaction (``PageLoaders``): a page
+    /// of 100 in the order asked for (`?sort=`, `?page=`, as a wishlist's).
     struct IndexRead: Sendable {
         let sort: ReadingSort
-        let readings: [Reading]
+        let readings: PagedList<Reading>
     }
 
     static func loadIndex(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> IndexRead {
@@ -36,13 +37,19 @@ struct ReadingController {
         guard let sort = requested.isEmpty ? .finished : ReadingSort(rawValue: requested) else {
             throw PageError.badRequest("Books you've read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
         }
-        return IndexRead(sort: sort, readings: try read.reading.readings(userID: user.userID, sort: sort))
+        let number = try PageNumber.parse(request.queryText("page"))
+        return IndexRead(sort: sort, readings: try read.reading.readings(userID: user.userID, sort: sort, page: number))
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext, page: IndexRead) async throws -> Response {
-        try pages.render(
+        let sortField = page.sort == .finished ? nil : "sort=" + page.sort.rawValue
+        let link = { (number: Int) in PageNumber.link(SitePath.reading, sortField, number == 1 ? nil : "page=\(number)") }
+        return try pages.render(
             "reading/index.html", title: "Books I’ve read", nav: "reading", for: context.visitor,
-            values: ["sort": .string(page.sort.rawValue), "readings": .array(page.readings.map(ReadingPresenter.readingValue)), "count": .int(page.readings.count)]
+            values: [
+                "sort": .string(page.sort.rawValue), "readings": .array(page.readings.items.map(ReadingPresenter.readingValue)),
+                "count": .int(page.readings.total), "pager": .dictionary(page.readings.pagerFields(link: link)),
+            ]
         )
     }
 

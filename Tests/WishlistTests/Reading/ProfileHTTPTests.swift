@@ -92,4 +92,55 @@ struct ProfileHTTPTests {
             #expect(!hidden.text.contains("secret bio"))
         }
     }
+
+    /// A Goodreads import brings a reader's whole shelf. "Books I've read" and a member's page
+    /// show it a hundred books at a time, most recently finished first on her page, and her
+    /// page's pager leads to the rest on a page of their own (issue 34: a page a phone can scroll,
+    /// and a member's page that does not cost the length of her shelf).
+    @Test func aLongShelfComesAHundredBooksAPageOnBooksIveReadAndOnTheMembersPage() async throws {
+        let home = try await Household.make()
+        try await home.server.database.pool.write { db in
+            let mayaID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'maya'"))
+            for number in 1...130 {
+                try db.execute(
+                    sql: "INSERT INTO reading (user_id, title, author, finished_on, updated_at) VALUES (?, ?, 'A. Reader', ?, ?)",
+                    arguments: [mayaID, String(format: "Shelf Book %03d", number), String(format: "2019-%02d-%02d", 1 + (number - 1) / 28, 1 + (number - 1) % 28), Date()]
+                )
+            }
+        }
+        /// The titles of the reading rows in `html`, in order.
+        @Sendable func titles(_ html: Substring) -> [String] { html.matches(of: /Shelf Book \d{3}/).map { String($0.0) } }
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            try await maya.share()
+
+            let first = try await maya.get("/reading")
+            #expect(first.shows("130 books"))
+            #expect(titles(first.text[...]) == (31...130).reversed().map { String(format: "Shelf Book %03d", $0) })
+            #expect(first.text.contains(#"href="/reading?page=2""#) && !first.text.contains(#"rel="prev""#))
+            let second = try await maya.get("/reading?page=2")
+            #expect(titles(second.text[...]) == (1...30).reversed().map { String(format: "Shelf Book %03d", $0) })
+            #expect(second.text.contains(#"rel="prev" id="reading-previous" href="/reading""#))
+            let byTitle = try await maya.get("/reading?sort=title&page=2")
+            #expect(titles(byTitle.text[...]).first == "Shelf Book 101")
+            #expect(byTitle.text.contains(#"href="/reading?sort=title""#), "the pager keeps the order")
+            #expect(try await maya.get("/reading?page=0").status == .badRequest)
+
+            let page = try await ana.get("/people/maya")
+            let foot = try #require(page.text.firstRange(of: #"id="member-reading""#).map { page.text[$0.lowerBound...] })
+            #expect(foot.contains(#"<span class="heading-count">130</span>"#), "the count is the whole shelf's")
+            #expect(titles(foot) == (31...130).reversed().map { String(format: "Shelf Book %03d", $0) })
+            #expect(foot.contains(#"href="/people/maya/reading?page=2""#))
+            let rest = try await ana.get("/people/maya/reading?page=2")
+            #expect(rest.status == .ok && rest.shows("130 books"))
+            #expect(titles(rest.text[...]) == (1...30).reversed().map { String(format: "Shelf Book %03d", $0) })
+            #expect(rest.text.contains(#"href="/people/maya""#) && rest.text.contains(#"href="/people/maya/reading""#))
+            #expect(!rest.text.contains("reading-edit"), "another member's reading is not editable")
+
+            #expect(try await maya.get("/people/maya/reading").location == "/reading", "one's own shelf is Books I've read")
+            try await maya.share("private")
+            #expect(try await ana.get("/people/maya/reading?page=2").status == .notFound)
+        }
+    }
 }

@@ -260,11 +260,11 @@ enum MemberAboutRead: Sendable {
     }
 }
 
-/// The profile and reading a member's page opens and ends with.
+/// The profile and reading a member's page opens and ends with: of her reading, the first page.
 struct MemberAbout: Sendable {
     let profile: Profile
     let readThisYear: Int
-    let readings: [Reading]
+    let readings: PagedList<Reading>
 }
 
 /// What a wishlist page's read found: the page, or what to render it from.
