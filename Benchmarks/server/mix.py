@@ -350,9 +350,24 @@ def worker_main(worker, port, world, members, start, rate, seconds, warmup, pipe
     # counted as the server's. The generator makes next to no cycles in 70 s.
     gc.freeze()
     gc.disable()
-    results, lags = asyncio.run(generate(worker, port, world, members, start, rate, seconds, warmup))
+    results, lags = event_loop_runner()(generate(worker, port, world, members, start, rate, seconds, warmup))
     pipe.send((results, lags))
     pipe.close()
+
+
+def event_loop_runner():
+    """uvloop's event loop where it is installed (`make bench-mix` runs the mix in the benchmarks'
+    venv, which has it), else asyncio's own: the generator shares this machine's two cores with
+    the server, and each of its requests costs it less CPU on uvloop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run
+    return uvloop.run
+
+
+def event_loop_name():
+    return "uvloop" if event_loop_runner() is not asyncio.run else "asyncio"
 
 
 # MARK: - Cost of each page, one at a time
@@ -486,9 +501,11 @@ def main():
             processes.append(process)
         time.sleep(max(0, start + WARMUP - time.time()))
         before, cpu_before, machine_before = scrape(port), server.cpu_seconds(), machine_ticks()
+        generator_before = sum(process_cpu_seconds(p.pid) for p in processes)
         server.reset_peak()
         time.sleep(max(0, start + WARMUP + SECONDS - time.time()))
         after, cpu_after, machine_after = scrape(port), server.cpu_seconds(), machine_ticks()
+        generator_after = sum(process_cpu_seconds(p.pid) for p in processes)
         peak_mb, rss_mb = server.peak_mb(), server.status_kb("VmRSS") / 1024
         results, lags = [], []
         for pipe, process in zip(pipes, processes):
@@ -510,7 +527,8 @@ def main():
                "server_cores": (cpu_after - cpu_before) / SECONDS,
                "server_cpu_us_per_answer": (cpu_after - cpu_before) * 1e6 / max(1, sum(1 for r in results if r[2])),
                "peak_mb": peak_mb, "rss_mb": rss_mb, "app": bench.APP if os.environ.get("BENCH_APP") else "",
-               "nice": os.nice(0), "machine": machine_shares(machine_before, machine_after)}
+               "nice": os.nice(0), "machine": machine_shares(machine_before, machine_after),
+               "generator_cores": (generator_after - generator_before) / SECONDS, "event_loop": event_loop_name()}
     name = "mix-experiment" if experiment() else "mix"
     with open(os.path.join(OUT, f"{name}.json"), "w") as raw:
         json.dump(figures, raw, indent=2)
@@ -521,6 +539,13 @@ def main():
     print(report)
     if os.environ.get("BENCH_UPDATE_README", "1") != "0" and not experiment():
         update_readme(report)
+
+
+def process_cpu_seconds(pid):
+    """User + system CPU time of a process so far (`/proc/PID/stat`)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_ticks():
@@ -618,7 +643,7 @@ def render_report(figures):
         f"The generator handed requests to their connections at most {ms(figures['generator_lag_max_us'])} ms late "
         f"(p99 {ms(figures['generator_lag_p99_us'])} ms); that lag is inside the latencies above.",
         f"- The machine over the measured window (`/proc/stat`): {figures['machine']['busy'] * 100:.0f}% of its cores' time busy "
-        f"(server, generator and anything else), {figures['machine']['steal'] * 100:.1f}% stolen by the host (steal: "
+        f"(the server, the generator's {figures['generator_cores']:.2f} cores on {figures['event_loop']} and anything else), {figures['machine']['steal'] * 100:.1f}% stolen by the host (steal: "
         f"time this virtual machine was ready to run and was not).",
     ]
     return header + "\n\n" + "\n".join(lines) + "\n\n" + "\n".join(notes) + "\n"

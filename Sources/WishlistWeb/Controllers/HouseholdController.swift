@@ -24,9 +24,7 @@ struct HouseholdController {
         group.page("people/:username", loaders: loaders, database: database, read: { request, context, user, read in
             try self.loadMemberPage(request, context, user, read)
         }, respond: member)
-        group.page("people/:username/reading", loaders: loaders, database: database, read: { request, context, user, read in
-            try self.loadMemberReading(request, context, user, read)
-        }, respond: memberReading)
+        group.get("people/:username/reading", use: memberReading)
         group.get("reservations", use: gifts)
         group.post("reservations", use: reserve)
         group.post("reservations/:item/delete", use: cancel)
@@ -161,8 +159,11 @@ struct HouseholdController {
     }
 
     /// The books a member has read, a page at a time: the rest of what her page's foot begins.
-    @Sendable func memberReading(_ request: Request, context: AppRequestContext, loaded: LoadedMemberReading) async throws -> Response {
-        switch loaded {
+    /// Opened far less often than her page, so read on its own rather than with the session
+    /// (``PageLoaders`` hold the most visited pages).
+    @Sendable func memberReading(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.signedInUser()
+        switch try await database.pageRead({ try self.loadMemberReading(request, context, viewer, $0) }) {
         case .viewer: return redirect(to: SitePath.reading)
         case .notFound: throw Self.memberNotFound
         case .found(let member, let readings):
