@@ -7,6 +7,8 @@ TEST_PACKAGES  := chromium chromium-driver openssl python3 python3-venv systemd
 CONFIGURATION  ?= debug
 BIN            := .build/$(CONFIGURATION)/wishlist
 VENV           := .venv
+# The household mix's generator (uvloop), apart from the browser tests' packages.
+BENCH_VENV     := .venv-bench
 
 .PHONY: run test build deps test-deps unit e2e clean install
 
@@ -99,9 +101,10 @@ bench-scale: deps
 ## bench-mix: release build of the app, then a household's mix (200 members, 90% page views, 10% writes) at a fixed 1,000 req/s on the scale database
 ## (about 2 minutes, after building the database once: about a minute). BENCH_APP=path measures that build instead of building one.
 bench-mix: deps
-	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES) python3-venv
+	@scripts/ensure-venv.sh $(BENCH_VENV) Benchmarks/server/requirements.txt
 	[ -n "$(BENCH_APP)" ] || swift build -c release --scratch-path .build-bench --product wishlist
-	BENCH_COMMAND="make bench-mix" python3 Benchmarks/server/mix.py
+	BENCH_COMMAND="make bench-mix" $(BENCH_VENV)/bin/python Benchmarks/server/mix.py
 
 ## bench-pictures: release build of the app, then 8 MB JPEGs (24 and 40 megapixels) uploaded as profile pictures, alone and four at once, with the server's peak memory
 ## (about a minute). BENCH_APP=path measures that build instead of building one.

@@ -14,6 +14,9 @@ after=$2
 out=.build/bench/turns
 mkdir -p "$out"
 [ "$(id -u)" = 0 ] && echo -10 > /proc/self/autogroup
+# The generator on uvloop, as `make bench-mix` runs it, once that has made its venv.
+python=python3
+[ -x .venv-bench/bin/python ] && python=.venv-bench/bin/python
 for rate in ${MIX_RATES:-500 1000}; do
     for round in $(seq "${MIX_ROUNDS:-3}"); do
         for build in before after; do
@@ -21,7 +24,7 @@ for rate in ${MIX_RATES:-500 1000}; do
             [ "$build" = after ] && app=$after
             BENCH_MIX_RATE=$rate BENCH_MIX_SECONDS=${BENCH_MIX_SECONDS:-20} BENCH_UPDATE_README=0 \
                 BENCH_MACHINE_NOTE="in turns: $build, round $round" BENCH_APP=$app \
-                nice -n -10 python3 Benchmarks/server/mix.py > "$out/$rate-$round-$build.log" 2>&1
+                nice -n -10 "$python" Benchmarks/server/mix.py > "$out/$rate-$round-$build.log" 2>&1
             echo "$rate req/s, round $round, $build: $(grep -o '[0-9.]* cores busy, [0-9,]* µs of CPU an answered request' "$out/$rate-$round-$build.log")"
         done
     done
