@@ -133,6 +133,9 @@ MUTATIONS = [
     Mutation("csp-images-ours", "Sources/WishlistWeb/Middleware/SecurityHeadersMiddleware.swift",
              "img-src 'self' data:;", "img-src 'self' https: data:;",
              "WebShellTests", "no page asks another site for a picture"),
+    Mutation("reading-unpaged", "Sources/WishlistCore/Reading/ReadingStore.swift",
+             "PagedList<Reading>.size, PagedList<Reading>.offset(number)", "Int.max, PagedList<Reading>.offset(number)",
+             "ProfileHTTPTests", "books read come a hundred a page, on Books I've read and on a member's page"),
 ]
 
 
