@@ -98,6 +98,8 @@ let package = Package(
                 // SHA-256 for static files' content-hashed URLs.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTP/1 connections bound to their event loops (LoopBoundChannel).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -2,6 +2,7 @@ import CivilTime
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import WishlistCore
@@ -205,8 +206,11 @@ public struct WishlistServer: Sendable {
         if let mail { services += [mail.sender, mail.digests] }
         let application = Application(
             router: router,
-            // The idle timeout also closes a connection that stalls halfway through a request.
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(config.server.idleTimeoutSeconds)))),
+            // Each connection's requests are handled on its event loop (`LoopBoundChannel`). The idle
+            // timeout also closes a connection that stalls halfway through a request.
+            server: HTTPServerBuilder { responder in
+                LoopBoundChannel(base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(Int64(config.server.idleTimeoutSeconds)))))
+            },
             configuration: .init(
                 address: .hostname(config.server.host, port: config.server.port), serverName: nil,
                 availableConnectionsDelegate: ConnectionLimit(maximum: config.server.maxConnections, logger: logger)
