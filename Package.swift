@@ -45,10 +45,12 @@ let package = Package(
         // header, stream its rows into a centre square (profile pictures) or the whole picture
         // (covers), re-encode without metadata.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        // gzip for responses a browser asks to have compressed (CompressionMiddleware, StaticFiles).
+        // zlib: the stylesheet's deflate stream that every page's gzip splices in (it ends on a flush,
+        // which libdeflate cannot do), CRC-32s combined, and gzip unpacked in tests.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Pages' gzip on every response: libdeflate compresses a body in memory in about two thirds of
-        // zlib's time, for the same bytes (docs/architecture.md, "Compression").
+        // gzip for responses a browser asks to have compressed (CompressionMiddleware, StaticFiles):
+        // libdeflate compresses a body in memory in about two thirds of zlib's time, for the same
+        // bytes (docs/architecture.md, "Compression").
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
