@@ -30,15 +30,18 @@ test-deps: deps
 build: deps
 	swift build --product wishlist
 
-# Tests against the fake NYT server over libcurl measure real transfer timeouts, so they run in a
-# second pass of their own: beside the other 49 suites on two cores, a response can wait in the
-# scheduler's queue longer than the 30 s a transfer may take. So do the covers' route tests: a
-# page's request waits at most 4 s for a cover's fetch over libcurl and its decode, which a
-# loaded machine once stretched past (CoversController.patience).
-OVER_LIBCURL := CatalogSyncTests|BackfillTests|CurlHTTPClientTests|DatedEditionTests|htmlAndJavascriptPlantedInTheAPI|CoverHTTPTests
+# Swift Testing starts every test at once unless told otherwise: on two cores that put 840 tests
+# on the cooperative pool's two threads together, so each waited minutes for its turn and the one
+# with a client timeout (20 s, HummingbirdTesting's live client) tripped. At most UNIT_WIDTH test
+# cases run at once: each one's time is its own, and the tests over libcurl (real 30 s transfer
+# limits) run in the same pass. The event stream gives the run's slowest tests (scripts/slowest-tests.py).
+UNIT_WIDTH  ?= 4
+UNIT_EVENTS := .build/unit-events.jsonl
 unit: deps
-	swift test --skip '$(OVER_LIBCURL)'
-	swift test --skip-build --filter '$(OVER_LIBCURL)'
+	@scripts/ensure-packages.sh python3
+	@rm -f $(UNIT_EVENTS)
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(UNIT_WIDTH) swift test --event-stream-output-path $(UNIT_EVENTS) --event-stream-version 0; \
+		status=$$?; python3 scripts/slowest-tests.py $(UNIT_EVENTS) 12; exit $$status
 
 # One pytest process keeps the two cores about 60% busy (Chromium, mostly); two pytest-xdist workers,
 # each with its own server, database and browsers, keep them busy and take about a quarter off the
