@@ -2,7 +2,7 @@ import Foundation
 
 /// What a name looks like, for telling whether one member's name could pass as another's: UTS #39's
 /// confusable skeleton, without case. "аlice" with a Cyrillic "а", "AIice" with a capital "I",
-/// "al‍ice" with a zero-width joiner and "alice" all have the skeleton "allce". A skeleton is for
+/// "alice" with a zero-width joiner inside and "alice" all have the skeleton "allce". A skeleton is for
 /// comparing, never for showing.
 ///
 /// The name is compatibility-decomposed (NFKD, so full-width "ｂｏｂ" is "bob"), its
