@@ -195,3 +195,9 @@ fuzz-smoke: fuzz-build
 soak: deps
 	swift build -c $(CONFIGURATION) --product wishlist
 	SOAK_MINUTES=$(SOAK_MINUTES) SOAK_APP=$(CURDIR)/$(BIN) /usr/bin/python3 Tests/soak/soak.py
+
+## confusables: writes Sources/WishlistCore/Profiles/confusables.txt (display names' look-alikes) from Debian's ICU; commit it
+.PHONY: confusables
+confusables:
+	@scripts/ensure-packages.sh libicu-dev python3
+	/usr/bin/python3 scripts/make-confusables.py

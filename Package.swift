@@ -84,8 +84,9 @@ let package = Package(
             ],
             // The sample catalog's JSON files, read at run time through `Bundle.module`: SwiftPM's
             // `.embedInCode` turns them into one [UInt8] literal that takes minutes and gigabytes to
-            // compile (docs/architecture.md, "Sample catalog").
-            resources: [.copy("Catalog/SampleCatalog")],
+            // compile (docs/architecture.md, "Sample catalog"). The table of look-alike characters
+            // display names are compared by (`NameSkeleton`) is read the same way.
+            resources: [.copy("Catalog/SampleCatalog"), .copy("Profiles/confusables.txt")],
             swiftSettings: swiftSettings
         ),
         // HTTP: middleware, controllers, forms and page values. No SQL.

@@ -161,7 +161,8 @@ public struct WishlistServer: Sendable {
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: passwordSignup,
             invites: invites,
             sessionMaxAge: sessionMaxAge, addressing: addressing, accountMail: mail?.accountMail, passwordSignIn: config.accounts.passwordSignIn,
-            singleSignOnLabel: config.accounts.oidc.isOn ? config.accounts.oidc.buttonLabel : nil
+            singleSignOnLabel: config.accounts.oidc.isOn ? config.accounts.oidc.buttonLabel : nil,
+            singleSignOnSignup: config.accounts.oidc.isOn ? config.accounts.singleSignOnSignup : .closed
         ).addRoutes(to: router)
         if let mail {
             MailController(
@@ -170,12 +171,15 @@ public struct WishlistServer: Sendable {
         }
         let identities = SignInIdentities(database: database, clock: clock)
         let signInAttempts = SignInAttempts(database: database, clock: clock)
+        var singleSignOn: SingleSignOnController?
         if config.accounts.oidc.isOn {
-            SingleSignOnController(
+            singleSignOn = SingleSignOnController(
                 provider: OpenIDProvider(settings: config.accounts.oidc, publicOrigin: config.server.publicOrigin, clock: clock, limits: httpLimits),
                 attempts: signInAttempts, identities: identities, accounts: accounts, cookies: cookies, sessionMaxAge: sessionMaxAge,
-                metrics: metrics, logger: logger, addressing: addressing, passwordSignIn: config.accounts.passwordSignIn
-            ).addRoutes(public: router, signedIn: signedIn)
+                metrics: metrics, logger: logger, addressing: addressing, passwordSignIn: config.accounts.passwordSignIn,
+                signup: config.accounts.singleSignOnSignup, invites: invites
+            )
+            singleSignOn?.addRoutes(public: router, signedIn: signedIn)
         }
 
         let relyingParty = RelyingParty(publicURL: config.server.effectivePublicURL, database: database, clock: clock)
@@ -187,7 +191,7 @@ public struct WishlistServer: Sendable {
             accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
             cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
-            identities: config.accounts.oidc.isOn ? identities : nil
+            singleSignOn: singleSignOn
         ).addRoutes(to: signedIn)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: invites,

@@ -245,7 +245,10 @@ def test_an_admin_disables_and_enables_an_account_and_hands_over_a_reset_link(
         row = user_row(browser, member)
         confirm = row.find_element(By.CSS_SELECTOR, 'form[action$="/delete"] button[type="submit"]')
         assert not confirm.is_displayed(), "the account would go at the first press"
-        row.find_element(By.CSS_SELECTOR, "details.confirm-delete > summary").click()
+        summary = row.find_element(By.CSS_SELECTOR, "details.confirm-delete > summary")
+        # The row's actions wrap (the reset's tick is long), which can leave "Delete" under the fold.
+        browser.js("arguments[0].scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});", summary)
+        summary.click()
         assert confirm.is_displayed() and text_of(confirm) == f"Yes, delete {member}", text_of(confirm)
         follow(browser, confirm, "admin-deleted")
         assert not browser.driver.find_elements(By.CSS_SELECTOR, f'#users tr[data-user="{member}"]'), "the account is still listed"

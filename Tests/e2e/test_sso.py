@@ -9,9 +9,11 @@ sends the browser back.
 
 - The first sign-in through the provider makes an account named from `preferred_username`; signing
   out and in again through the provider is the same account.
-- A member who signed up with a password links her identity from Settings, and then signs in with
-  it.
-- With `accounts.oidc.signup` off, an identity no account has is refused with a sentence.
+- A member who signed up with a password links her identity from Settings, which asks for the
+  password first (a wrong one is refused beside the field and nothing goes to the provider), and
+  then signs in with it (issue 50).
+- With `accounts.oidc.signup` off, or with `accounts.signup: closed` and `accounts.oidc.signup`
+  unset, an identity no account has is refused with a sentence on the sign-in page (issue 50).
 - With the provider stopped after a first sign-in through it, the button's answer names it as
   unreachable, and the password and a passkey still sign in (issue 33).
 """
@@ -30,7 +32,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
-from support import Browser, follow, new_chromium, sign_in, sign_out, sign_up, signed_in_as, unique_username
+from support import PASSWORD, Browser, fill, follow, new_chromium, sign_in, sign_out, sign_up, signed_in_as, unique_username
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +54,12 @@ def provider_user(provider: str, preferred_username: str) -> str:
     return subject
 
 
-def settings(provider: str, signup: bool) -> dict:
-    return {"accounts": {"oidc": {"issuer": provider, "clientID": "wishlist-e2e", "clientSecret": "e2e-secret", "signup": signup}}}
+def settings(provider: str, signup: bool | None) -> dict:
+    """The provider's client; `signup` None leaves `accounts.oidc.signup` to follow `accounts.signup`."""
+    oidc = {"issuer": provider, "clientID": "wishlist-e2e", "clientSecret": "e2e-secret"}
+    if signup is not None:
+        oidc["signup"] = signup
+    return {"accounts": {"oidc": oidc}}
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +72,15 @@ def sso_server(configured_server, provider: str) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def sso_server_without_signup(configured_server, provider: str) -> Iterator[str]:
     with configured_server("sso-no-signup", settings(provider, signup=False)) as base_url:
+        yield public(base_url)
+
+
+@pytest.fixture(scope="module")
+def sso_server_signup_closed(configured_server, provider: str) -> Iterator[str]:
+    """Sign-up closed, and `accounts.oidc.signup` unset: single sign-on makes no accounts either."""
+    closed = settings(provider, signup=None)
+    closed["accounts"]["signup"] = "closed"
+    with configured_server("sso-signup-closed", closed) as base_url:
         yield public(base_url)
 
 
@@ -83,11 +98,15 @@ def chromium(base_url: str, name: str) -> Iterator[Browser]:
         driver.quit()
 
 
-def sign_in_at_provider(browser: Browser, provider: str, subject: str, start: str) -> None:
-    """Follows the app's single sign-on link on `start`, and signs in at the provider's form as `subject`."""
+def sign_in_at_provider(browser: Browser, provider: str, subject: str, start: str, password: str = PASSWORD) -> None:
+    """Follows the app's single sign-on button on `start` (on Settings, the linking form, with
+    `password`), and signs in at the provider's form as `subject`."""
     browser.visit(start)
-    link = browser.driver.find_element(By.ID, "sso-sign-in" if start.startswith("/login") else "sso-link")
-    follow(browser, link, "provider-form")
+    if start.startswith("/login"):
+        follow(browser, browser.driver.find_element(By.ID, "sso-sign-in"), "provider-form")
+    else:
+        fill(browser, "link_password", password)
+        follow(browser, browser.driver.find_element(By.ID, "sso-link"), "provider-form")
     assert browser.driver.current_url.startswith(provider + "/"), browser.driver.current_url
     browser.driver.find_element(By.CSS_SELECTOR, 'input[name="sub"]').send_keys(subject)
     follow(browser, browser.driver.find_element(By.XPATH, '//button[normalize-space()="Authorize"]'), "back-from-provider")
@@ -112,6 +131,15 @@ def test_a_member_links_her_identity_from_settings_and_signs_in_with_it(sso_serv
         member = unique_username("linker")
         sign_up(browser, member)
         subject = provider_user(provider, "someone-else-entirely")
+
+        # Linking asks for the password: a wrong one stays here, with the error beside the field.
+        browser.visit("/settings/sign-in")
+        fill(browser, "link_password", "not the password")
+        follow(browser, browser.driver.find_element(By.ID, "sso-link"), "link-wrong-password")
+        assert browser.path == "/settings/single-sign-on/link", browser.driver.current_url
+        assert browser.driver.find_element(By.ID, "link_password-error").text.endswith("That is not your password.")
+        assert browser.driver.find_element(By.ID, "link_password").get_attribute("aria-invalid") == "true"
+
         sign_in_at_provider(browser, provider, subject, "/settings/sign-in")
         assert browser.path == "/settings/sign-in", browser.driver.current_url
         assert "Single sign-on is linked." in browser.driver.find_element(By.TAG_NAME, "main").text
@@ -128,7 +156,19 @@ def test_without_sso_signup_an_unknown_identity_is_refused_with_a_sentence(
     subject = provider_user(provider, unique_username("stranger"))
     with chromium(sso_server_without_signup, request.node.name) as browser:
         sign_in_at_provider(browser, provider, subject, "/login")
-        assert browser.path == "/oidc/callback"
+        assert browser.path == "/login", browser.driver.current_url
+        text = browser.driver.find_element(By.TAG_NAME, "main").text
+        assert "No account here is linked to that single sign-on identity, and new accounts can't be made with it." in text
+        assert signed_in_as(browser) is None
+
+
+def test_with_signup_closed_an_unknown_identity_gets_no_account(
+    sso_server_signup_closed: str, provider: str, request: pytest.FixtureRequest
+) -> None:
+    subject = provider_user(provider, unique_username("closed"))
+    with chromium(sso_server_signup_closed, request.node.name) as browser:
+        sign_in_at_provider(browser, provider, subject, "/login")
+        assert browser.path == "/login", browser.driver.current_url
         text = browser.driver.find_element(By.TAG_NAME, "main").text
         assert "No account here is linked to that single sign-on identity, and new accounts can't be made with it." in text
         assert signed_in_as(browser) is None

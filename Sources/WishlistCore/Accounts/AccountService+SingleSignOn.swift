@@ -10,24 +10,41 @@ extension AccountService {
         case disabled
         /// The proxy's name breaks the username rules (`AccountRules`), so it names no account.
         case invalidName(String)
+        /// A new identity came with an invite that is not valid (any more); nothing was made.
+        case inviteRefused(LinkState)
+    }
+
+    /// Whether a new identity gets an account (``AppConfig/Accounts/singleSignOnSignup``).
+    public enum IdentitySignup: Sendable, Equatable {
+        case open
+        /// Only with a valid invite, which the new account spends: the SHA-256 of the token the
+        /// sign-in was started with, nil when it came with none.
+        case invite(hash: Data?)
+        case closed
     }
 
     /// Signs in the account linked to `(issuer, subject)`; an identity no account has gets a new
-    /// account when `signup` allows, named from `preferredUsername` (made valid and unique) and
+    /// account when `signup` admits it, named from `preferredUsername` (made valid and unique) and
     /// without a password. An e-mail address never links anything.
-    public func signIn(issuer: String, subject: String, preferredUsername: String?, signup: Bool) async throws -> SingleSignOnOutcome {
+    public func signIn(issuer: String, subject: String, preferredUsername: String?, signup: IdentitySignup) async throws -> SingleSignOnOutcome {
         let identities = SignInIdentities(database: users.database, clock: users.clock)
         let now = users.clock.now()
-        let user = try await users.database.pool.write { db -> User? in
-            if let user = try identities.user(issuer: issuer, subject: subject, db) { return user }
-            guard signup else { return nil }
-            let user = try UserStore.createWithoutPassword(
-                username: UserStore.freeUsername(AccountRules.usernameSuggestion(from: preferredUsername), db), at: now, db
-            )
+        return try await users.database.pool.write { db -> SingleSignOnOutcome in
+            if let user = try identities.user(issuer: issuer, subject: subject, db) { return Self.outcome(user) }
+            let username = try UserStore.freeUsername(AccountRules.usernameSuggestion(from: preferredUsername), db)
+            switch signup {
+            case .closed, .invite(hash: nil):
+                return .unknown
+            case .invite(let hash):
+                let state = try Invites.spend(hash: hash, for: username, now: now, db)
+                guard state == .valid else { return .inviteRefused(state) }
+            case .open:
+                break
+            }
+            let user = try UserStore.createWithoutPassword(username: username, at: now, db)
             try SignInIdentities.insert(userID: user.id, issuer: issuer, subject: subject, at: now, db)
-            return user
+            return .signedIn(user)
         }
-        return Self.outcome(user)
     }
 
     /// Signs in the account an authenticating proxy named (`accounts.trustedHeader`): the
@@ -58,8 +75,8 @@ extension UserStore {
     /// its provider or proxy, or a passkey added later.
     static func createWithoutPassword(username: String, at now: Date, _ db: Database) throws -> User {
         try db.execute(
-            sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES (?, ?, '', ?)",
-            arguments: [username, AccountRules.key(username), StoredDate(now)]
+            sql: "INSERT INTO user (username, username_key, username_skeleton, password_hash, created_at) VALUES (?, ?, ?, '', ?)",
+            arguments: [username, AccountRules.key(username), NameSkeleton.of(username), StoredDate(now)]
         )
         return try find(username: username, db)!
     }

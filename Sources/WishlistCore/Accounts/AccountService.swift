@@ -118,6 +118,30 @@ public struct AccountService: Sendable {
         return .done
     }
 
+    /// How recent a sign-in stands in for the password of an account that has none (made
+    /// through single sign-on or the trusted header) before a way in is added to it.
+    public static let recentSignIn: TimeInterval = 600
+
+    /// Whether the person behind a session is the account's owner, before a new way into it is
+    /// added (linking single sign-on), so that a stolen session cannot add a lasting one: the
+    /// password, counted against the account as a sign-in is; for an account without a password,
+    /// a sign-in in this very session in the last ten minutes, which a stolen session seldom is.
+    public func confirmOwner(userID: Int64, sessionID: Int64, password: String) async throws -> PasswordCheckOutcome {
+        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
+        guard user.passwordHash.isEmpty else {
+            switch try await checkPassword(password, of: user) {
+            case .invalid: return .invalid([.currentPassword: "That is not your password."])
+            case let outcome: return outcome
+            }
+        }
+        guard let signedInAt = try await sessions.signedInAt(sessionID: sessionID),
+              users.clock.now().timeIntervalSince(signedInAt) <= Self.recentSignIn
+        else {
+            return .invalid([.currentPassword: "Your account has no password, so linking needs a recent sign-in: sign out, sign in again, and link within ten minutes."])
+        }
+        return .done
+    }
+
     /// Checks the signed-in user's password before something that needs it (adding a passkey),
     /// counted against the account as a sign-in is.
     public func confirmPassword(userID: Int64, password: String) async throws -> PasswordCheckOutcome {
@@ -165,13 +189,14 @@ public struct AccountService: Sendable {
         case invalid(AccountProblems)
     }
 
-    /// Sets a new password through a reset link, ending every session of the user.
-    public func resetPassword(token: String, new: String, confirmation: String) async throws -> ResetOutcome {
+    /// Sets a new password through a reset link, ending every session of the user; with
+    /// `unlinkingIdentities`, single sign-on no longer opens the account either.
+    public func resetPassword(token: String, new: String, confirmation: String, unlinkingIdentities: Bool = false) async throws -> ResetOutcome {
         var errors = AccountProblems()
         errors[.password] = AccountRules.passwordProblem(new)
         if confirmation != new { errors[.passwordConfirmation] = "The two passwords differ." }
         guard errors.isEmpty else { return .invalid(errors) }
-        return .link(try await resetLinks.spend(token: token, newHash: try await hasher.hash(new)))
+        return .link(try await resetLinks.spend(token: token, newHash: try await hasher.hash(new), unlinkingIdentities: unlinkingIdentities))
     }
 
     /// Creates a user without throttling, for `wishlist user create`.

@@ -114,19 +114,23 @@ public struct Administration: Sendable {
         }
     }
 
-    /// Removes every passkey of the account, with a password reset the admin suspects is needed
-    /// because someone else got in: a passkey added through a stolen session would outlive the
-    /// new password. Returns how many went.
+    /// Removes every passkey and single sign-on identity of the account, with a password reset
+    /// the admin suspects is needed because someone else got in: either, added through a stolen
+    /// session, would outlive the new password. Returns how many of each went.
     @discardableResult
-    public func removePasskeys(userID: Int64, by actor: Administration.Actor) async throws -> Int {
+    public func removePasskeysAndIdentities(userID: Int64, by actor: Administration.Actor) async throws -> (passkeys: Int, identities: Int) {
         let now = clock.now()
         return try await database.pool.write { db in
             try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
             try db.execute(sql: "DELETE FROM passkey WHERE user_id = ?", arguments: [userID])
-            let removed = db.changesCount
-            try Self.record(actor: actor.username, action: "removed \(removed == 1 ? "1 passkey" : "\(removed) passkeys") of", subject: name, at: now, db)
-            return removed
+            let passkeys = db.changesCount
+            try db.execute(sql: "DELETE FROM sign_in_identity WHERE user_id = ?", arguments: [userID])
+            let identities = db.changesCount
+            var removed = [passkeys == 1 ? "1 passkey" : "\(passkeys) passkeys"]
+            if identities > 0 { removed.append(identities == 1 ? "1 single sign-on identity" : "\(identities) single sign-on identities") }
+            try Self.record(actor: actor.username, action: "removed \(removed.joined(separator: " and ")) of", subject: name, at: now, db)
+            return (passkeys, identities)
         }
     }
 

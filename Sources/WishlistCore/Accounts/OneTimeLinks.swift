@@ -55,9 +55,19 @@ public struct PasswordResetLinks: Sendable {
         }
     }
 
+    /// How many single sign-on identities the link's account has linked, which the reset page
+    /// offers to unlink; 0 for no such link.
+    public func linkedIdentities(token: String) async throws -> Int {
+        try await database.pool.read { db in
+            guard let row = try Self.row(token, db) else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sign_in_identity WHERE user_id = ?", arguments: [row["user_id"]]) ?? 0
+        }
+    }
+
     /// Sets the new hash, ends every session of the user and spends the link, in one transaction;
-    /// returns the link's state before (only `.valid` changed anything).
-    func spend(token: String, newHash: String) async throws -> LinkState {
+    /// with `unlinkingIdentities`, also unlinks every single sign-on identity of the account
+    /// (someone else may have linked one). Returns the link's state before (only `.valid` changed anything).
+    func spend(token: String, newHash: String, unlinkingIdentities: Bool = false) async throws -> LinkState {
         let now = clock.now()
         return try await database.pool.write { db in
             guard let row = try Self.row(token, db) else { return .unknown }
@@ -68,6 +78,10 @@ public struct PasswordResetLinks: Sendable {
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [newHash, userID])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID])
             try Administration.record(actor: row["username"], action: "set a new password through a reset link", subject: "", at: now, db)
+            if unlinkingIdentities {
+                try db.execute(sql: "DELETE FROM sign_in_identity WHERE user_id = ?", arguments: [userID])
+                try Administration.record(actor: row["username"], action: "unlinked single sign-on with the reset", subject: "", at: now, db)
+            }
             return .valid
         }
     }
@@ -143,12 +157,16 @@ public struct Invites: Sendable {
 
     public func check(token: String) async throws -> LinkState {
         let now = clock.now()
-        return try await database.pool.read { db in try Self.state(token, now: now, db) }
+        return try await database.pool.read { db in try Self.state(hash: Self.hash(token), now: now, db) }
     }
 
-    static func state(_ token: String, now: Date, _ db: Database) throws -> LinkState {
-        guard token.utf8.count == 43,
-              let row = try Row.fetchOne(db, sql: "SELECT used_at, expires_at FROM invite WHERE token_hash = ?", arguments: [SessionStore.fingerprint(token)])
+    /// What an invite is kept under: the SHA-256 of its token; nil for what cannot be a token.
+    public static func hash(_ token: String) -> Data? {
+        token.utf8.count == 43 ? SessionStore.fingerprint(token) : nil
+    }
+
+    static func state(hash: Data?, now: Date, _ db: Database) throws -> LinkState {
+        guard let hash, let row = try Row.fetchOne(db, sql: "SELECT used_at, expires_at FROM invite WHERE token_hash = ?", arguments: [hash])
         else { return .unknown }
         if row.optionalDate("used_at") != nil { return .used }
         return row.date("expires_at") <= now ? .expired : .valid
@@ -156,12 +174,14 @@ public struct Invites: Sendable {
 
     /// Spends the invite for `username` inside the transaction that creates the account.
     static func spend(_ token: String, for username: String, now: Date, _ db: Database) throws -> LinkState {
-        let state = try state(token, now: now, db)
-        guard state == .valid else { return state }
-        try db.execute(
-            sql: "UPDATE invite SET used_at = ?, used_by = ? WHERE token_hash = ?",
-            arguments: [StoredDate(now), username, SessionStore.fingerprint(token)]
-        )
+        try spend(hash: hash(token), for: username, now: now, db)
+    }
+
+    /// Spends the invite kept under `hash` (a sign-in through single sign-on carries no token).
+    static func spend(hash: Data?, for username: String, now: Date, _ db: Database) throws -> LinkState {
+        let state = try state(hash: hash, now: now, db)
+        guard state == .valid, let hash else { return state }
+        try db.execute(sql: "UPDATE invite SET used_at = ?, used_by = ? WHERE token_hash = ?", arguments: [StoredDate(now), username, hash])
         return .valid
     }
 }

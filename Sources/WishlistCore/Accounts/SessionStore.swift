@@ -95,6 +95,13 @@ public struct SessionStore: Sendable {
             && now.timeIntervalSince(session.lastSeenAt) <= Self.lastSeenResolution
     }
 
+    /// When the session began, that is when its browser signed in; nil when it is gone.
+    func signedInAt(sessionID: Int64) async throws -> Date? {
+        try await database.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT created_at FROM session WHERE id = ?", arguments: [sessionID])?.date("created_at")
+        }
+    }
+
     /// The user's sessions that have not expired, most recently used first.
     package func list(userID: Int64) async throws -> [ActiveSession] {
         let now = clock.now()

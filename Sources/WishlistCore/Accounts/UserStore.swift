@@ -42,10 +42,13 @@ struct UserStore: Sendable {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO user (username, username_key, email, email_key, password_hash, created_at, is_admin)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO user (username, username_key, username_skeleton, email, email_key, password_hash, created_at, is_admin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [username, AccountRules.key(username), email, email.map(AccountRules.key), passwordHash, StoredDate(now), isAdmin]
+                arguments: [
+                    username, AccountRules.key(username), NameSkeleton.of(username), email, email.map(AccountRules.key), passwordHash,
+                    StoredDate(now), isAdmin,
+                ]
             )
             return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [db.lastInsertedRowID]).map(User.init(row:))!
         }

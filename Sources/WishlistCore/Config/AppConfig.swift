@@ -96,6 +96,11 @@ public struct AppConfig: Sendable, Equatable {
         /// The header (such as `Remote-User`) in which an authenticating proxy names the user,
         /// believed only from `server.trustedProxies`; empty: no header is believed.
         public var trustedHeader = ""
+
+        /// Who gets an account by signing in through single sign-on with an identity no account
+        /// has: nobody with `oidc.signup` false, otherwise whom `signup` admits (anyone, only the
+        /// holder of an invite, or nobody), so that closing sign-up closes it through single sign-on too.
+        public var singleSignOnSignup: Signup { oidc.signup == false ? .closed : signup }
     }
 
     /// The OpenID Connect provider and this app's client there. Its description masks the client
@@ -108,8 +113,9 @@ public struct AppConfig: Sendable, Equatable {
         public var buttonLabel = "Sign in with single sign-on"
         /// What pages call the provider when it can't be reached; empty: the issuer's host.
         public var providerName = ""
-        /// Whether an identity no account has linked gets a new account.
-        public var signup = true
+        /// Whether an identity no account has linked may get a new account; nil: as `accounts.signup`
+        /// says (``Accounts/singleSignOnSignup``). True with `accounts.signup: closed` is refused at start.
+        public var signup: Bool?
 
         public var isOn: Bool { !issuer.isEmpty }
 
@@ -120,7 +126,7 @@ public struct AppConfig: Sendable, Equatable {
         }
 
         public var description: String {
-            "OIDC(issuer: \(issuer), clientID: \(clientID), clientSecret: \(clientSecret.isEmpty ? "empty" : "set"), signup: \(signup))"
+            "OIDC(issuer: \(issuer), clientID: \(clientID), clientSecret: \(clientSecret.isEmpty ? "empty" : "set"), signup: \(signup.map(String.init) ?? "as accounts.signup"))"
         }
 
         public var debugDescription: String { description }

@@ -101,6 +101,12 @@ public enum ConfigLoader {
         if accounts.oidc.isOn && accounts.oidc.clientID.isEmpty {
             throw ConfigError(key: "accounts.oidc.clientID", problem: "must be set when accounts.oidc.issuer is")
         }
+        if accounts.oidc.isOn && accounts.oidc.signup == true && accounts.signup == .closed {
+            throw ConfigError(
+                key: "accounts.oidc.signup",
+                problem: "true contradicts accounts.signup: closed, under which only `wishlist user create` makes accounts; remove one of the two"
+            )
+        }
         if !accounts.trustedHeader.isEmpty && config.server.trustedProxies.isEmpty {
             throw ConfigError(key: "accounts.trustedHeader", problem: "is believed only from server.trustedProxies, which is empty")
         }

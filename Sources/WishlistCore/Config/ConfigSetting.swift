@@ -133,20 +133,33 @@ struct ConfigSetting {
         _ key: String, env: String?, _ path: WritableKeyPath<AppConfig, Bool>
     ) -> ConfigSetting {
         ConfigSetting(key: key, environmentName: env) { input, config in
-            let value: Bool?
-            switch input {
-            case .text(let text):
-                switch text.lowercased() {
-                case "true", "1", "yes", "on": value = true
-                case "false", "0", "no", "off": value = false
-                default: value = nil
-                }
-            case .json(let json):
-                if case .bool(let flag) = json { value = flag } else { value = nil }
-            }
-            guard let value else { throw ConfigError(key: key, problem: "expected true or false, got \(describe(input))") }
-            config[keyPath: path] = value
+            config[keyPath: path] = try flag(key, input)
         }
+    }
+
+    /// A flag whose absence means something of its own (nil: as another setting says).
+    private static func bool(
+        _ key: String, env: String?, _ path: WritableKeyPath<AppConfig, Bool?>
+    ) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: env) { input, config in
+            config[keyPath: path] = try flag(key, input)
+        }
+    }
+
+    private static func flag(_ key: String, _ input: ConfigInput) throws -> Bool {
+        let value: Bool?
+        switch input {
+        case .text(let text):
+            switch text.lowercased() {
+            case "true", "1", "yes", "on": value = true
+            case "false", "0", "no", "off": value = false
+            default: value = nil
+            }
+        case .json(let json):
+            if case .bool(let flag) = json { value = flag } else { value = nil }
+        }
+        guard let value else { throw ConfigError(key: key, problem: "expected true or false, got \(describe(input))") }
+        return value
     }
 
     private static func choice<Value: RawRepresentable<String>>(

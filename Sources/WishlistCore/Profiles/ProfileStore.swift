@@ -27,8 +27,8 @@ public struct ProfileStore: Sendable {
             let own = try Set(Int64.fetchAll(db, sql: "SELECT id FROM reading WHERE user_id = ?", arguments: [userID]))
             guard favorites.allSatisfy(own.contains) else { return .unknownFavorite }
             try db.execute(
-                sql: "UPDATE user SET display_name = ?, display_name_key = ?, bio = ?, birthday = ? WHERE id = ?",
-                arguments: [displayName, displayName.map(MemberName.key), bio, birthday?.stored, userID]
+                sql: "UPDATE user SET display_name = ?, display_name_key = ?, display_name_skeleton = ?, bio = ?, birthday = ? WHERE id = ?",
+                arguments: [displayName, displayName.map(MemberName.key), displayName.map(NameSkeleton.of), bio, birthday?.stored, userID]
             )
             try db.execute(sql: "DELETE FROM favorite_book WHERE user_id = ?", arguments: [userID])
             for (position, readingID) in favorites.prefix(Profile.favoriteMaximumCount).enumerated() {

@@ -78,6 +78,25 @@ public final class OpenIDProvider: Sendable {
         return endpoints.authorization + (endpoints.authorization.contains("?") ? "&" : "?") + query
     }
 
+    /// Where the browser goes when it is sent to sign in: the issuer's origin, and the authorization
+    /// endpoint's once discovery has named it (it is read at every start), as `scheme://host[:port]`.
+    /// A page whose form's answer leads there lists them in its Content-Security-Policy's `form-action`.
+    public var authorizationOrigins: [String] {
+        let endpoint = cache.withLock { $0.endpoints?.authorization }
+        var origins: [String] = []
+        for url in [settings.issuer, endpoint].compactMap({ $0 }) {
+            if let origin = Self.origin(of: url), !origins.contains(origin) { origins.append(origin) }
+        }
+        return origins
+    }
+
+    /// `scheme://host[:port]` of an http(s) URL; nil for an IPv6 literal, which a
+    /// Content-Security-Policy cannot name.
+    static func origin(of url: String) -> String? {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.encodedHost, !host.contains(":") else { return nil }
+        return scheme + "://" + host + (parts.port.map { ":\($0)" } ?? "")
+    }
+
     /// Exchanges the code for tokens and returns the ID token once its signature and claims
     /// were checked against `attempt`.
     public func redeem(code: String, for attempt: SignInAttempt) async throws(Failure) -> IDToken {

@@ -13,6 +13,9 @@ public struct SignInAttempt: Sendable, Equatable {
     public let linkingUserID: Int64?
     /// Where to go afterwards (a local path).
     public let next: String
+    /// The invite the sign-in was started from (the SHA-256 of its token), which a new account
+    /// spends under `accounts.signup: invite`.
+    public var inviteHash: Data?
 
     /// PKCE S256 (RFC 7636 §4.2): base64url of the verifier's SHA-256.
     public var codeChallenge: String { Base64URL.encode(Digests.sha256(Array(codeVerifier.utf8))) }
@@ -40,9 +43,12 @@ public struct SignInAttempts: Sendable {
 
     /// A new attempt for the browser holding `browserToken`, started from `address`; throws
     /// `Busy` when that address holds too many.
-    public func start(browserToken: String, address: String, linkingUserID: Int64?, next: String) async throws -> SignInAttempt {
+    public func start(
+        browserToken: String, address: String, linkingUserID: Int64?, next: String, inviteHash: Data? = nil
+    ) async throws -> SignInAttempt {
         let attempt = SignInAttempt(
-            state: SecureRandom.token(), nonce: SecureRandom.token(), codeVerifier: SecureRandom.token(), linkingUserID: linkingUserID, next: next
+            state: SecureRandom.token(), nonce: SecureRandom.token(), codeVerifier: SecureRandom.token(), linkingUserID: linkingUserID, next: next,
+            inviteHash: inviteHash
         )
         let now = clock.now()
         try await database.pool.write { db in
@@ -52,12 +58,12 @@ public struct SignInAttempts: Sendable {
             guard live < Self.livePerAddress else { throw Busy() }
             try db.execute(
                 sql: """
-                    INSERT INTO sign_in_attempt (state, browser, nonce, code_verifier, user_id, next, address, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sign_in_attempt (state, browser, nonce, code_verifier, user_id, next, address, expires_at, invite_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     attempt.state, Self.fingerprint(browserToken), attempt.nonce, attempt.codeVerifier, linkingUserID, next, address,
-                    StoredDate(now.addingTimeInterval(Self.lifetime)),
+                    StoredDate(now.addingTimeInterval(Self.lifetime)), inviteHash,
                 ]
             )
         }
@@ -74,7 +80,8 @@ public struct SignInAttempts: Sendable {
             let browser: Data = row["browser"]
             guard row.date("expires_at") > now, constantTimeEquals(browser, Self.fingerprint(browserToken)) else { return nil }
             return SignInAttempt(
-                state: row["state"], nonce: row["nonce"], codeVerifier: row["code_verifier"], linkingUserID: row["user_id"], next: row["next"]
+                state: row["state"], nonce: row["nonce"], codeVerifier: row["code_verifier"], linkingUserID: row["user_id"], next: row["next"],
+                inviteHash: row["invite_hash"]
             )
         }
     }

@@ -73,6 +73,19 @@ public struct SignInIdentities: Sendable {
         }
     }
 
+    /// Unlinks every identity of the account (after a password reset, or signing out everywhere,
+    /// when a stolen session may have linked one), while it keeps a password or a passkey;
+    /// returns how many went.
+    @discardableResult
+    public func unlinkAll(userID: Int64) async throws -> Int {
+        try await database.pool.write { db in
+            let ways = try Self.waysIn(userID: userID, db)
+            guard ways.identities == 0 || ways.password || ways.passkeys > 0 else { throw Refusal.lastWayIn }
+            try db.execute(sql: "DELETE FROM sign_in_identity WHERE user_id = ?", arguments: [userID])
+            return db.changesCount
+        }
+    }
+
     public func identities(of userID: Int64) async throws -> [LinkedIdentity] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM sign_in_identity WHERE user_id = ? ORDER BY id", arguments: [userID]).map { row in

@@ -18,6 +18,18 @@ struct AccountsController {
     var passwordSignIn = true
     /// The single sign-on button's label, when `accounts.oidc` is on.
     var singleSignOnLabel: String?
+    /// Whether a new identity gets an account through single sign-on (`accounts.signup`, unless
+    /// `accounts.oidc.signup` is false): the sign-up page then offers the button too, carrying
+    /// its invite.
+    var singleSignOnSignup = AppConfig.Signup.closed
+
+    /// Why single sign-on did not sign someone in, said on the sign-in page, named by `?refused=`.
+    static let refusals = [
+        "sso-no-account": "No account here is linked to that single sign-on identity, and new accounts can't be made with it. "
+            + "Sign in another way and link it from Settings, or ask an admin for an account.",
+        "sso-invitation": "No account here is linked to that single sign-on identity, and on this server accounts are made by invitation. "
+            + "Open your invite link and choose single sign-on there, or sign in another way and link it from Settings.",
+    ]
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("login", use: showLogin)
@@ -60,7 +72,8 @@ struct AccountsController {
         let next = LocalPath.validated((try? FormBody(query: request.uri.query).text("next", maxLength: 2000)) ?? "/")
         if context.visitor.signedIn != nil { return redirect(to: next) }
         let confirmation = request.uri.queryParameters["done"] == "password-reset" ? "Your new password is set. Sign in with it." : nil
-        return try loginPage(context, username: "", next: next, errors: [:], confirmation: confirmation)
+        let refusal = request.uri.queryParameters["refused"].flatMap { Self.refusals[String($0)] }
+        return try loginPage(context, username: "", next: next, errors: [:], confirmation: confirmation, refusal: refusal)
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -97,6 +110,13 @@ struct AccountsController {
         if context.visitor.signedIn != nil { return redirect(to: "/") }
         let invite = try await admittedInvite(try request.queryText("invite"))
         return try signupPage(context, username: "", email: "", invite: invite, errors: [:])
+    }
+
+    /// The sign-up page's single sign-on button, when a new identity would get an account: with
+    /// the page's invite, which the sign-in carries to the account it makes.
+    private func singleSignOnSignupButton(invite: String?) -> TemplateValue {
+        guard let singleSignOnLabel, singleSignOnSignup != .closed else { return .null }
+        return ["label": .string(singleSignOnLabel), "invite": .string(invite ?? "")]
     }
 
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -161,13 +181,14 @@ struct AccountsController {
 
     private func loginPage(
         _ context: AppRequestContext, username: String, next: String, errors: FieldErrors,
-        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], confirmation: String? = nil
+        status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], confirmation: String? = nil, refusal: String? = nil
     ) throws -> Response {
-        try pages.render(
+        let flash: TemplateValue? = confirmation.map { ["kind": "success", "message": .string($0)] } ?? refusal.map { ["kind": "error", "message": .string($0)] }
+        return try pages.render(
             "accounts/login.html", title: "Sign in", nav: "login", for: context.visitor, status: status, headers: headers,
             values: [
                 "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors),
-                "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
+                "flash": flash ?? .null,
                 "passkey_script": true, "mail_on": .bool(accountMail != nil),
                 "password_sign_in": .bool(passwordSignIn),
                 "single_sign_on": singleSignOnLabel.map { ["label": .string($0)] } ?? .null,
@@ -183,7 +204,7 @@ struct AccountsController {
             "accounts/signup.html", title: "Create your account", nav: "signup", for: context.visitor, status: status, headers: headers,
             values: [
                 "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
-                "errors": TemplateValue(errors),
+                "errors": TemplateValue(errors), "single_sign_on": singleSignOnSignupButton(invite: invite),
             ]
         )
     }

@@ -64,10 +64,10 @@ struct AdminController {
         let admin = try adminSession(context)
         let userID = try Self.id(context.parameters.get("user"))
         let token: String
-        let removingPasskeys = try context.form.text("remove_passkeys", maxLength: 10) == "yes"
+        let removingOtherWaysIn = try context.form.text("remove_passkeys", maxLength: 10) == "yes"
         do {
             token = try await accounts.resetLinks.create(userID: userID, by: admin)
-            if removingPasskeys { try await administration.removePasskeys(userID: userID, by: admin) }
+            if removingOtherWaysIn { try await administration.removePasskeysAndIdentities(userID: userID, by: admin) }
         } catch let refusal as Administration.Refusal {
             throw PageError(.notFound, title: "No such account", message: refusal.description)
         }

@@ -3,8 +3,10 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// `GET/POST /reset/{token}`: a new password through the one-time link an admin handed over.
-/// The link works for 24 hours and once; setting the password ends every session of the account.
+/// `GET/POST /reset/{token}`: a new password through the one-time link an admin handed over (or
+/// "Forgot your password?" mailed). The link works once; setting the password ends every session
+/// of the account, and a tick unlinks its single sign-on identities too, which someone who got in
+/// may have linked.
 struct PasswordResetController {
     let accounts: AccountService
     let pages: PageRenderer
@@ -21,7 +23,7 @@ struct PasswordResetController {
         let token = context.parameters.get("token") ?? ""
         let (state, username) = try await accounts.resetLinks.check(token: token)
         guard state == .valid, let username else { throw Self.refusal(state) }
-        return try page(context, username: username, errors: [:])
+        return try page(context, username: username, identities: try await accounts.resetLinks.linkedIdentities(token: token), errors: [:])
     }
 
     @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -29,11 +31,15 @@ struct PasswordResetController {
         let limit = 4 * AccountRules.passwordLengths.upperBound
         let new = try context.form.text("new_password", maxLength: limit)
         let confirmation = try context.form.text("new_password_confirm", maxLength: limit)
+        let unlinking = try context.form.text("unlink_identities", maxLength: 10) == "yes"
         let (state, username) = try await accounts.resetLinks.check(token: token)
         guard state == .valid, let username else { throw Self.refusal(state) }
-        switch try await accounts.resetPassword(token: token, new: new, confirmation: confirmation) {
+        switch try await accounts.resetPassword(token: token, new: new, confirmation: confirmation, unlinkingIdentities: unlinking) {
         case .invalid(let problems):
-            return try page(context, username: username, errors: AccountFormFields.passwordReset.errors(problems), status: .unprocessableContent)
+            return try page(
+                context, username: username, identities: try await accounts.resetLinks.linkedIdentities(token: token),
+                errors: AccountFormFields.passwordReset.errors(problems), status: .unprocessableContent
+            )
         case .link(.valid):
             return redirect(to: SitePath.signIn + "?done=password-reset", headers: Self.headers)
         case .link(let state):
@@ -47,10 +53,12 @@ struct PasswordResetController {
         return error
     }
 
-    private func page(_ context: AppRequestContext, username: String, errors: FieldErrors, status: HTTPResponse.Status = .ok) throws -> Response {
+    private func page(
+        _ context: AppRequestContext, username: String, identities: Int, errors: FieldErrors, status: HTTPResponse.Status = .ok
+    ) throws -> Response {
         try pages.render(
             "accounts/reset.html", title: "Set a new password", for: context.visitor, status: status, headers: Self.headers,
-            values: ["username": .string(username), "errors": TemplateValue(errors), "noindex": true]
+            values: ["username": .string(username), "identities": .int(identities), "errors": TemplateValue(errors), "noindex": true]
         )
     }
 }

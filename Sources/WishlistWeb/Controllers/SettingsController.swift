@@ -21,8 +21,9 @@ struct SettingsController {
     let publicOrigin: String
     /// With mail on: the e-mail section (address, its confirmation, the weekly digest).
     let accountMail: AccountMail?
-    /// The linked single sign-on identities, when `accounts.oidc` is on.
-    var identities: SignInIdentities?
+    /// Single sign-on, when `accounts.oidc` is on: the linked identities, and linking one.
+    var singleSignOn: SingleSignOnController?
+    var identities: SignInIdentities? { singleSignOn?.identities }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("settings", use: overview)
@@ -39,6 +40,9 @@ struct SettingsController {
         group.post("settings/sessions/sign-out-others", use: signOutOthers)
         group.post("settings/export", use: downloadData)
         group.post("settings/delete-account", use: deleteAccount)
+        if singleSignOn != nil {
+            group.post("settings/single-sign-on/link", use: linkSingleSignOn)
+        }
         if accountMail != nil {
             group.post("settings/email", use: changeEmail)
             group.post("settings/email/verify", use: resendVerification)
@@ -50,6 +54,7 @@ struct SettingsController {
     static let confirmations = [
         "password": "Your password was changed, and every other browser was signed out.",
         "signed-out-others": "Every other browser was signed out.",
+        "signed-out-unlinked": "Every other browser was signed out, and single sign-on was unlinked: it no longer opens your account.",
         "start-page": "Your start page was saved. It opens when you sign in.",
         "sharing-household": "Your wishlist is now shared with everyone on this server.",
         "sharing-private": "Your wishlist is private now. Only you can see it.",
@@ -154,12 +159,34 @@ struct SettingsController {
         return redirect(to: SitePath.settings(.lists, done: "feed-link-revoked"))
     }
 
-    /// The scheme and host the browser used to reach this page, so that a link made here opens
-    /// from the same network. A Host header with anything but host-name characters gives `localhost`.
+    /// Signs out every other browser; with `unlink_identities` ticked, single sign-on too, which a
+    /// stolen session may have linked, unless it is the account's only way in.
     @Sendable func signOutOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let unlinking = try context.form.text("unlink_identities", maxLength: 10) == "yes"
+        if unlinking, let identities {
+            do {
+                try await identities.unlinkAll(userID: user.userID)
+            } catch SignInIdentities.Refusal.lastWayIn {
+                let problem = "Single sign-on is your only way in, so it can't be unlinked. Add a passkey first, or ask an admin to set a password."
+                return try await page(.signIn, context, errors: ["unlink_identities": problem], status: .conflict)
+            }
+        }
         try await accounts.sessions.deleteAll(userID: user.userID, except: user.sessionID)
-        return redirect(to: SitePath.settings(.signIn, done: "signed-out-others"))
+        return redirect(to: SitePath.settings(.signIn, done: unlinking ? "signed-out-unlinked" : "signed-out-others"))
+    }
+
+    /// Starts linking a single sign-on identity once the member has shown it is her: her password,
+    /// or, for an account without one, a recent sign-in (``AccountService/confirmOwner(userID:sessionID:password:)``).
+    /// A POST with the CSRF token: a link followed in a stolen session must not add a lasting way in.
+    @Sendable func linkSingleSignOn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        guard let singleSignOn else { throw PageError.notFound }
+        let password = try context.form.text("password", maxLength: 4 * AccountRules.passwordLengths.upperBound)
+        let outcome = try await accounts.confirmOwner(userID: user.userID, sessionID: user.sessionID, password: password)
+        return try await respond(to: outcome, fields: .singleSignOnLink, section: .signIn, context: context) {
+            try await singleSignOn.startLinking(user, request: request, context: context)
+        }
     }
 
     /// "Download my data": a ZIP of everything the app holds about her. A POST with the CSRF token
@@ -223,11 +250,11 @@ struct SettingsController {
     /// errors, or, when the account has had too many wrong passwords, with the throttling sentence.
     private func respond(
         to outcome: AccountService.PasswordCheckOutcome, fields: AccountFormFields, section: SettingsSection, context: AppRequestContext,
-        done: () -> Response
+        done: () async throws -> Response
     ) async throws -> Response {
         switch outcome {
         case .done:
-            return done()
+            return try await done()
         case .invalid(let problems):
             return try await page(section, context, errors: fields.errors(problems), status: .unprocessableContent)
         case .throttled(let seconds):
@@ -237,15 +264,19 @@ struct SettingsController {
         }
     }
 
-    /// The "Single sign-on" section's values, or null to leave it out.
+    /// The "Single sign-on" section's values, or null to leave it out. Linking asks for the
+    /// password, or explains the recent sign-in that stands in for it.
     private func singleSignOnSection(userID: Int64) async throws -> TemplateValue {
         guard let identities else { return .null }
-        return ["identities": .array(try await identities.identities(of: userID).map { identity in
-            [
-                "id": .int(Int(identity.id)), "created_at": .date(identity.createdAt),
-                "last_used_at": identity.lastUsedAt.map(TemplateValue.date) ?? .null,
-            ]
-        })]
+        return [
+            "identities": .array(try await identities.identities(of: userID).map { identity in
+                [
+                    "id": .int(Int(identity.id)), "created_at": .date(identity.createdAt),
+                    "last_used_at": identity.lastUsedAt.map(TemplateValue.date) ?? .null,
+                ]
+            }),
+            "has_password": .bool(try await identities.waysIn(userID: userID).password),
+        ]
     }
 
     /// A section's page. `shownOnce` holds a link just made (`new_share_link`, `new_feed_link`),
@@ -260,6 +291,13 @@ struct SettingsController {
         values["settings_nav"] = SettingsSection.navigation(current: section, mail: accountMail != nil)
         values["errors"] = TemplateValue(errors)
         values["flash"] = confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null
+        var headers = headers
+        if section == .signIn, let singleSignOn {
+            // The linking form's answer leads to the provider.
+            headers[.contentSecurityPolicy] = SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy(
+                inlineStyle: pages.assets.current.stylesheet?.policySource, formActions: singleSignOn.formActionSources
+            )
+        }
         return try pages.render(
             section.template, title: section.title, nav: "settings", for: context.visitor, status: status, headers: headers, values: values
         )

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import WishlistCore
@@ -16,14 +17,19 @@ struct SingleSignOnController {
     let addressing: ClientAddressing
     /// Whether the sign-in page has the password form, which an unreachable provider's page offers.
     let passwordSignIn: Bool
+    /// Who gets an account through a new identity (``AppConfig/Accounts/singleSignOnSignup``).
+    let signup: AppConfig.Signup
+    let invites: Invites
 
-    /// Starting (and linking) is a link, not a form: Chromium holds the redirect a form's answer
-    /// makes to `form-action 'self'`, so a form could not lead to the provider. A forged link
-    /// only starts an attempt that the browser following it alone can finish, at its provider.
+    /// Signing in starts with a link, not a form: a forged link only starts an attempt that the
+    /// browser following it alone can finish, at its provider. Linking adds a way into an account,
+    /// so it is a form that asks for the password (Settings' `POST /settings/single-sign-on/link`,
+    /// which calls ``startLinking(_:request:context:)``); its page lists the provider in its
+    /// `form-action` (``formActionSources``), since Chromium holds the redirect a form's answer
+    /// makes to that directive.
     func addRoutes(public router: Router<AppRequestContext>, signedIn group: RouterGroup<AppRequestContext>) {
         router.get("oidc/start", use: start)
         router.get("oidc/callback", use: callback)
-        group.get("settings/single-sign-on/link", use: link)
         group.post("settings/single-sign-on/:id/unlink", use: unlink)
     }
 
@@ -37,21 +43,37 @@ struct SingleSignOnController {
 
     // MARK: Starting
 
+    /// `?next=` is where to go afterwards; `?invite=`, the invite of the sign-up page the button
+    /// was on, which a new identity's account spends under `accounts.signup: invite`.
     @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let next = LocalPath.validated(try FormBody(query: request.uri.query ?? "").text("next", maxLength: 2000))
-        return try await redirectToProvider(linkingUserID: nil, next: next, address: addressing.address(of: request, context))
+        let query = try FormBody(query: request.uri.query ?? "")
+        let next = LocalPath.validated(try query.text("next", maxLength: 2000))
+        let invite = try query.text("invite", maxLength: 100)
+        var inviteHash: Data?
+        if signup == .invite, !invite.isEmpty {
+            let state = try await invites.check(token: invite)
+            guard state == .valid else { throw PageError.invite(state) }
+            inviteHash = Invites.hash(invite)
+        }
+        return try await redirectToProvider(linkingUserID: nil, next: next, inviteHash: inviteHash, address: addressing.address(of: request, context))
     }
 
-    @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
-        return try await redirectToProvider(linkingUserID: user.userID, next: SettingsSection.signIn.path, address: addressing.address(of: request, context))
+    /// Sends a member who has confirmed it is her (Settings checked the password) to the provider
+    /// to link her identity there.
+    func startLinking(_ user: Visitor.SignedIn, request: Request, context: AppRequestContext) async throws -> Response {
+        try await redirectToProvider(linkingUserID: user.userID, next: SettingsSection.signIn.path, address: addressing.address(of: request, context))
     }
 
-    private func redirectToProvider(linkingUserID: Int64?, next: String, address: String) async throws -> Response {
+    /// The origins a page whose form starts linking adds to its `form-action`: the provider's.
+    var formActionSources: [String] { provider.authorizationOrigins }
+
+    private func redirectToProvider(linkingUserID: Int64?, next: String, inviteHash: Data? = nil, address: String) async throws -> Response {
         let browserToken = SecureRandom.token()
         let attempt: SignInAttempt
         do {
-            attempt = try await attempts.start(browserToken: browserToken, address: address, linkingUserID: linkingUserID, next: next)
+            attempt = try await attempts.start(
+                browserToken: browserToken, address: address, linkingUserID: linkingUserID, next: next, inviteHash: inviteHash
+            )
         } catch is SignInAttempts.Busy {
             throw PageError.tooManyAttempts(retryAfter: Int(SignInAttempts.lifetime), action: "sign-in")
         }
@@ -100,7 +122,7 @@ struct SingleSignOnController {
             return try await finishLinking(userID: userID, token: token, context: context)
         }
         let outcome = try await accounts.signIn(
-            issuer: provider.settings.issuer, subject: token.subject, preferredUsername: token.preferredUsername, signup: provider.settings.signup
+            issuer: provider.settings.issuer, subject: token.subject, preferredUsername: token.preferredUsername, signup: identitySignup(attempt)
         )
         switch outcome {
         case .signedIn(let user):
@@ -108,10 +130,24 @@ struct SingleSignOnController {
             return try await startSession(for: user, replacing: context.visitor.signedIn, request: request, redirectingTo: attempt.next)
         case .unknown, .invalidName:
             metrics.increment(.signIns, [("outcome", "rejected")])
-            throw Self.noLinkedAccount
+            // Said on the sign-in page, where the other ways in are.
+            return redirect(to: SitePath.signIn + "?refused=" + (signup == .invite ? "sso-invitation" : "sso-no-account"))
+        case .inviteRefused(let state):
+            metrics.increment(.signIns, [("outcome", "rejected")])
+            throw PageError.invite(state)
         case .disabled:
             metrics.increment(.signIns, [("outcome", "rejected")])
             throw Self.refusedAccount
+        }
+    }
+
+    /// Whether the identity may get an account if it has none: as `accounts.signup` says, an
+    /// invite only counting when the sign-in was started from one.
+    private func identitySignup(_ attempt: SignInAttempt) -> AccountService.IdentitySignup {
+        switch signup {
+        case .open: .open
+        case .invite: .invite(hash: attempt.inviteHash)
+        case .closed: .closed
         }
     }
 
@@ -166,12 +202,6 @@ struct SingleSignOnController {
     static let providerDeclined = PageError(
         .forbidden, title: "Not signed in",
         message: "The single sign-on provider did not sign you in. Start again from the sign-in page, or sign in another way."
-    )
-
-    static let noLinkedAccount = PageError(
-        .forbidden, title: "No account for this sign-in",
-        message: "No account here is linked to that single sign-on identity, and new accounts can't be made with it. "
-            + "Sign in another way and link it from Settings, or ask an admin for an account."
     )
 
     static let refusedAccount = PageError(

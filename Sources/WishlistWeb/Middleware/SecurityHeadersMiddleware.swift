@@ -11,11 +11,13 @@ import WishlistCore
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The policy: everything from our own origin, plus the one `<style>` element whose hash is
     /// `inlineStyle` (the pages' stylesheet, ``InlineStylesheet``), never any other inline style.
-    static func contentSecurityPolicy(inlineStyle: String?) -> String {
+    /// `formActions` are origins a page's forms may lead to besides ours (the single sign-on
+    /// provider, where linking an identity sends the browser).
+    static func contentSecurityPolicy(inlineStyle: String?, formActions: [String] = []) -> String {
         // Every picture is ours (covers included, `/covers/`): no page makes a request to
         // another host, which would learn who browses what (issue 30).
         "default-src 'self'; img-src 'self' data:; style-src 'self'" + (inlineStyle.map { " " + $0 } ?? "")
-            + "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+            + "; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'" + formActions.map { " " + $0 }.joined()
     }
 
     static func headers(inlineStyle: String?) -> HTTPFields {

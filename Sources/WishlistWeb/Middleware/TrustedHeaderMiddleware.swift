@@ -39,7 +39,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         switch try await accounts.signIn(trustedUsername: username, signup: signup) {
         case .signedIn(let user):
             return try await continueSignedIn(as: user, request, context, next: next)
-        case .unknown:
+        case .unknown, .inviteRefused:  // the proxy's sign-ins carry no invite
             throw PageError(
                 .forbidden, title: "No account for you here",
                 message: "Your sign-in proxy says you are \(username), and this server has no account of that name. Ask an admin to create it."

@@ -13,7 +13,7 @@ struct SignInSettingsTests {
     @Test func theDefaultsLeaveEveryNewWayInOff() throws {
         let accounts = try ConfigLoader.load(file: nil, fileIsRequired: false, environment: [:]).accounts
         #expect(!accounts.oidc.isOn && accounts.oidc.clientID.isEmpty && accounts.oidc.clientSecret.isEmpty)
-        #expect(accounts.oidc.buttonLabel == "Sign in with single sign-on" && accounts.oidc.signup)
+        #expect(accounts.oidc.buttonLabel == "Sign in with single sign-on" && accounts.oidc.signup == nil)
         #expect(accounts.passwordSignIn && accounts.trustedHeader.isEmpty)
     }
 
@@ -39,6 +39,32 @@ struct SignInSettingsTests {
             file: nil, fileIsRequired: false, environment: ["WISHLIST_OIDC_ISSUER": issuer, "WISHLIST_OIDC_CLIENT_ID": "wishlist"]
         )
         #expect(config.accounts.oidc.issuer == issuer)
+    }
+
+    /// Issue 50: single sign-on made accounts with `accounts.signup: closed`. Unset,
+    /// `accounts.oidc.signup` follows `accounts.signup`; false closes it alone.
+    @Test func signUpThroughSingleSignOnFollowsSignUp() throws {
+        for (signup, oidcSignup, expected) in [
+            ("open", nil, AppConfig.Signup.open), ("invite", nil, .invite), ("closed", nil, .closed),
+            ("open", "false", .closed), ("invite", "false", .closed), ("open", "true", .open), ("invite", "true", .invite),
+        ] as [(String, String?, AppConfig.Signup)] {
+            let config = try ConfigLoader.load(
+                file: nil, fileIsRequired: false, environment: Self.oidc.merging(["WISHLIST_SIGNUP": signup]) { $1 },
+                overrides: oidcSignup.map { ["accounts.oidc.signup": $0] } ?? [:]
+            )
+            #expect(config.accounts.singleSignOnSignup == expected, "\(signup), \(oidcSignup ?? "unset")")
+        }
+    }
+
+    @Test func singleSignOnSignUpWithSignUpClosedStopsTheServerWithASentence() throws {
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(
+                file: nil, fileIsRequired: false, environment: Self.oidc.merging(["WISHLIST_SIGNUP": "closed"]) { $1 },
+                overrides: ["accounts.oidc.signup": "true"]
+            )
+        }
+        #expect(error?.description == "configuration: accounts.oidc.signup: true contradicts accounts.signup: closed, "
+            + "under which only `wishlist user create` makes accounts; remove one of the two")
     }
 
     @Test("a bad combination names its key", arguments: [

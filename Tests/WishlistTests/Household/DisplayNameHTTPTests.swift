@@ -165,6 +165,33 @@ struct DisplayNameHTTPTests {
         }
     }
 
+    /// Issue 50: a Cyrillic "а" or a zero-width joiner made "alice" without "(@eve)" on "Reserved
+    /// by" and on cards; names are compared by what they look like (``NameSkeleton``).
+    @Test func aLookAlikeOfAnotherMembersNameHasTheUsernameBesideItOnReservationsAndCards() async throws {
+        let home = try await Household.make()
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var alice = TestBrowser(client: browser.client)
+            try await alice.signUp("alice")
+            var eve = TestBrowser(client: browser.client)
+            try await eve.signUp("eve")
+            try await maya.share()
+            for (lookAlike, item) in [("\u{0430}lice", home.itemIDs[0]), ("al\u{200D}ice", home.itemIDs[1])] {
+                #expect(try await eve.setDisplayName(lookAlike).status == .seeOther, "\(lookAlike.debugDescription)")
+                #expect(try await eve.reserve(item).status == .seeOther)
+                #expect(try await eve.post("/reservations/\(item)/card", [("message", "From your friend")]).status == .seeOther)
+                #expect(try await ana.get("/people/maya").shows("Reserved by \(lookAlike) (@eve)"), "\(lookAlike.debugDescription)")
+                #expect(try await maya.post("/wishlist/\(item)/received", []).status == .seeOther)
+                #expect(try await maya.get("/wishlist/received").shows("From \(lookAlike) (@eve)"), "\(lookAlike.debugDescription)")
+            }
+            // The real alice, who chose no display name, needs nothing beside hers.
+            #expect(try await alice.reserve(home.itemIDs[2]).status == .seeOther)
+            let page = try await ana.get("/people/maya")
+            #expect(page.shows("Reserved by alice") && !page.text.contains("(@alice)"))
+        }
+    }
+
     @Test func aNameIsTextWhateverItHolds() async throws {
         let home = try await Household.make()
         try await TestApp.run(home.server) { browser in

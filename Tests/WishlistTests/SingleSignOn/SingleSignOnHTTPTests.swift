@@ -47,7 +47,15 @@ struct SingleSignOnHTTPTests {
 
     static func start(_ browser: inout TestBrowser, path: String? = nil, next: String = "/") async throws -> Started {
         if browser.sessionCookie == nil { try await browser.get("/login") }
-        let answer = try await browser.get(path ?? "/oidc/start?" + formEncode([("next", next)]))
+        return try started(try await browser.get(path ?? "/oidc/start?" + formEncode([("next", next)])))
+    }
+
+    /// Linking from Settings: a POST with the member's password (none for an account without one).
+    static func startLinking(_ browser: inout TestBrowser, password: String = "correct horse battery") async throws -> Started {
+        try started(try await browser.post("/settings/single-sign-on/link", [("password", password)]))
+    }
+
+    static func started(_ answer: TestResponse) throws -> Started {
         #expect(answer.status == .seeOther)
         let cookie = try #require(answer.headers[values: .setCookie].first { $0.hasPrefix("wishlist_oidc=") })
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Max-Age=600"))
@@ -119,12 +127,69 @@ struct SingleSignOnHTTPTests {
 
     @Test func withSignupOffAnUnknownIdentityIsRefusedWithASentence() async throws {
         try await Self.withProvider({ $0.accounts.oidc.signup = false }) { setup in
+            try await Self.expectRefusedOnTheSignInPage(setup, "No account here is linked to that single sign-on identity, and new accounts can't be made with it.")
+        }
+    }
+
+    /// An identity no account has signs in, and is sent to the sign-in page, which says `sentence`;
+    /// no session and no account are made.
+    static func expectRefusedOnTheSignInPage(_ setup: Setup, _ sentence: String) async throws {
+        try await TestApp.run(setup.server) { browser in
+            let answer = try await Self.signIn(&browser, setup)
+            #expect(answer.status == .seeOther && answer.location?.hasPrefix("/login?refused=") == true)
+            #expect(!answer.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_session=") && !$0.contains("Max-Age=0") && $0.contains("Max-Age=") })
+            let page = try await browser.get(try #require(answer.location))
+            #expect(page.status == .ok && page.shows(sentence) && page.text.contains(#"id="login-form""#))
+            #expect(try await Self.usernames(setup.server).isEmpty)
+        }
+    }
+
+    // MARK: Sign-up through single sign-on (issue 50)
+
+    /// `accounts.signup: closed` let an unknown identity in through single sign-on.
+    @Test func withSignupClosedAnUnknownIdentityGetsNoAccount() async throws {
+        try await Self.withProvider({ $0.accounts.signup = .closed }) { setup in
+            try await Self.expectRefusedOnTheSignInPage(setup, "No account here is linked to that single sign-on identity, and new accounts can't be made with it.")
+        }
+    }
+
+    @Test func byInvitationOnlyTheInviteLinksButtonMakesAnAccountAndSpendsTheInvite() async throws {
+        try await Self.withProvider({ $0.accounts.signup = .invite }) { setup in
+            try await Self.expectRefusedOnTheSignInPage(
+                setup, "No account here is linked to that single sign-on identity, and on this server accounts are made by invitation."
+            )
+            let invites = Invites(database: setup.server.database, clock: setup.time.clock)
+            let admin = Administration.Actor(userID: 0, username: "root")
+            let invite = try await invites.create(by: admin)
             try await TestApp.run(setup.server) { browser in
-                let answer = try await Self.signIn(&browser, setup)
-                #expect(answer.status == .forbidden)
-                #expect(answer.shows("No account here is linked to that single sign-on identity, and new accounts can't be made with it."))
-                #expect(!answer.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_session=") && !$0.contains("Max-Age=0") && $0.contains("Max-Age=") })
-                #expect(try await Self.usernames(setup.server).isEmpty)
+                let signup = try await browser.get("/signup?invite=\(invite)")
+                let button = "/oidc/start?next=%2F&amp;invite=\(invite)"
+                #expect(signup.text.contains(#"id="sso-sign-in" href="\#(button)""#), "the invite's sign-up page offers single sign-on, carrying it")
+                let started = try await Self.start(&browser, path: button.replacingOccurrences(of: "&amp;", with: "&"))
+                let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL, subject: "sub-invited")
+                let answer = try await Self.callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie)
+                #expect(answer.status == .seeOther && answer.location == "/")
+                #expect(try await Self.usernames(setup.server) == ["Ada.Lovelace"])
+                #expect(try await invites.check(token: invite) == .used)
+                #expect(try await invites.all().first?.usedBy == "Ada.Lovelace")
+
+                // Spent, it starts nothing more.
+                var other = TestBrowser(client: browser.client)
+                try await other.get("/login")
+                let again = try await other.get(button.replacingOccurrences(of: "&amp;", with: "&"))
+                #expect(again.status == .gone && again.shows("This invite has been used"))
+
+                // An invite used up while its sign-in was at the provider makes nothing.
+                let second = try await invites.create(by: admin)
+                let pending = try await Self.start(&other, path: "/oidc/start?next=%2F&invite=\(second)")
+                var third = TestBrowser(client: browser.client)
+                try await third.get("/signup?invite=\(second)")
+                #expect(try await third.post("/signup", [("username", "carol"), ("email", ""), ("password", "correct horse battery"),
+                                                         ("password_confirm", "correct horse battery"), ("invite", second)]).status == .seeOther)
+                let (code2, state2) = try setup.provider.issueCode(forAuthorizationURL: pending.authorizationURL, subject: "sub-late")
+                let late = try await Self.callback(&other, code: code2, state: state2, attemptCookie: pending.attemptCookie)
+                #expect(late.status == .gone && late.shows("This invite has been used"))
+                #expect(try await Self.usernames(setup.server) == ["Ada.Lovelace", "carol"])
             }
         }
     }
@@ -299,7 +364,7 @@ struct SingleSignOnHTTPTests {
                 try await browser.signUp("maya")
                 let settings = try await browser.get("/settings/sign-in")
                 #expect(settings.shows("No single sign-on identity is linked to your account."))
-                let started = try await Self.start(&browser, path: "/settings/single-sign-on/link")
+                let started = try await Self.startLinking(&browser)
                 let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL, subject: "sub-maya", preferredUsername: "someone")
                 let linked = try await Self.callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie)
                 #expect(linked.status == .seeOther && linked.location == "/settings/sign-in?done=identity-linked#flash")
@@ -333,10 +398,125 @@ struct SingleSignOnHTTPTests {
                 try await Self.signIn(&browser, setup, subject: "sub-taken")
                 try await browser.post("/logout", [])
                 try await browser.signUp("maya")
-                let started = try await Self.start(&browser, path: "/settings/single-sign-on/link")
+                let started = try await Self.startLinking(&browser)
                 let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL, subject: "sub-taken")
                 let answer = try await Self.callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie)
                 #expect(answer.status == .conflict && answer.shows("already signs in to another account"))
+            }
+        }
+    }
+
+    /// Issue 50: a stolen session added a lasting way in by following one GET link.
+    @Test func linkingStartsOnlyWithAPostThatCarriesThePassword() async throws {
+        try await Self.withProvider { setup in
+            try await TestApp.run(setup.server) { browser in
+                try await browser.signUp("maya")
+                @Sendable func attempts() async throws -> Int {
+                    try await setup.server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sign_in_attempt") ?? -1 }
+                }
+                let followed = try await browser.get("/settings/single-sign-on/link")
+                #expect(followed.status != .seeOther && followed.location == nil, "a GET starts nothing")
+                #expect(try await attempts() == 0)
+
+                let wrong = try await browser.post("/settings/single-sign-on/link", [("password", "not my password")])
+                #expect(wrong.status == .unprocessableContent)
+                #expect(wrong.text.contains(#"id="link_password-error"><span class="visually-hidden">Error: </span>That is not your password.</p>"#))
+                #expect(wrong.text.contains(#"id="link_password" name="password" type="password""#), "beside the field")
+                #expect(!wrong.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_oidc=") })
+                let forged = try await browser.post("/settings/single-sign-on/link", [("password", "correct horse battery"), ("csrf_token", "forged")])
+                #expect(forged.status == .forbidden)
+                #expect(try await attempts() == 0, "neither started anything")
+
+                // The page's form may lead to the provider, and only there besides this site.
+                let origin = try #require(OpenIDProvider.origin(of: setup.server.config.accounts.oidc.issuer))
+                let policy = try await browser.get("/settings/sign-in").headers[.contentSecurityPolicy]
+                #expect(policy?.hasSuffix("form-action 'self' \(origin)") == true, "\(policy ?? "none")")
+                #expect(wrong.headers[.contentSecurityPolicy] == policy)
+
+                let started = try await Self.startLinking(&browser)
+                #expect(started.authorizationURL.hasPrefix(origin + "/"))
+                let linking = try await setup.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT user_id FROM sign_in_attempt") }
+                #expect(linking == (try await AdminHTTPTests.userID("maya", setup.server)))
+            }
+        }
+    }
+
+    @Test func anAccountWithoutAPasswordLinksOnlyWithinTenMinutesOfSigningIn() async throws {
+        try await Self.withProvider { setup in
+            try await TestApp.run(setup.server) { browser in
+                try await Self.signIn(&browser, setup)
+                _ = try await Self.startLinking(&browser, password: "")
+                setup.time.advance(by: AccountService.recentSignIn + 1)
+                let stale = try await browser.post("/settings/single-sign-on/link", [("password", "")])
+                #expect(stale.status == .unprocessableContent)
+                #expect(stale.shows("Your account has no password, so linking needs a recent sign-in: sign out, sign in again, and link within ten minutes."))
+                #expect(!stale.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_oidc=") })
+            }
+        }
+    }
+
+    /// Links `subject` to the account signed in in `browser`, through the password form.
+    static func link(_ browser: inout TestBrowser, _ setup: Setup, subject: String, password: String = "correct horse battery") async throws {
+        let started = try await startLinking(&browser, password: password)
+        let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL, subject: subject)
+        #expect(try await callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie).location?.contains("identity-linked") == true)
+    }
+
+    /// Issue 50: a linked identity outlived a reset and the admin's "remove passkeys".
+    @Test func signingOutEverywhereAResetAndTheAdminsTickCanUnlinkSingleSignOn() async throws {
+        try await Self.withProvider { setup in
+            _ = try await setup.server.accounts.createUser(username: "root", password: "correct horse battery", isAdmin: true)
+            try await TestApp.run(setup.server) { browser in
+                var maya = TestBrowser(client: browser.client)
+                try await maya.signUp("maya")
+                let mayaID = try await AdminHTTPTests.userID("maya", setup.server)
+                @Sendable func identities() async throws -> Int {
+                    try await setup.server.database.pool.read {
+                        try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sign_in_identity WHERE user_id = ?", arguments: [mayaID]) ?? -1
+                    }
+                }
+
+                try await Self.link(&maya, setup, subject: "sub-1")
+                #expect(try await maya.get("/settings/sign-in").text.contains(#"name="unlink_identities" value="yes" aria-describedby="unlink_identities-error"> and unlink single sign-on</label>"#))
+                let signedOut = try await maya.post("/settings/sessions/sign-out-others", [("unlink_identities", "yes")])
+                #expect(signedOut.location == "/settings/sign-in?done=signed-out-unlinked#flash")
+                #expect(try await identities() == 0)
+
+                var root = TestBrowser(client: browser.client)
+                try await root.signIn("root")
+                try await Self.link(&maya, setup, subject: "sub-2")
+                #expect(try await root.post("/admin/users/\(mayaID)/reset-link", []).status == .ok)
+                #expect(try await identities() == 1, "unticked, the identity stays")
+                let ticked = try await root.post("/admin/users/\(mayaID)/reset-link", [("remove_passkeys", "yes")])
+                #expect(ticked.shows("and remove passkeys and single sign-on"))
+                #expect(try await identities() == 0)
+
+                // The reset page (an admin's link, or a mailed one) offers it too.
+                try await Self.link(&maya, setup, subject: "sub-3")
+                let reset = try AdminHTTPTests.newLink(in: try await root.post("/admin/users/\(mayaID)/reset-link", []))
+                var stranger = TestBrowser(client: browser.client)
+                #expect(try await stranger.get(reset).text.contains(#"name="unlink_identities" value="yes""#))
+                let fields = [("new_password", "a brand new password"), ("new_password_confirm", "a brand new password")]
+                #expect(try await stranger.post(reset, fields + [("unlink_identities", "yes")]).status == .seeOther)
+                #expect(try await identities() == 0)
+
+                // Left unticked, it stays.
+                try await maya.signIn("maya", password: "a brand new password")
+                try await Self.link(&maya, setup, subject: "sub-4", password: "a brand new password")
+                let another = try AdminHTTPTests.newLink(in: try await root.post("/admin/users/\(mayaID)/reset-link", []))
+                #expect(try await stranger.post(another, fields).status == .seeOther)
+                #expect(try await identities() == 1)
+            }
+        }
+    }
+
+    @Test func signingOutEverywhereKeepsSingleSignOnWhenItIsTheOnlyWayIn() async throws {
+        try await Self.withProvider { setup in
+            try await TestApp.run(setup.server) { browser in
+                try await Self.signIn(&browser, setup)
+                let refused = try await browser.post("/settings/sessions/sign-out-others", [("unlink_identities", "yes")])
+                #expect(refused.status == .conflict && refused.shows("Single sign-on is your only way in, so it can't be unlinked."))
+                #expect(try await setup.server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sign_in_identity") } == 1)
             }
         }
     }

@@ -244,6 +244,15 @@ enum UpgradeFixtures {
             INSERT INTO reading (user_id, book_id, title, author, rating, review, updated_at) VALUES
                 (3, '9780000000071', 'Tidewater', 'Ines Alves', 5, 'Read it twice.', '2024-03-15 11:00:00.000');
             """,
+        // Admin Alice invites again, and the invitee presses single sign-on on the invite's
+        // sign-up page: the sign-in waits at the provider, carrying the invite.
+        "26-signin-review": """
+            INSERT INTO invite (token_hash, created_by, created_at, expires_at, used_at, used_by) VALUES
+                (X'e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5', 'alice', '2024-03-16 08:00:00.000', '2024-03-23 08:00:00.000', NULL, NULL);
+            INSERT INTO sign_in_attempt (state, browser, nonce, code_verifier, user_id, next, address, expires_at, invite_hash) VALUES
+                ('c3RhdGUtdHdv', X'6a6b6c6d', 'bm9uY2UtdHdv', 'dmVyaWZpZXItdHdv', NULL, '/', '192.0.2.8', '2024-03-16 08:40:00.000',
+                 X'e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5');
+            """,
     ]
 }
 
