@@ -30,6 +30,7 @@ package extension AppDatabase {
         migrator.registerMigration("23-wishlist-by-book-and-user", migrate: indexWishlistByBookAndUser)
         migrator.registerMigration("24-household-figures", migrate: createHouseholdFigures)
         migrator.registerMigration("25-owner-generations", migrate: createOwnerGenerations)
+        migrator.registerMigration("27-mail-review", migrate: sealMail)
         return migrator
     }
 
@@ -886,5 +887,20 @@ package extension AppDatabase {
             try db.execute(sql: "DROP TRIGGER reservation_\(event)_reservation_generation; DROP TRIGGER gift_idea_\(event)_reservation_generation")
         }
         try db.execute(sql: "DROP TABLE reservation_generation")
+    }
+
+    /// Issue 50. The outbox's messages are sealed from now on (``OutboxKey``); the ones written
+    /// before were readable, links and all, so their words go, zeroed in the file, and a message
+    /// that still waited fails with a sentence for `/admin`: its link can be asked for again.
+    private static func sealMail(_ db: Database) throws {
+        let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
+        try db.execute(sql: "PRAGMA secure_delete = ON")
+        try db.execute(sql: """
+            UPDATE mail_outbox SET state = 'failed', finished_at = strftime('%Y-%m-%d %H:%M:%f', 'now'),
+                last_reply = 'not sent: written before an upgrade that keeps no message readable in the database; ask for it again'
+                WHERE state = 'waiting';
+            UPDATE mail_outbox SET message = X'';
+            """)
+        try db.execute(sql: "PRAGMA secure_delete = \(secureDelete)")
     }
 }
