@@ -12,6 +12,8 @@ import GRDB
 public struct MailOutbox: Sendable {
     public enum Kind: String, Sendable {
         case verification, passwordReset = "password-reset", invite, digest, test
+        /// To a confirmed address that another account was given (``AccountMail``).
+        case addressInUse = "address-in-use"
     }
 
     /// A message that is due, as ``MailSender`` needs it.

@@ -12,12 +12,14 @@ import Testing
 /// opens it: its headers, unfolded, and its text part.
 struct QueuedMail {
     let kind: String
+    let userID: Int64?
     let recipient: String
     let headers: [String]
     let text: String
 
     init(row: Row, key: OutboxKey) {
         kind = row["kind"]
+        userID = row["user_id"]
         recipient = row["recipient"]
         let raw = String(decoding: key.open(Array(row["message"] as Data)) ?? [], as: UTF8.self)
         headers = raw.components(separatedBy: "\r\n\r\n")[0].replacingOccurrences(of: "\r\n ", with: " ").components(separatedBy: "\r\n")

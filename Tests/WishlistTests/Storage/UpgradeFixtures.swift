@@ -244,6 +244,13 @@ enum UpgradeFixtures {
             INSERT INTO reading (user_id, book_id, title, author, rating, review, updated_at) VALUES
                 (3, '9780000000071', 'Tidewater', 'Ines Alves', 5, 'Read it twice.', '2024-03-15 11:00:00.000');
             """,
+        // Dana gives the address Alice confirmed: it stays unconfirmed, blocks nobody, and Alice
+        // was told by a notice that has left the outbox, empty.
+        "27-mail-review": """
+            UPDATE user SET email = 'alice@example.com' WHERE id = 4;
+            INSERT INTO mail_outbox (id, kind, user_id, recipient, message, created_at, next_attempt_at, attempts, state, last_reply, finished_at) VALUES
+                (3, 'address-in-use', 1, 'alice@example.com', X'', '2024-03-16 09:00:00.000', '2024-03-16 09:00:00.000', 1, 'sent', '250 2.0.0 Queued', '2024-03-16 09:00:01.000');
+            """,
     ]
 }
 
