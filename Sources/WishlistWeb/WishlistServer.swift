@@ -240,12 +240,13 @@ struct MailParts {
 
     init?(config: AppConfig, database: AppDatabase, clock: WallClock, logger: Logger) throws {
         guard config.mail.isEnabled, let from = config.mail.sender else { return nil }
-        outbox = MailOutbox(database: database, clock: clock)
+        let outboxKey = try OutboxKey.load(besideDatabase: config.database.path)
+        outbox = MailOutbox(database: database, clock: clock, key: outboxKey)
         let sender = MailSender(
             outbox: outbox, client: SMTPClient(settings: config.mail), sender: from, clock: clock, logger: logger
         )
         self.sender = sender
-        let mailer = Mailer(sender: from, publicOrigin: config.server.publicOrigin, clock: clock) { sender.nudge() }
+        let mailer = Mailer(sender: from, publicOrigin: config.server.publicOrigin, clock: clock, outboxKey: outboxKey) { sender.nudge() }
         accountMail = AccountMail(database: database, mailer: mailer, accountSettings: config.accounts, clock: clock, logger: logger)
         digests = DigestService(
             database: database, mailer: mailer, timeZone: try ZoneRules.load(named: config.server.timeZone), clock: clock, logger: logger

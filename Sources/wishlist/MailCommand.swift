@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import WishlistCore
 
 /// `wishlist mail test ADDRESS`: checks the mail settings by sending one message at once,
@@ -19,9 +20,9 @@ struct MailCommand: ParsableCommand {
                 throw ValidationError("mail is off: set mail.smtpURL and mail.from (WISHLIST_SMTP_URL, WISHLIST_MAIL_FROM) first")
             }
             guard let recipient = MailAddress(address) else { throw ValidationError("\(address.prefix(100)) is not an address mail can be sent to") }
-            let mailer = Mailer(sender: sender, publicOrigin: config.server.publicOrigin, clock: .system) {}
             do {
-                let reply = try await SMTPClient(settings: config.mail).send(mailer.testMessage(to: recipient), from: sender, to: recipient)
+                let message = Mailer.testMessage(from: sender, to: recipient, at: Date())
+                let reply = try await SMTPClient(settings: config.mail).send(message, from: sender, to: recipient)
                 print("sent to \(recipient): the server answered \(reply.text)")
             } catch let failure as SMTPClient.Failure {
                 throw MailTestFailure(failure: failure)

@@ -54,8 +54,6 @@ public struct AccountService: Sendable {
             return .inviteRefused(state)
         } catch UserStore.Conflict.username {
             return .invalid([.username: "That username isn't available. Choose another."])
-        } catch UserStore.Conflict.email {
-            return .invalid([.email: "That e-mail address can't be used. Use another, or leave it empty."])
         }
     }
 

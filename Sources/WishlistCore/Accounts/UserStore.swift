@@ -4,7 +4,7 @@ import GRDB
 /// The `user` table.
 struct UserStore: Sendable {
     enum Conflict: Error, Equatable {
-        case username, email
+        case username
         /// The invite was spent, expired or revoked between the form and the write.
         case invite(LinkState)
     }
@@ -25,7 +25,9 @@ struct UserStore: Sendable {
         }
     }
 
-    /// Inserts a user; a name or address already taken (in any letter case) throws `Conflict`.
+    /// Inserts a user; a name already taken (in any letter case) throws `Conflict`. An address is
+    /// stored unconfirmed, whoever else gave it: it is unique only once confirmed
+    /// (``AccountMail/verify(token:)``), so sign-up tells nobody whether it is known.
     /// With `invite`, the invite is spent in the same transaction, or nothing is created.
     func create(username: String, email: String?, passwordHash: String, isAdmin: Bool = false, invite: String? = nil) async throws -> User {
         let now = clock.now()
@@ -33,22 +35,16 @@ struct UserStore: Sendable {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) == true {
                 throw Conflict.username
             }
-            if let email, try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [AccountRules.key(email)]) == true {
-                throw Conflict.email
-            }
             if let invite {
                 let state = try Invites.spend(invite, for: username, now: now, db)
                 guard state == .valid else { throw Conflict.invite(state) }
             }
             try db.execute(
                 sql: """
-                    INSERT INTO user (username, username_key, username_skeleton, email, email_key, password_hash, created_at, is_admin)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO user (username, username_key, username_skeleton, email, password_hash, created_at, is_admin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [
-                    username, AccountRules.key(username), NameSkeleton.of(username), email, email.map(AccountRules.key), passwordHash,
-                    StoredDate(now), isAdmin,
-                ]
+                arguments: [username, AccountRules.key(username), NameSkeleton.of(username), email, passwordHash, StoredDate(now), isAdmin]
             )
             return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [db.lastInsertedRowID]).map(User.init(row:))!
         }

@@ -14,6 +14,14 @@ public struct AccountMail: Sendable {
         case throttled(retryAfter: Int)
     }
 
+    /// What a confirmation link did.
+    public enum Confirmation: Sendable, Equatable {
+        case confirmed
+        /// Another account confirmed the address first: it stays theirs, and this one's unconfirmed.
+        case takenByAnother
+        case refused(LinkState)
+    }
+
     /// A member's address, whether she proved it, and whether she asked for the weekly digest.
     public struct AddressState: Sendable, Equatable {
         public let email: String?
@@ -66,32 +74,31 @@ public struct AccountMail: Sendable {
     }
 
     /// A new address, unverified, with a link on its way; an empty one removes the address.
-    /// Returns the sentence to show when the address is not acceptable.
+    /// Returns the sentence to show when the address is not acceptable: never because another
+    /// account has it, which would tell anyone who asks which addresses are members'.
     public func changeAddress(userID: Int64, to email: String) async throws -> String? {
         if !email.isEmpty, let problem = AccountRules.emailProblem(email) { return problem }
         let now = clock.now()
-        let outcome: String? = try await database.pool.write { db in
-            let key = email.isEmpty ? nil : AccountRules.key(email)
-            if let key, try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ? AND id <> ?", arguments: [key, userID]) == true {
-                return "That e-mail address can't be used. Use another, or leave it empty."
-            }
+        let changed = try await database.pool.write { db in
             let current = try String.fetchOne(db, sql: "SELECT email FROM user WHERE id = ?", arguments: [userID])
-            guard current != (email.isEmpty ? nil : email) else { return nil }
+            guard current != (email.isEmpty ? nil : email) else { return false }
             try db.execute(
-                sql: "UPDATE user SET email = ?, email_key = ?, email_verified_at = NULL WHERE id = ?",
-                arguments: [email.isEmpty ? nil : email, key, userID]
+                sql: "UPDATE user SET email = ?, email_key = NULL, email_verified_at = NULL WHERE id = ?",
+                arguments: [email.isEmpty ? nil : email, userID]
             )
             try db.execute(sql: "DELETE FROM email_verification WHERE user_id = ?", arguments: [userID])
             _ = try queueVerification(userID: userID, now: now, db)
-            return nil
+            return true
         }
-        mailer.wake()
-        return outcome
+        if changed { mailer.wake() }
+        return nil
     }
 
-    /// Marks the address verified when the link is valid and still for the member's current address.
-    public func verify(token: String) async throws -> LinkState {
-        guard token.utf8.count == 43 else { return .unknown }
+    /// Confirms the address when the link is valid, still for the member's current address, and
+    /// no other account confirmed that address first. Only a confirmed address has its
+    /// `email_key`, whose UNIQUE decides between two confirmations at once.
+    public func verify(token: String) async throws -> Confirmation {
+        guard token.utf8.count == 43 else { return .refused(.unknown) }
         let now = clock.now()
         return try await database.pool.write { db in
             guard let row = try Row.fetchOne(
@@ -101,19 +108,33 @@ public struct AccountMail: Sendable {
                     WHERE token_hash = ?
                     """,
                 arguments: [SessionStore.fingerprint(token)]
-            ) else { return .unknown }
-            if row.optionalDate("used_at") != nil { return .used }
-            if row.date("expires_at") <= now || (row["current"] as String?) != (row["email"] as String) { return .expired }
+            ) else { return .refused(.unknown) }
+            if row.optionalDate("used_at") != nil { return .refused(.used) }
+            let email: String = row["email"]
+            if row.date("expires_at") <= now || (row["current"] as String?) != email { return .refused(.expired) }
+            do {
+                try db.execute(
+                    sql: "UPDATE user SET email_verified_at = ?, email_key = ? WHERE id = ?",
+                    arguments: [StoredDate(now), AccountRules.key(email), row["user_id"]]
+                )
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                return .takenByAnother
+            }
             try db.execute(sql: "UPDATE email_verification SET used_at = ? WHERE id = ?", arguments: [StoredDate(now), row["id"]])
-            try db.execute(sql: "UPDATE user SET email_verified_at = ? WHERE id = ?", arguments: [StoredDate(now), row["user_id"]])
-            return .valid
+            return .confirmed
         }
     }
 
+    /// Queues a link to confirm the member's unconfirmed address; when another account has
+    /// confirmed that address, its owner is told instead and no link is made, so that the
+    /// answer to whoever gave the address is the same either way.
     private func queueVerification(userID: Int64, now: Date, _ db: Database) throws -> Bool {
         guard let (address, _, name) = try Mailer.recipient(userID: userID, for: .verification, db),
               try Bool.fetchOne(db, sql: "SELECT email_verified_at IS NULL FROM user WHERE id = ?", arguments: [userID]) == true
         else { return false }
+        if let owner = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE email_key = ?", arguments: [AccountRules.key(address.text)]) {
+            return try queueAddressInUse(ownerID: owner, db)
+        }
         let token = SecureRandom.token()
         try db.execute(
             sql: "INSERT INTO email_verification (user_id, email, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
@@ -121,6 +142,15 @@ public struct AccountMail: Sendable {
         )
         let content = MailTexts.verification(name: name, link: mailer.link("/verify-email/" + token))
         try mailer.queue(content, kind: .verification, to: address, name: name, userID: userID, db)
+        return true
+    }
+
+    /// "Someone gave your address": to the member who confirmed it, naming her own account,
+    /// with the way back in if it was she who forgot she had one.
+    private func queueAddressInUse(ownerID: Int64, _ db: Database) throws -> Bool {
+        guard let (address, ownerUsername, name) = try Mailer.recipient(userID: ownerID, for: .addressInUse, db) else { return false }
+        let content = MailTexts.addressInUse(name: name, username: ownerUsername, link: mailer.link("/forgot"))
+        try mailer.queue(content, kind: .addressInUse, to: address, name: name, userID: ownerID, db)
         return true
     }
 

@@ -5,16 +5,23 @@ import GRDB
 /// makes what it announces (a link, an invite), so a crash loses neither. ``MailSender`` takes
 /// the rows that are due; a message leaves the queue as sent, or as failed after a 5xx reply or
 /// a day of tries.
+///
+/// A message is stored sealed under the ``OutboxKey``, which is not in the database, and emptied
+/// once it leaves the queue: what stays for `/admin` (kind, recipient, times, the server's words)
+/// holds no link.
 public struct MailOutbox: Sendable {
     public enum Kind: String, Sendable {
         case verification, passwordReset = "password-reset", invite, digest, test
+        /// To a confirmed address that another account was given (``AccountMail``).
+        case addressInUse = "address-in-use"
     }
 
     /// A message that is due, as ``MailSender`` needs it.
     struct Pending: Sendable {
         let id: Int64
         let recipient: String
-        let message: [UInt8]
+        /// Nil when it does not open under this server's key (the database was moved without it).
+        let message: [UInt8]?
         let createdAt: Date
         let attempts: Int
     }
@@ -40,16 +47,18 @@ public struct MailOutbox: Sendable {
 
     let database: AppDatabase
     let clock: WallClock
+    let key: OutboxKey
 
-    public init(database: AppDatabase, clock: WallClock) {
+    public init(database: AppDatabase, clock: WallClock, key: OutboxKey) {
         self.database = database
         self.clock = clock
+        self.key = key
     }
 
-    static func insert(_ message: [UInt8], kind: Kind, userID: Int64?, recipient: MailAddress, now: Date, _ db: Database) throws {
+    static func insert(_ message: [UInt8], sealedWith key: OutboxKey, kind: Kind, userID: Int64?, recipient: MailAddress, now: Date, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO mail_outbox (kind, user_id, recipient, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [kind.rawValue, userID, recipient.text, Data(message), StoredDate(now), StoredDate(now)]
+            arguments: [kind.rawValue, userID, recipient.text, Data(try key.seal(message)), StoredDate(now), StoredDate(now)]
         )
     }
 
@@ -61,7 +70,7 @@ public struct MailOutbox: Sendable {
                 sql: "SELECT id, recipient, message, created_at, attempts FROM mail_outbox WHERE state = 'waiting' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
                 arguments: [StoredDate(now), limit]
             ).map { row in
-                Pending(id: row["id"], recipient: row["recipient"], message: Array(row["message"] as Data), createdAt: row.date("created_at"), attempts: row["attempts"])
+                Pending(id: row["id"], recipient: row["recipient"], message: key.open(Array(row["message"] as Data)), createdAt: row.date("created_at"), attempts: row["attempts"])
             }
         }
     }
@@ -108,11 +117,12 @@ public struct MailOutbox: Sendable {
         return true
     }
 
+    /// The message leaves the queue, and its words the row: `/admin` needs only the rest.
     private func finish(_ pending: Pending, state: String, reply: String) async throws {
         let now = clock.now()
         try await database.pool.write { db in
             try db.execute(
-                sql: "UPDATE mail_outbox SET state = ?, attempts = attempts + 1, last_reply = ?, finished_at = ? WHERE id = ?",
+                sql: "UPDATE mail_outbox SET state = ?, attempts = attempts + 1, last_reply = ?, finished_at = ?, message = X'' WHERE id = ?",
                 arguments: [state, reply, StoredDate(now), pending.id]
             )
         }

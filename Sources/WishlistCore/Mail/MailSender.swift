@@ -12,6 +12,8 @@ import Synchronization
 /// the same, so a mail client shows such a twin once).
 public final class MailSender: Service, Sendable {
     static let longestSleep: Duration = .seconds(60)
+    /// What `/admin` says of a message sealed under a key this server does not have.
+    static let unreadable = "not sent: it was sealed with another outbox key (the database was moved without its .outbox-key file); ask for it again"
 
     let outbox: MailOutbox
     private let client: any MailTransport
@@ -76,8 +78,13 @@ public final class MailSender: Service, Sendable {
             try await outbox.markFailed(pending, reply: "not an address the app sends to")
             return false
         }
+        guard let message = pending.message else {
+            try await outbox.markFailed(pending, reply: Self.unreadable)
+            logger.warning("mail: message \(pending.id) \(Self.unreadable)")
+            return false
+        }
         do {
-            let reply = try await client.send(pending.message, from: sender, to: recipient)
+            let reply = try await client.send(message, from: sender, to: recipient)
             try await outbox.markSent(pending, reply: reply.text)
             logger.info("mail: message \(pending.id) accepted: \(reply.text)")
             return true

@@ -10,6 +10,18 @@ enum MailTexts {
         return content(subject: "Confirm your e-mail address", paragraphs: lines, link: link, linkText: "Confirm my address", after: [after])
     }
 
+    /// Instead of a confirmation link, to the member who confirmed the address: whoever gave it
+    /// learns nothing from the answer, and she learns that someone did.
+    static func addressInUse(name: String, username: String, link: String) -> MailContent {
+        let lines = [
+            "Hello \(name),",
+            "Someone just gave this address for another account at Bestseller Wishlist. It stays with your account, \(username): the other account can't confirm it and gets no mail here.",
+            "If that was you, you already have an account. Sign in as \(username), or set a new password:",
+        ]
+        let after = "If it wasn't you, there is nothing to do."
+        return content(subject: "Someone gave your e-mail address", paragraphs: lines, link: link, linkText: "Forgot your password?", after: [after])
+    }
+
     /// Greets by username: the link is for that account, whatever its display name.
     static func passwordReset(username: String, link: String) -> MailContent {
         let lines = [

@@ -28,13 +28,16 @@ public struct Mailer: Sendable {
     /// `https://books.example`: every link in a message starts with it.
     public let publicOrigin: String
     let clock: WallClock
+    /// Seals what is queued: the links in a message never rest readable in the database.
+    let outboxKey: OutboxKey
     /// Wakes ``MailSender`` after a commit.
     let wakeSender: @Sendable () -> Void
 
-    public init(sender: MailAddress, publicOrigin: String, clock: WallClock, wakeSender: @escaping @Sendable () -> Void) {
+    public init(sender: MailAddress, publicOrigin: String, clock: WallClock, outboxKey: OutboxKey, wakeSender: @escaping @Sendable () -> Void) {
         self.sender = sender
         self.publicOrigin = publicOrigin
         self.clock = clock
+        self.outboxKey = outboxKey
         self.wakeSender = wakeSender
     }
 
@@ -42,7 +45,8 @@ public struct Mailer: Sendable {
     /// it commits.
     func queue(_ content: MailContent, kind: MailOutbox.Kind, to recipient: MailAddress, name: String = "", userID: Int64?, _ db: Database) throws {
         let now = clock.now()
-        try MailOutbox.insert(rendered(content, to: recipient, name: name, at: now), kind: kind, userID: userID, recipient: recipient, now: now, db)
+        let message = Self.rendered(content, from: sender, to: recipient, name: name, at: now)
+        try MailOutbox.insert(message, sealedWith: outboxKey, kind: kind, userID: userID, recipient: recipient, now: now, db)
     }
 
     /// The address of a member who may receive `kind`: only a verification link goes to an
@@ -65,7 +69,7 @@ public struct Mailer: Sendable {
 
     public func wake() { wakeSender() }
 
-    func rendered(_ content: MailContent, to recipient: MailAddress, name: String, at date: Date) -> [UInt8] {
+    static func rendered(_ content: MailContent, from sender: MailAddress, to recipient: MailAddress, name: String, at date: Date) -> [UInt8] {
         let message = MailMessage(
             from: .init(sender, name: "Bestseller Wishlist"), to: .init(recipient, name: name), subject: content.subject,
             text: content.text, html: content.html, extraHeaders: content.extraHeaders.map { ($0.name, $0.value) }
@@ -76,8 +80,8 @@ public struct Mailer: Sendable {
     }
 
     /// `wishlist mail test`'s message, sent outside the outbox.
-    public func testMessage(to recipient: MailAddress) -> [UInt8] {
-        rendered(MailTexts.test(), to: recipient, name: "", at: clock.now())
+    public static func testMessage(from sender: MailAddress, to recipient: MailAddress, at date: Date) -> [UInt8] {
+        rendered(MailTexts.test(), from: sender, to: recipient, name: "", at: date)
     }
 
     /// An absolute link to `path` on this server.

@@ -47,16 +47,18 @@ struct MailController {
     }
 
     @Sendable func verify(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let state = try await accountMail.verify(token: context.parameters.get("token") ?? "")
-        guard state == .valid else {
-            var error = PageError.verificationLink(state)
-            error.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-            throw error
+        var refusal: PageError
+        switch try await accountMail.verify(token: context.parameters.get("token") ?? "") {
+        case .confirmed:
+            return try pages.render(
+                "accounts/verified.html", title: "Address confirmed", for: context.visitor,
+                headers: PasswordResetController.headers, values: ["noindex": true]
+            )
+        case .takenByAnother: refusal = .addressConfirmedByAnother
+        case .refused(let state): refusal = .verificationLink(state)
         }
-        return try pages.render(
-            "accounts/verified.html", title: "Address confirmed", for: context.visitor,
-            headers: PasswordResetController.headers, values: ["noindex": true]
-        )
+        refusal.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        throw refusal
     }
 
     /// A page with one button, not an answer that unsubscribes: mail scanners open links.

@@ -31,6 +31,12 @@ extension PageError {
         }
     }
 
+    /// The link is the address's, but another account confirmed the address first.
+    public static let addressConfirmedByAnother = PageError(
+        .conflict, title: "This address belongs to another account",
+        message: "Another account here confirmed this e-mail address first, so this link can't confirm it. Sign in and give another address in Settings → E-mail."
+    )
+
     public static func verificationLink(_ state: LinkState) -> PageError {
         switch state {
         case .expired:

@@ -469,7 +469,7 @@ struct AccountsHTTPTests {
                     sql: "INSERT INTO email_verification (user_id, email, token_hash, created_at, expires_at) VALUES (?, 'goner@example.com', X'01', ?, ?)",
                     arguments: [gonerID, Date(), Date()]
                 )
-                try MailOutbox.insert([1], kind: .digest, userID: gonerID, recipient: MailAddress("goner@example.com")!, now: Date(), db)
+                try MailOutbox.insert([1], sealedWith: OutboxKey(bytes: Array(repeating: 7, count: 32)), kind: .digest, userID: gonerID, recipient: MailAddress("goner@example.com")!, now: Date(), db)
                 _ = try UnsubscribeLinks.create(userID: gonerID, now: Date(), db)
             }
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }

@@ -217,7 +217,7 @@ struct DisplayNameHTTPTests {
         let server = try await MailHTTPTests.build(clock: time.clock)
         let digests = DigestService(
             database: server.database,
-            mailer: Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: time.clock) {},
+            mailer: try Mailer.queueing(into: server.database, clock: time.clock),
             timeZone: try ZoneRules.load(named: "UTC"), clock: time.clock, logger: .init(label: "test")
         )
         try await TestApp.run(server) { browser in

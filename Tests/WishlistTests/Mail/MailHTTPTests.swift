@@ -8,19 +8,23 @@ import Testing
 @testable import WishlistCore
 @testable import WishlistWeb
 
-/// A message as the outbox holds it: its headers, unfolded, and its text part.
+/// A message as the outbox holds it, opened with the key beside the database as the sender
+/// opens it: its headers, unfolded, and its text part.
 struct QueuedMail {
     let kind: String
+    let userID: Int64?
     let recipient: String
     let headers: [String]
     let text: String
 
-    init(row: Row) {
+    init(row: Row, key: OutboxKey) {
         kind = row["kind"]
+        userID = row["user_id"]
         recipient = row["recipient"]
-        let raw = String(decoding: row["message"] as Data, as: UTF8.self)
+        let raw = String(decoding: key.open(Array(row["message"] as Data)) ?? [], as: UTF8.self)
         headers = raw.components(separatedBy: "\r\n\r\n")[0].replacingOccurrences(of: "\r\n ", with: " ").components(separatedBy: "\r\n")
-        let part = raw.components(separatedBy: "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n")[1]
+        // A message that left the queue is empty: no text.
+        let part = raw.components(separatedBy: "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n").dropFirst().first ?? ""
         let encoded = part.components(separatedBy: "\r\n--")[0].replacingOccurrences(of: "\r\n", with: "")
         text = String(decoding: Data(base64Encoded: encoded) ?? Data(), as: UTF8.self)
     }
@@ -34,8 +38,9 @@ struct QueuedMail {
     }
 
     static func all(_ database: AppDatabase, kind: String? = nil) async throws -> [QueuedMail] {
-        try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM mail_outbox WHERE ?1 IS NULL OR kind = ?1 ORDER BY id", arguments: [kind]).map(QueuedMail.init)
+        let key = try OutboxKey.load(besideDatabase: database.pool.path)
+        return try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM mail_outbox WHERE ?1 IS NULL OR kind = ?1 ORDER BY id", arguments: [kind]).map { QueuedMail(row: $0, key: key) }
         }
     }
 
@@ -48,6 +53,14 @@ struct QueuedMail {
             try await Task.sleep(for: .milliseconds(20))
         }
         return try await all(database, kind: kind)
+    }
+}
+
+extension Mailer {
+    /// Queues into the test server's outbox, sealed with its key, as the server's own mailer does.
+    static func queueing(into database: AppDatabase, clock: WallClock) throws -> Mailer {
+        let key = try OutboxKey.load(besideDatabase: database.pool.path)
+        return Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: clock, outboxKey: key) {}
     }
 }
 
@@ -209,7 +222,7 @@ struct MailHTTPTests {
         let server = try await Self.build(clock: time.clock)
         let digests = DigestService(
             database: server.database,
-            mailer: Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: time.clock) {},
+            mailer: try Mailer.queueing(into: server.database, clock: time.clock),
             timeZone: try ZoneRules.load(named: "UTC"), clock: time.clock, logger: .init(label: "test")
         )
         try await TestApp.run(server) { browser in
@@ -280,6 +293,36 @@ struct MailHTTPTests {
         }
     }
 
+    /// Issue 50: neither the database nor a backup taken while the mail waits holds a link of
+    /// it, in any encoding; the links themselves still work.
+    @Test func noCopyOfTheDatabaseHoldsALinkFromTheMail() async throws {
+        let server = try await Self.build()
+        try await TestApp.run(server) { ann in
+            try await ann.signUp("ann", email: "ann@example.com")
+            try await server.database.pool.write { try $0.execute(sql: "UPDATE user SET is_admin = 1 WHERE username = 'ann'") }
+            try await ann.post("/admin/invites", [("email", "friend@example.com")])
+            var bob = TestBrowser(client: ann.client)
+            try await bob.signUp("bob", email: "bob@example.com")
+            let confirmations = try await QueuedMail.all(server.database, kind: "verification").compactMap { $0.path(startingWith: "/verify-email/") }
+            try await bob.get(confirmations[1])
+            try await bob.post("/logout", [])
+            try await bob.post("/forgot", [("name_or_email", "bob")])
+            let reset = try #require(try await QueuedMail.awaited(server.database, kind: "password-reset").first?.path(startingWith: "/reset/"))
+            let invite = try #require(try await QueuedMail.all(server.database, kind: "invite").first?.path(startingWith: "/signup?invite="))
+            let tokens = (confirmations + [reset, invite]).map { String($0.split(whereSeparator: { "/=".contains($0) }).last!) }
+            #expect(tokens.count == 4 && tokens.allSatisfy { $0.utf8.count == 43 })
+
+            let backup = try temporaryDirectory().appendingPathComponent("backup.sqlite").path
+            try DatabaseBackup.write(server.database, to: backup)
+            for (copy, bytes) in [("the database", try DatabaseBytes.of(server.database.pool.path)), ("the backup", try DatabaseBytes.of(backup))] {
+                let held = tokens.filter { DatabaseBytes.hold($0, in: bytes) }
+                #expect(held.isEmpty, "\(copy) holds \(held)")
+            }
+            #expect(try await ann.get(confirmations[0]).status == .ok)
+            #expect(try await bob.get(reset).status == .ok)
+        }
+    }
+
     @Test func anUnconfirmedAddressGetsNoDigest() async throws {
         let server = try await Self.build()
         try await TestApp.run(server) { browser in
@@ -289,7 +332,7 @@ struct MailHTTPTests {
                 try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at, sharing, birthday) VALUES ('bea', 'bea', 'x', '2026-01-01 00:00:00.000', 'household', ?)", arguments: [Self.birthdayTomorrow()])
             }
             let digests = DigestService(
-                database: server.database, mailer: Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: .system) {},
+                database: server.database, mailer: try Mailer.queueing(into: server.database, clock: .system),
                 timeZone: try ZoneRules.load(named: "UTC"), clock: .system, logger: .init(label: "test")
             )
             #expect(try await digests.queueDue() == 0)

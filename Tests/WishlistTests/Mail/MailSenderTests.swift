@@ -31,6 +31,7 @@ struct MailSenderTests {
 
     struct Setup {
         let database: AppDatabase
+        let key: OutboxKey
         let outbox: MailOutbox
         let sender: MailSender
         let transport: ScriptedTransport
@@ -38,18 +39,20 @@ struct MailSenderTests {
     }
 
     static func setUp(_ answers: [Result<SMTPClient.Reply, SMTPClient.Failure>]) throws -> Setup {
-        let database = try AppDatabase.open(path: try temporaryDirectory().appendingPathComponent("mail.sqlite").path)
+        let path = try temporaryDirectory().appendingPathComponent("mail.sqlite").path
+        let database = try AppDatabase.open(path: path)
         let time = ManualClock()
-        let outbox = MailOutbox(database: database, clock: time.clock)
+        let key = try OutboxKey.load(besideDatabase: path)
+        let outbox = MailOutbox(database: database, clock: time.clock, key: key)
         let transport = ScriptedTransport(answers)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let sender = MailSender(outbox: outbox, client: transport, sender: MailAddress("wishlist@example.com")!, clock: time.clock, logger: logger)
-        return Setup(database: database, outbox: outbox, sender: sender, transport: transport, time: time)
+        return Setup(database: database, key: key, outbox: outbox, sender: sender, transport: transport, time: time)
     }
 
     static func queue(_ setup: Setup, to recipient: String = "ann@example.com") async throws {
-        let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", clock: setup.time.clock) {}
+        let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", clock: setup.time.clock, outboxKey: setup.key) {}
         try await setup.database.pool.write { db in
             try mailer.queue(MailTexts.test(), kind: .test, to: MailAddress(recipient)!, userID: nil, db)
         }
@@ -141,7 +144,7 @@ struct MailSenderTests {
         let setup = try Self.setUp([])
         try await setup.database.pool.write { db in
             try db.execute(sql: "INSERT INTO user (username, username_key, email, email_key, password_hash, created_at) VALUES ('ann', 'ann', 'ann@example.com', 'ann@example.com', 'x', '2026-01-01 00:00:00.000')")
-            try MailOutbox.insert([1, 2, 3], kind: .verification, userID: db.lastInsertedRowID, recipient: MailAddress("ann@example.com")!, now: Date(), db)
+            try MailOutbox.insert([1, 2, 3], sealedWith: setup.key, kind: .verification, userID: db.lastInsertedRowID, recipient: MailAddress("ann@example.com")!, now: Date(), db)
             try db.execute(sql: "DELETE FROM user")
         }
         #expect(try await setup.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM mail_outbox") } == 0)

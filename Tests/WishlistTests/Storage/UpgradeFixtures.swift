@@ -253,6 +253,13 @@ enum UpgradeFixtures {
                 ('c3RhdGUtdHdv', X'6a6b6c6d', 'bm9uY2UtdHdv', 'dmVyaWZpZXItdHdv', NULL, '/', '192.0.2.8', '2024-03-16 08:40:00.000',
                  X'e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5');
             """,
+        // Dana gives the address Alice confirmed: it stays unconfirmed, blocks nobody, and Alice
+        // was told by a notice that has left the outbox, empty.
+        "27-mail-review": """
+            UPDATE user SET email = 'alice@example.com' WHERE id = 4;
+            INSERT INTO mail_outbox (id, kind, user_id, recipient, message, created_at, next_attempt_at, attempts, state, last_reply, finished_at) VALUES
+                (3, 'address-in-use', 1, 'alice@example.com', X'', '2024-03-16 09:00:00.000', '2024-03-16 09:00:00.000', 1, 'sent', '250 2.0.0 Queued', '2024-03-16 09:00:01.000');
+            """,
     ]
 }
 
