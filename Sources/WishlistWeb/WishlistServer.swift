@@ -63,7 +63,7 @@ public struct WishlistServer: Sendable {
 
         let mail = try MailParts(config: config, database: database, clock: clock, logger: logger)
         let metrics = MetricsRegistry()
-        let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies)
+        let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies, believed: config.server.forwardedHeader)
         let pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessLogMiddleware())
