@@ -34,8 +34,9 @@ build: deps
 # second pass of their own: beside the other 49 suites on two cores, a response can wait in the
 # scheduler's queue longer than the 30 s a transfer may take. So do the covers' route tests: a
 # page's request waits at most 4 s for a cover's fetch over libcurl and its decode, which a
-# loaded machine once stretched past (CoversController.patience).
-OVER_LIBCURL := CatalogSyncTests|BackfillTests|CurlHTTPClientTests|DatedEditionTests|htmlAndJavascriptPlantedInTheAPI|CoverHTTPTests
+# loaded machine once stretched past (CoversController.patience); and the covers' address tests,
+# whose fetches have the cover job's 10 s.
+OVER_LIBCURL := CatalogSyncTests|BackfillTests|CurlHTTPClientTests|DatedEditionTests|htmlAndJavascriptPlantedInTheAPI|CoverHTTPTests|CoverAddressTests
 unit: deps
 	swift test --skip '$(OVER_LIBCURL)'
 	swift test --skip-build --filter '$(OVER_LIBCURL)'
