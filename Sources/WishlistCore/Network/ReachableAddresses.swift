@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import Foundation
 
 /// The addresses a fetch of something a catalog or a book record named (a cover) may connect to:
