@@ -138,4 +138,5 @@ def test_a_malformed_or_stalled_chunked_body_is_a_4xx_not_a_500(tmp_path: Path) 
         status, _, _ = http_get(base + "/login", timeout=5)
         assert status == 200, "the server goes on"
     lines = log.read_text()
-    assert " 500 " not in lines and "unhandled error" not in lines, lines
+    assert "POST /login 500" not in lines and "unhandled error" not in lines, lines
+    assert "POST /login 400" in lines, "the malformed body's line"
