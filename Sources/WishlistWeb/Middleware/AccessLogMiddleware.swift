@@ -26,18 +26,18 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The path as log lines show it (``ErrorPageMiddleware``'s too), decided by the route the
     /// request matched (`route`, Hummingbird's `endpointPath`): a route parameter named `token`
     /// is a secret, and the line shows the route with `…` in its place, however the path was
-    /// spelled (the router serves `//shared/{token}` and `/shared/{token}/` alike). A path no route
-    /// matched is shown as sent unless one of its components, with its escapes decoded and its
-    /// letter case ignored, names a secret route and something follows it: then the line shows
-    /// that route's name and `…`. So no spelling shows a token, whether it reached its route or
-    /// missed it (`/./shared/…`, `/x/../shared/…`, `/SHARED/…`, `/%2573hared/…`), nor a mistyped
-    /// or guessed one (issue 50).
+    /// spelled (the router serves `//shared/{token}` and `/shared/{token}/` alike); any other
+    /// route's path is shown as sent (its parameters are names and ids, such as a member called
+    /// `shared`). A path no route matched is shown as sent unless one of its components, with its
+    /// escapes decoded and its letter case ignored, names a secret route and something follows
+    /// it: then the line shows that route's name and `…`. So no spelling shows a token, whether it
+    /// reached its route or missed it (`/./shared/…`, `/x/../shared/…`, `/SHARED/…`,
+    /// `/%2573hared/…`), nor a mistyped or guessed one (issue 50).
     static func loggedPath(_ path: String, route: String?) -> String {
-        if let route, route.contains(secretParameter) {
-            return route.replacingOccurrences(of: secretParameter, with: "…")
+        if let route, route != unmatchedRoute {
+            return route.contains(secretParameter) ? route.replacingOccurrences(of: secretParameter, with: "…") : path
         }
-        // Most paths have no escape and are read in place, without a copy (issue 34: this check
-        // runs for every request).
+        // Most paths have no escape and are read in place, without a copy.
         let secret = path.utf8.contains(UInt8(ascii: "%"))
             ? secretRouteName(in: PercentEncoding.decodedFully(Array(path.utf8))) : secretRouteName(in: path.utf8)
         return secret.map { "/\($0)/…" } ?? path
@@ -71,6 +71,9 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
+
+/// Hummingbird's `endpointPath` for a request no route matched.
+private let unmatchedRoute = "NotFound"
 
 /// How a secret appears in a route's pattern (`/shared/{token}`): every route that takes a link's
 /// token names its parameter `token`.

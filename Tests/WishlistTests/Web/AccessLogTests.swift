@@ -56,6 +56,12 @@ struct AccessLogTests {
     func aPathWithoutASecretRouteIsLoggedAsSent(path: String) {
         #expect(Log.loggedPath(path, route: nil) == path)
     }
+
+    /// A member may be called `shared` or `reset`: a route that matched shows its path.
+    @Test func aMatchedRoutesPathIsLoggedAsSentWhateverItsParametersSay() {
+        #expect(Log.loggedPath("/people/shared/reading", route: "/people/{username}/reading") == "/people/shared/reading")
+        #expect(Log.loggedPath("/people/RESET/reading", route: "NotFound") == "/reset/…", "unless no route matched")
+    }
 }
 
 /// Issue 35: "no query strings in access logs" and no cookies, for every route of the app.
