@@ -21,15 +21,17 @@ import WishlistCore
     }
 }
 
-/// `X-Forwarded-For` on the first line, `Forwarded` on the second, from a trusted proxy: the
-/// client found is the peer or an address one of the headers named. (The bytes are compared, not
+/// `X-Forwarded-For` on the first line, `Forwarded` on the second, from a trusted proxy that
+/// sets one or the other (by the input's length): the client found is the peer or an address
+/// one of the headers named. (The bytes are compared, not
 /// the strings: Foundation's `String.contains` traps on some strings with NULs.)
 @Sendable func fuzzForwarded(_ bytes: [UInt8]) {
     let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let forwardedFor = lines.first.map { [$0] } ?? []
     let forwarded = lines.count > 1 ? [lines[1]] : []
     let proxies = [AddressRange("10.0.0.0/8")!, AddressRange("2001:db8::/32")!]
-    let client = ForwardedClient(peer: "10.0.0.1", trustedProxies: proxies, forwardedFor: forwardedFor, forwarded: forwarded)
+    let believed: ForwardingHeader = bytes.count.isMultiple(of: 2) ? .xForwardedFor : .forwarded
+    let client = ForwardedClient(peer: "10.0.0.1", trustedProxies: proxies, believed: believed, forwardedFor: forwardedFor, forwarded: forwarded)
     let named = lines.prefix(2).contains { Array($0.utf8).firstRange(of: Array(client.address.utf8)) != nil }
     require(client.address == "10.0.0.1" || named, "a client no header named")
     require(!client.address.utf8.contains(0), "a client address with a NUL")

@@ -68,3 +68,35 @@ static inline CURLcode ccurl_allow_only_smtp(CURL *handle) {
     return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
 #endif
 }
+
+// Covers (Sources/WishlistCore/Covers): the address libcurl is about to connect to, seen before
+// the socket exists, for every address a name resolves to and every redirect's.
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static inline CURLcode ccurl_setopt_opensocket_function(CURL *handle,
+        curl_socket_t (*callback)(void *, curlsocktype, struct curl_sockaddr *)) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+// Copies the address (4 bytes for IPv4, 16 for IPv6) into `bytes` and its port into `port`;
+// returns how many bytes, or 0 for any other kind of address.
+static inline int ccurl_connect_address(const struct curl_sockaddr *address, unsigned char bytes[16], int *port) {
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)&address->addr;
+        memcpy(bytes, &v4->sin_addr, 4);
+        *port = ntohs(v4->sin_port);
+        return 4;
+    }
+    if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&address->addr;
+        memcpy(bytes, &v6->sin6_addr, 16);
+        *port = ntohs(v6->sin6_port);
+        return 16;
+    }
+    return 0;
+}
+// The socket libcurl would have opened itself, not inherited by any process the server starts.
+static inline curl_socket_t ccurl_open_socket(const struct curl_sockaddr *address) {
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}

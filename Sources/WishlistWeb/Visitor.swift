@@ -9,7 +9,9 @@ public struct Visitor: Sendable {
         public let username: String
         /// What the header's "Me" menu calls them (``MemberName``).
         public let name: String
-        public let sessionID: Int64
+        /// The stored session; nil for a request the trusted header signed in for itself alone
+        /// (``TrustedHeaderMiddleware``).
+        public let sessionID: Int64?
         public var isAdmin = false
         public var wishlistCount = 0
     }

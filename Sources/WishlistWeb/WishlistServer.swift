@@ -63,7 +63,7 @@ public struct WishlistServer: Sendable {
 
         let mail = try MailParts(config: config, database: database, clock: clock, logger: logger)
         let metrics = MetricsRegistry()
-        let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies)
+        let addressing = ClientAddressing(trustedProxies: config.server.trustedProxies, believed: config.server.forwardedHeader)
         let pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: AccessLogMiddleware())
@@ -137,7 +137,11 @@ public struct WishlistServer: Sendable {
             cache: try CoverCache(
                 directory: CoverCache.directory(besideDatabase: config.database.path), capacityBytes: config.covers.cacheMegabytes * 1_048_576
             ),
-            pictures: pictures, clock: clock, logger: logger
+            pictures: pictures,
+            // Covers come from URLs a catalog or a book record names: public addresses only, and
+            // the services this configuration names by address.
+            reachable: .publicAnd(servicesAt: [config.openLibrary.coversURL, config.openLibrary.baseURL, config.nyt.baseURL]),
+            clock: clock, logger: logger
         )
         AddBookController(
             added: AddedBookStore(database: database), catalog: catalog, wishlist: wishlist,

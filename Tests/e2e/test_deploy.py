@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import stat
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from support import REPO_ROOT, http_get
+import pytest
+from reverse_proxies import PROXIES, Visitor, authelia_fake, header_echo, reverse_proxy
+from support import REPO_ROOT, http_get, unique_username
 from test_backup import free_port
 from test_cli import BINARY, environment, wait_until_serving
 
@@ -115,3 +120,76 @@ def test_make_install_leaves_the_key_file_readable_by_root_only(tmp_path: Path) 
     make_install(tmp_path)
     assert mode(env_file) == "0o600", "an install takes group and others' access to the key away"
     assert env_file.read_text() == "NYT_API_KEY=kept-across-installs\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# The reverse proxies (Debian's nginx and Caddy) with the files in deploy/ (issue 50)
+
+
+@pytest.mark.parametrize("authelia", [False, True], ids=["plain", "authelia"])
+@pytest.mark.parametrize("kind", PROXIES)
+def test_the_proxies_name_the_visitor_and_drop_a_forwarded_header_they_wrote(kind: str, authelia: bool, tmp_path: Path) -> None:
+    with header_echo() as upstream, authelia_fake("alice") as authz, \
+            reverse_proxy(kind, tmp_path / kind, upstream, authz if authelia else None) as (scheme, port):
+        visitor = Visitor(scheme, port, source="127.0.0.9")
+        forged = {"Forwarded": "for=198.51.100.7", "X-Forwarded-For": "198.51.100.8", "Remote-User": "mallory"}
+        status, body = visitor.request("GET", "/wishlist", headers=forged)
+        assert status == 200, body
+        arrived = json.loads(body)
+    assert arrived.get("x-forwarded-for") == "127.0.0.9", "the proxy names the visitor, whatever they wrote"
+    assert "forwarded" not in arrived, f"the visitor's own Forwarded reached the app: {arrived.get('forwarded')}"
+    if authelia:
+        assert arrived.get("remote-user") == "alice", "the name Authelia vouched for, not the visitor's"
+
+
+@contextmanager
+def app_as_the_unit_runs_it(tmp_path: Path) -> Iterator[int]:
+    """`wishlist serve` with deploy/wishlist.service's environment (trusted proxies, secure cookies,
+    the default limits), on a free port and a database of the test's: yields the port."""
+    settings = dict(line.split("=", 1) for line in unit_settings("wishlist.service")["Environment"])
+    port = free_port()
+    settings.update({"WISHLIST_PORT": str(port), "WISHLIST_DATABASE": str(tmp_path / "state" / "wishlist.sqlite")})
+    log = tmp_path / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [str(BINARY), "serve"], cwd=REPO_ROOT, env=environment(settings),
+            stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_serving(server, f"http://127.0.0.1:{port}", log)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def forged(number: int) -> dict[str, str]:
+    """Both forwarding headers, naming a new address on each request, as a script would write them."""
+    return {"Forwarded": f"for=198.51.100.{number}", "X-Forwarded-For": f"203.0.113.{number}"}
+
+
+def sign_up(visitor: Visitor, headers: dict[str, str] | None = None) -> int:
+    password = "a long enough passphrase"
+    fields = {"username": unique_username("fw"), "email": "", "password": password, "password_confirm": password}
+    return visitor.post_form("/signup", fields, headers)
+
+
+@pytest.mark.parametrize("kind", PROXIES)
+def test_through_the_proxies_a_visitor_cannot_name_an_address_to_escape_the_limits(kind: str, tmp_path: Path) -> None:
+    """The review's finding: with Forwarded preferred and passed on by both proxies, 40 wrong
+    passwords never met the limit of 20 and 14 sign-ups passed the limit of 10."""
+    with app_as_the_unit_runs_it(tmp_path) as app_port, reverse_proxy(kind, tmp_path / kind, app_port) as (scheme, port):
+        guesser = Visitor(scheme, port, source="127.0.0.2")
+        guesses = [
+            guesser.post_form("/login", {"username": f"nobody{number}", "password": "wrong guess", "next": ""}, forged(number))
+            for number in range(40)
+        ]
+        assert guesses == [422] * 20 + [429] * 20, f"the per-address limit of 20 wrong passwords: {guesses}"
+
+        # Each sign-up from a fresh browser (a new account is signed in), all from one address.
+        signups = [sign_up(Visitor(scheme, port, source="127.0.0.3"), forged(number)) for number in range(11)]
+        assert signups == [303] * 10 + [429], f"the per-address limit of 10 sign-ups: {signups}"
+
+        # Visitors are still told apart: the proxy's X-Forwarded-For is believed, and another
+        # visitor is neither of the two above.
+        assert sign_up(Visitor(scheme, port, source="127.0.0.4")) == 303

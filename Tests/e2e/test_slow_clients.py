@@ -103,3 +103,40 @@ def test_a_chunked_body_past_the_limit_is_refused_with_413_not_500(server: str) 
             connection.sendall(head.encode() + f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n0\r\n\r\n")
             status_line = connection.makefile("rb").readline().decode()
         assert status_line.split()[1] == "413", f"{path}: {status_line!r}"
+
+
+def chunked_post(port: int, chunks: bytes) -> socket.socket:
+    """A connection that has sent a form POST's head and `chunks` of its chunked body."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall(
+        b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n" + chunks
+    )
+    return connection
+
+
+def answer_or_close(connection: socket.socket, within: float) -> str:
+    """The status line the server answers with, or "closed" when it closes without one."""
+    connection.settimeout(within)
+    try:
+        line = connection.makefile("rb").readline().decode()
+    except ConnectionResetError:
+        return "closed"
+    return line.split()[1] if line else "closed"
+
+
+def test_a_malformed_or_stalled_chunked_body_is_a_4xx_not_a_500(tmp_path: Path) -> None:
+    """Issue 50: a chunk size that is no number, and a body that stops mid-chunk, each gave a 500."""
+    with serving(tmp_path, {"idleTimeoutSeconds": 2}) as (base, log):
+        port = int(base.rsplit(":", 1)[1])
+        with chunked_post(port, b"zz\r\nusername=a\r\n0\r\n\r\n") as bad_size:
+            answered = answer_or_close(bad_size, 10)
+        assert answered == "400" or answered == "closed", f"a chunk size that is no number: {answered}"
+        with chunked_post(port, b"40\r\nusername=a&pass") as stalled:
+            answered = answer_or_close(stalled, 30)
+        assert answered in ("400", "408", "closed"), f"a body that stops mid-chunk: {answered}"
+        status, _, _ = http_get(base + "/login", timeout=5)
+        assert status == 200, "the server goes on"
+    lines = log.read_text()
+    assert "POST /login 500" not in lines and "unhandled error" not in lines, lines
+    assert "POST /login 400" in lines, "the malformed body's line"

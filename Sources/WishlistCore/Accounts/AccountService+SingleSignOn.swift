@@ -49,8 +49,12 @@ extension AccountService {
 
     /// Signs in the account an authenticating proxy named (`accounts.trustedHeader`): the
     /// account of that username, or, when `signup` allows, a new one of exactly that name.
+    /// Only a new account is a write: the proxy names the user on every request.
     public func signIn(trustedUsername username: String, signup: Bool) async throws -> SingleSignOnOutcome {
         if let problem = AccountRules.usernameProblem(username) { return .invalidName(problem) }
+        if let user = try await users.database.pool.read({ db in try UserStore.find(username: username, db) }) {
+            return Self.outcome(user)
+        }
         let now = users.clock.now()
         let user = try await users.database.pool.write { db -> User? in
             if let user = try UserStore.find(username: username, db) { return user }

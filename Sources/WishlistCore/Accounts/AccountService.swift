@@ -85,7 +85,7 @@ public struct AccountService: Sendable {
     /// Changes the password and signs the user out of every other browser, in one transaction.
     /// Wrong current passwords count against the account like failed sign-ins, so a stolen
     /// session cannot guess the password without limit.
-    public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64) async throws -> PasswordCheckOutcome {
+    public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64?) async throws -> PasswordCheckOutcome {
         guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
         var errors = AccountProblems()
         errors[.password] = AccountRules.passwordProblem(new)

@@ -35,6 +35,11 @@ public struct SessionStore: Sendable {
         Data(Digests.sha256(Array(token.utf8)))
     }
 
+    /// The sessions a member may hold at once: one more ends the one seen least recently, so that
+    /// nothing (a loop of sign-ins, a script behind an authenticating proxy that sends back a
+    /// cookie it never takes) grows the table without bound (issue 50).
+    static let maximumPerUser = 50
+
     /// Starts a session for `userID` and returns the token for the cookie.
     package func create(userID: Int64, userAgent: String) async throws -> String {
         let token = SecureRandom.token()
@@ -43,6 +48,13 @@ public struct SessionStore: Sendable {
             try db.execute(
                 sql: "INSERT INTO session (user_id, token_hash, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?)",
                 arguments: [userID, Self.fingerprint(token), StoredDate(now), StoredDate(now), String(userAgent.prefix(300))]
+            )
+            try db.execute(
+                sql: """
+                    DELETE FROM session WHERE user_id = ? AND id NOT IN
+                        (SELECT id FROM session WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC LIMIT ?)
+                    """,
+                arguments: [userID, userID, Self.maximumPerUser]
             )
         }
         return token
@@ -84,6 +96,21 @@ public struct SessionStore: Sendable {
             }
         }
         return (session, extra)
+    }
+
+    /// How pages name `userID` (``MemberName``) and what `alsoRead` reads for them, in one read
+    /// transaction, as ``find(token:alsoReading:)`` gives them for a session: for a member signed
+    /// in for one request without one (an authenticating proxy's). Nil for an account that is
+    /// gone or disabled.
+    public func member<Extra: Sendable>(
+        userID: Int64, alsoReading alsoRead: @escaping @Sendable (PageRead) throws -> Extra
+    ) async throws -> (name: String, extra: Extra)? {
+        try await database.pool.read { db in
+            guard let name = try String.fetchOne(
+                db, sql: "SELECT \(MemberName.shownSQL("user")) FROM user WHERE id = ? AND disabled_at IS NULL", arguments: [userID]
+            ) else { return nil }
+            return (name, try alsoRead(PageRead(db: db)))
+        }
     }
 
     /// Whether a session read earlier may be used as it was read: still live, and not yet due for

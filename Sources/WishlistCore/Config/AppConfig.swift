@@ -25,9 +25,11 @@ public struct AppConfig: Sendable, Equatable {
         /// The origin browsers use, whose host is the passkeys' relying-party id; empty means
         /// `http://localhost:{port}`.
         public var publicURL = ""
-        /// Reverse proxies whose `X-Forwarded-For` or `Forwarded` header is believed
-        /// (``ForwardedClient``); empty: the TCP peer is the client.
+        /// Reverse proxies whose `forwardedHeader` is believed (``ForwardedClient``); empty: the
+        /// TCP peer is the client.
         public var trustedProxies: [AddressRange] = []
+        /// The forwarding header a trusted proxy sets; the other one is ignored.
+        public var forwardedHeader = ForwardingHeader.xForwardedFor
         /// The IANA zone in which "today" is reckoned (birthdays); read from the system's zoneinfo
         /// by `ZoneRules`, without ICU.
         public var timeZone = "UTC"

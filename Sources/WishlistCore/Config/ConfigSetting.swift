@@ -27,6 +27,7 @@ struct ConfigSetting {
         int("server.maxConnections", env: "WISHLIST_MAX_CONNECTIONS", 8...100_000, \.server.maxConnections),
         url("server.publicURL", env: "WISHLIST_PUBLIC_URL", \.server.publicURL),
         addresses("server.trustedProxies", env: "WISHLIST_TRUSTED_PROXIES", \.server.trustedProxies),
+        choice("server.forwardedHeader", env: "WISHLIST_FORWARDED_HEADER", ForwardingHeader.allCases, \.server.forwardedHeader),
         timeZone("server.timeZone", env: "WISHLIST_TIME_ZONE", \.server.timeZone),
         string("database.path", env: "WISHLIST_DATABASE", \.database.path),
         string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
@@ -172,7 +173,7 @@ struct ConfigSetting {
             case .json(.string(let value)): text = value
             case .json: text = nil
             }
-            guard let text, let value = values.first(where: { $0.rawValue == text.lowercased() }) else {
+            guard let text, let value = values.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
                 let names = values.map(\.rawValue).joined(separator: ", ")
                 throw ConfigError(key: key, problem: "expected one of \(names), got \(describe(input))")
             }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The background job that fetches every cover a page may show, through libcurl, re-encodes it
 /// with the picture codecs and keeps it in the `CoverCache`: two at a time, 5 MB and 10 s at most
-/// each. It wakes when nudged (a book added, a page asking for a cover it lacks) and every half
+/// each, from public addresses only (``ReachableAddresses``: a catalog's URL names any host). It wakes when nudged (a book added, a page asking for a cover it lacks) and every half
 /// minute for what the catalog's refresh or another process brought. A cover that fails is
 /// the placeholder until its next try (`CoverStore.markFailed`).
 package final class CoverFetcher: Service, Sendable {
@@ -30,7 +30,9 @@ package final class CoverFetcher: Service, Sendable {
     /// says when that starts and when it ends, not once per cover or per page.
     private let cacheWritesFailing = Atomic<Bool>(false)
 
-    package init(store: CoverStore, cache: CoverCache, pictures: PictureProcessor, clock: WallClock, logger: Logger) {
+    package init(
+        store: CoverStore, cache: CoverCache, pictures: PictureProcessor, reachable: ReachableAddresses, clock: WallClock, logger: Logger
+    ) {
         self.store = store
         self.cache = cache
         self.pictures = pictures
@@ -38,7 +40,7 @@ package final class CoverFetcher: Service, Sendable {
         self.logger = logger
         self.http = CurlHTTPClient(
             limits: .init(connectTimeoutSeconds: 5, totalTimeoutSeconds: 10, maximumBodyBytes: Self.maximumBytes, maximumRedirects: 3),
-            threads: Self.concurrentFetches
+            threads: Self.concurrentFetches, reachable: reachable
         )
     }
 

@@ -33,7 +33,12 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     /// Whether `address` (as a socket or a forwarding header writes it) is in this range.
     public func contains(_ address: String) -> Bool {
         guard let bytes = Self.bytes(of: address) else { return false }
-        return Self.masked(bytes, to: prefixLength) == network
+        return contains(bytes: bytes)
+    }
+
+    /// Whether an address's 16 bytes (IPv4 mapped, as ``bytes(of:)`` gives them) are in this range.
+    func contains(bytes: [UInt8]) -> Bool {
+        bytes.count == 16 && Self.masked(bytes, to: prefixLength) == network
     }
 
     /// The loopback blocks, `metrics.allowFrom`'s default.

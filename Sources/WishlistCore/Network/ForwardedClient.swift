@@ -1,10 +1,20 @@
+/// The one forwarding header believed from a trusted proxy (`server.forwardedHeader`). Only one:
+/// a proxy replaces the header it sets and passes the other on as the visitor wrote it, so
+/// believing whichever arrived would let a visitor pick their own address (issue 50).
+public enum ForwardingHeader: String, Sendable, Equatable, CaseIterable {
+    case xForwardedFor = "X-Forwarded-For"
+    /// RFC 7239's `Forwarded: for=…`.
+    case forwarded = "Forwarded"
+}
+
 /// Who a request came from when it may have passed through reverse proxies (`server.trustedProxies`).
 ///
 /// Only a proxy we trust may say who its client was: when the TCP peer is one of
-/// `trustedProxies`, the addresses its forwarding header lists are read from the right (the hop
-/// nearest to us) and the first one that is not itself a trusted proxy is the client, since
-/// everything to its left was written by a client who can write anything. A request whose peer
-/// is not trusted is its peer, whatever its headers say.
+/// `trustedProxies`, the addresses its forwarding header (`server.forwardedHeader`; the other
+/// is ignored) lists are read from the right (the hop nearest to us) and the first one that is
+/// not itself a trusted proxy is the client, since everything to its left was written by a
+/// client who can write anything. A request whose peer is not trusted is its peer, whatever its
+/// headers say.
 public struct ForwardedClient: Sendable, Equatable {
     /// The address throttles and every per-client rule use.
     public let address: String
@@ -13,9 +23,12 @@ public struct ForwardedClient: Sendable, Equatable {
     public let isForwarded: Bool
 
     /// `forwardedFor` is the `X-Forwarded-For` header's values in order, `forwarded` the `Forwarded`
-    /// header's (RFC 7239), which wins when both are present.
-    public init(peer: String, trustedProxies: [AddressRange], forwardedFor: [String], forwarded: [String]) {
-        let hops = forwarded.isEmpty ? Self.hops(forwardedFor: forwardedFor) : Self.hops(forwarded: forwarded)
+    /// header's (RFC 7239); only `believed`'s name the client.
+    public init(peer: String, trustedProxies: [AddressRange], believed: ForwardingHeader, forwardedFor: [String], forwarded: [String]) {
+        let hops = switch believed {
+        case .xForwardedFor: Self.hops(forwardedFor: forwardedFor)
+        case .forwarded: Self.hops(forwarded: forwarded)
+        }
         isForwarded = !forwarded.isEmpty || !forwardedFor.isEmpty
         guard !trustedProxies.isEmpty, trustedProxies.contains(address: peer) else {
             address = peer

@@ -163,8 +163,8 @@ struct AccountsController {
 
     /// Ends the session on the server; the browser's cookie is cleared too.
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let signedIn = context.visitor.signedIn {
-            try await accounts.sessions.delete(id: signedIn.sessionID)
+        if let id = context.visitor.signedIn?.sessionID {
+            try await accounts.sessions.delete(id: id)
         }
         var response = redirect(to: SitePath.signIn)
         response.setCookie(cookies.cookie("", maxAge: 0))

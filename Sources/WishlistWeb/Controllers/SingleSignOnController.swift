@@ -167,7 +167,7 @@ struct SingleSignOnController {
 
     /// A new session and token, as at a password sign-in; a session this browser had ends.
     private func startSession(for user: User, replacing old: Visitor.SignedIn?, request: Request, redirectingTo next: String) async throws -> Response {
-        if let old { try await accounts.sessions.delete(id: old.sessionID) }
+        if let id = old?.sessionID { try await accounts.sessions.delete(id: id) }
         let token = try await accounts.sessions.create(userID: user.id, userAgent: request.headers[.userAgent] ?? "")
         var response = redirect(to: LocalPath.validated(next))
         response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))

@@ -26,24 +26,32 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The path as log lines show it (``ErrorPageMiddleware``'s too), decided by the route the
     /// request matched (`route`, Hummingbird's `endpointPath`): a route parameter named `token`
     /// is a secret, and the line shows the route with `…` in its place, however the path was
-    /// spelled (the router serves `//shared/{token}` and `/shared/{token}/` alike). A path no route
-    /// matched is shown as sent unless, with its empty components dropped and its escapes
-    /// decoded, it starts like a secret route, which would be a mistyped or guessed token.
+    /// spelled (the router serves `//shared/{token}` and `/shared/{token}/` alike); any other
+    /// route's path is shown as sent (its parameters are names and ids, such as a member called
+    /// `shared`). A path no route matched is shown as sent unless one of its components, with its
+    /// escapes decoded and its letter case ignored, names a secret route and something follows
+    /// it: then the line shows that route's name and `…`. So no spelling shows a token, whether it
+    /// reached its route or missed it (`/./shared/…`, `/x/../shared/…`, `/SHARED/…`,
+    /// `/%2573hared/…`), nor a mistyped or guessed one (issue 50).
     static func loggedPath(_ path: String, route: String?) -> String {
-        if let route, route.contains(secretParameter) {
-            return route.replacingOccurrences(of: secretParameter, with: "…")
+        if let route, route != unmatchedRoute {
+            return route.contains(secretParameter) ? route.replacingOccurrences(of: secretParameter, with: "…") : path
         }
-        // Most paths start with a slash and have neither an empty component nor an escape, and
-        // need neither step, which together cost about a percent of the server's CPU (issue 34).
-        let bytes = path.utf8
-        let slash = UInt8(ascii: "/")
-        let isSpelledPlainly = bytes.first == slash && !zip(bytes, bytes.dropFirst()).contains { $0 == slash && $1 == slash }
-        let spelled = isSpelledPlainly ? path : "/" + path.split(separator: "/").joined(separator: "/")
-        let decoded = bytes.contains(UInt8(ascii: "%")) ? spelled.removingPercentEncoding ?? spelled : spelled
-        for prefix in pathsWithTokens where decoded.hasPrefix(prefix) {
-            return prefix + "…"
+        // Most paths have no escape and are read in place, without a copy.
+        let secret = path.utf8.contains(UInt8(ascii: "%"))
+            ? secretRouteName(in: PercentEncoding.decodedFully(Array(path.utf8))) : secretRouteName(in: path.utf8)
+        return secret.map { "/\($0)/…" } ?? path
+    }
+
+    /// The name of the secret route that a component of `path` (followed by a slash) names.
+    private static func secretRouteName(in path: some Collection<UInt8>) -> String? {
+        var rest = path[...]
+        while let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
+            let component = rest[..<slash]
+            if let secret = secretRouteNames.first(where: { component.equalsIgnoringASCIICase($0.lowercased) }) { return secret.name }
+            rest = rest[rest.index(after: slash)...]
         }
-        return path
+        return nil
     }
 
     private func log(_ request: Request, status: Int, since start: NIODeadline, context: Context) {
@@ -64,10 +72,26 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// Hummingbird's `endpointPath` for a request no route matched.
+private let unmatchedRoute = "NotFound"
+
 /// How a secret appears in a route's pattern (`/shared/{token}`): every route that takes a link's
 /// token names its parameter `token`.
 private let secretParameter = "{token}"
 
-/// Paths that hold a secret after their prefix: share links, feeds, password-reset links, and the
-/// mail's confirmation and unsubscribe links.
-private let pathsWithTokens = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/"]
+/// The first components of the routes that hold a secret next: share links, feeds, password-reset
+/// links, and the mail's confirmation and unsubscribe links.
+private let secretRouteNames = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/"]
+    .map { prefix in
+        let name = String(prefix.dropFirst().dropLast())
+        return (name: name, lowercased: Array(name.utf8))
+    }
+
+private extension Collection<UInt8> {
+    /// Whether these bytes are `lowercased`'s (ASCII) in any letter case.
+    func equalsIgnoringASCIICase(_ lowercased: [UInt8]) -> Bool {
+        count == lowercased.count && zip(self, lowercased).allSatisfy { byte, lower in
+            byte == lower || (byte | 0x20 == lower && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower))
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import WishlistCore
 import WishlistTemplates
 
@@ -25,6 +26,8 @@ struct CSRFMiddleware: RouterMiddleware {
             // A body without a declared length (chunked) that runs past the limit: the 413 that
             // `BodyLimitMiddleware` gives a declared one.
             throw FormBody.tooLarge(for: request.uri.path)
+        } catch let error as HTTPParserError {
+            throw Self.unreadable(error)
         }
         let contentType = request.headers[.contentType] ?? ""
         let token: String
@@ -59,6 +62,18 @@ struct CSRFMiddleware: RouterMiddleware {
             throw PageError.csrfRejected
         }
         return try await next(request, context)
+    }
+
+    /// A body the HTTP parser could not read to its end: a chunk size that is no number, or a
+    /// connection that ended mid-body (the idle timeout closes one that stalls there). The
+    /// client's fault, so a 4xx rather than the 500 it was (issue 50).
+    static func unreadable(_ error: HTTPParserError) -> PageError {
+        if error == .invalidEOFState {
+            return PageError(
+                .requestTimeout, title: "The form stopped arriving", message: "Part of what you sent never came. Go back and send the form again."
+            )
+        }
+        return PageError.badRequest("What you sent couldn't be read as a form. Go back, reload the page and send it again.")
     }
 
     /// A missing `Origin` passes (older browsers, same-origin GET-to-POST navigations), and so does

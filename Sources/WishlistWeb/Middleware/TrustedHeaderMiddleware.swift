@@ -9,6 +9,12 @@ import WishlistCore
 /// `server.trustedProxies`: from anyone else the header is ignored, and the first such request
 /// is logged. The proxy is the authority: the name is that account's username, and a browser
 /// signed in here as someone else is signed in again as the proxy's user.
+///
+/// A session is stored only for a browser that keeps cookies: one that sent back the cookie it
+/// was given, on a GET. A request without any (a script, a feed reader, a browser's very first
+/// request) and a form's POST are answered as the proxy's user for themselves alone, so that 300
+/// cookieless requests make no session rather than 300, and a form keeps the CSRF token of the
+/// cookie its page was served with (issue 50).
 struct TrustedHeaderMiddleware: RouterMiddleware {
     let header: HTTPField.Name
     let trustedProxies: [AddressRange]
@@ -38,6 +44,9 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         }
         switch try await accounts.signIn(trustedUsername: username, signup: signup) {
         case .signedIn(let user):
+            guard request.cookieValue(cookies.name) != nil, request.method == .get || request.method == .head else {
+                return try await next(request, try await signedInForThisRequest(as: user, context))
+            }
             return try await continueSignedIn(as: user, request, context, next: next)
         case .unknown, .inviteRefused:  // the proxy's sign-ins carry no invite
             throw PageError(
@@ -45,7 +54,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
                 message: "Your sign-in proxy says you are \(username), and this server has no account of that name. Ask an admin to create it."
             )
         case .disabled:
-            throw PageError(.forbidden, title: "Sign-in refused", message: "This account can't sign in. Ask an admin of this server.")
+            throw Self.refused
         case .invalidName(let problem):
             throw PageError(
                 .forbidden, title: "Not a username here",
@@ -54,20 +63,37 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         }
     }
 
+    /// `context` as `user`'s without a stored session: the cookie and CSRF token stay the ones
+    /// ``SessionMiddleware`` gave the request.
+    private func signedInForThisRequest(as user: User, _ context: AppRequestContext) async throws -> AppRequestContext {
+        guard let (name, wishlistCount) = try await accounts.sessions.member(
+            userID: user.id, alsoReading: { read in try read.wishlist.count(userID: user.id) }
+        ) else { throw Self.refused }
+        var context = context
+        context.loadedPage = nil
+        var signedIn = Visitor.SignedIn(userID: user.id, username: user.username, name: name, sessionID: nil, isAdmin: user.isAdmin)
+        signedIn.wishlistCount = wishlistCount
+        context.visitor.signedIn = signedIn
+        return context
+    }
+
+    static let refused = PageError(.forbidden, title: "Sign-in refused", message: "This account can't sign in. Ask an admin of this server.")
+
     /// Starts a session for `user` (ending the one this browser had) and answers this request
     /// as that user, so no redirect is needed.
     private func continueSignedIn(
         as user: User, _ request: Request, _ context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        if let old = context.visitor.signedIn { try await accounts.sessions.delete(id: old.sessionID) }
+        if let id = context.visitor.signedIn?.sessionID { try await accounts.sessions.delete(id: id) }
         let token = try await accounts.sessions.create(userID: user.id, userAgent: request.headers[.userAgent] ?? "")
-        guard let session = try await accounts.sessions.find(token: token) else { throw PageError.notFound }
+        guard let (session, wishlistCount) = try await accounts.sessions.find(
+            token: token, alsoReading: { read, session in try read.wishlist.count(userID: session.userID) }
+        ) else { throw PageError.notFound }
         var context = context
         context.loadedPage = nil
-        context.visitor = Visitor(
-            signedIn: Visitor.SignedIn(userID: user.id, username: user.username, name: session.name, sessionID: session.id, isAdmin: user.isAdmin),
-            sessionToken: token, csrfToken: csrf.token(forSession: token)
-        )
+        var signedIn = Visitor.SignedIn(userID: user.id, username: user.username, name: session.name, sessionID: session.id, isAdmin: user.isAdmin)
+        signedIn.wishlistCount = wishlistCount
+        context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
         var response = try await next(request, context)
         response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))
         return response

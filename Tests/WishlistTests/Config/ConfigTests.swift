@@ -55,6 +55,8 @@ struct ConfigTests {
         (#"{"server": {"secureCookies": 1}}"#, [:], "configuration: server.secureCookies: expected true or false, got 1"),
         (#"{"server": {"prot": 1}}"#, [:], "configuration: server.prot: unknown setting in"),
         (#"{}"#, ["WISHLIST_SIGNUP": "maybe"], "configuration: accounts.signup: expected one of open, closed, invite, got \"maybe\""),
+        (#"{}"#, ["WISHLIST_FORWARDED_HEADER": "X-Real-IP"], "configuration: server.forwardedHeader: expected one of X-Forwarded-For, Forwarded, got \"X-Real-IP\""),
+        (#"{"server": {"forwardedHeader": ["Forwarded"]}}"#, [:], "configuration: server.forwardedHeader: expected one of X-Forwarded-For, Forwarded, got"),
         (#"{}"#, ["NYT_BASE_URL": "ftp://example.com"], "configuration: nyt.baseURL: expected an http or https URL"),
         (#"{}"#, ["WISHLIST_PORT": "8080x"], "configuration: server.port:"),
         (#"{"accounts": {"sessionIdleDays": 40}}"#, [:], "configuration: accounts.sessionIdleDays: must not exceed"),

@@ -24,7 +24,7 @@ struct ForwardedClientTests {
     }
 
     @Test(arguments: [
-        // peer, X-Forwarded-For, Forwarded, the client
+        // peer, X-Forwarded-For, Forwarded, the client (X-Forwarded-For believed, the default)
         ("203.0.113.9", ["198.51.100.1"], [String](), "203.0.113.9"),                      // an untrusted peer is itself
         ("127.0.0.1", ["198.51.100.1"], [], "198.51.100.1"),                               // the proxy's client
         ("127.0.0.1", ["6.6.6.6, 198.51.100.1"], [], "198.51.100.1"),                      // what the client wrote is ignored
@@ -32,28 +32,47 @@ struct ForwardedClientTests {
         ("127.0.0.1", ["10.1.2.3, 10.4.5.6"], [], "10.1.2.3"),                             // all trusted: the farthest
         ("127.0.0.1", [], [], "127.0.0.1"),                                                // no header: the peer
         ("127.0.0.1", ["garbage"], [], "127.0.0.1"),                                       // no address: the last trusted hop
-        ("127.0.0.1", ["9.9.9.9"], [#"for="[2001:db8::1]:4711";proto=https"#], "2001:db8::1"), // Forwarded wins
-        ("127.0.0.1", [], ["for=6.6.6.6, for=198.51.100.1:5000"], "198.51.100.1"),
         ("::ffff:10.0.0.5", ["198.51.100.1"], [], "198.51.100.1"),
     ])
     func theRightmostUntrustedHopIsTheClient(peer: String, forwardedFor: [String], forwarded: [String], client: String) {
-        let found = ForwardedClient(peer: peer, trustedProxies: Self.proxies, forwardedFor: forwardedFor, forwarded: forwarded)
+        let found = ForwardedClient(peer: peer, trustedProxies: Self.proxies, believed: .xForwardedFor, forwardedFor: forwardedFor, forwarded: forwarded)
         #expect(found.address == client)
         #expect(found.isForwarded == !(forwardedFor.isEmpty && forwarded.isEmpty))
+    }
+
+    /// Issue 50: nginx and Caddy replace the header they set and pass the other one on as the
+    /// visitor wrote it. When `Forwarded` won whenever it came, a visitor behind either proxy
+    /// named their own address with it, a new one for each guess.
+    @Test(arguments: [
+        // believed, X-Forwarded-For, Forwarded, the client
+        (ForwardingHeader.xForwardedFor, ["198.51.100.1"], [#"for="[2001:db8::1]:4711";proto=https"#], "198.51.100.1"),
+        (.xForwardedFor, [], ["for=6.6.6.6"], "127.0.0.1"),
+        (.forwarded, ["9.9.9.9"], [#"for="[2001:db8::1]:4711";proto=https"#], "2001:db8::1"),
+        (.forwarded, [], ["for=6.6.6.6, for=198.51.100.1:5000"], "198.51.100.1"),
+        (.forwarded, ["6.6.6.6"], [], "127.0.0.1"),
+    ])
+    func onlyTheChosenHeaderIsBelievedTheOtherIsIgnored(believed: ForwardingHeader, forwardedFor: [String], forwarded: [String], client: String) {
+        let found = ForwardedClient(peer: "127.0.0.1", trustedProxies: Self.proxies, believed: believed, forwardedFor: forwardedFor, forwarded: forwarded)
+        #expect(found.address == client)
+        #expect(found.isForwarded, "either header says a proxy forwarded it, for /metrics")
     }
 
     /// Found by `make fuzz` (the `forwarded` target): C's `inet_pton` stops at a NUL, so a hop
     /// with NULs after an address passed as that address and became a new client per NUL.
     @Test func aHopWithANULIsNoAddress() {
         let hop = "10.1.2.3" + String(repeating: "\0", count: 8)
-        let found = ForwardedClient(peer: "127.0.0.1", trustedProxies: Self.proxies, forwardedFor: [], forwarded: ["for=\(hop)"])
+        let found = ForwardedClient(
+            peer: "127.0.0.1", trustedProxies: Self.proxies, believed: .forwarded, forwardedFor: [], forwarded: ["for=\(hop)"]
+        )
         #expect(found.address == "127.0.0.1", "the walk stops at what is no address")
         #expect(AddressRange.bytes(of: "198.51.100.1\0") == nil && AddressRange.bytes(of: "::1\0") == nil)
         #expect(!Self.proxies.contains(address: "10.1.2.3\0"))
     }
 
     @Test func withoutTrustedProxiesNoHeaderIsBelieved() {
-        let found = ForwardedClient(peer: "127.0.0.1", trustedProxies: [], forwardedFor: ["198.51.100.1"], forwarded: [])
+        let found = ForwardedClient(
+            peer: "127.0.0.1", trustedProxies: [], believed: .xForwardedFor, forwardedFor: ["198.51.100.1"], forwarded: []
+        )
         #expect(found.address == "127.0.0.1" && found.isForwarded)
     }
 
@@ -64,6 +83,9 @@ struct ForwardedClientTests {
             try ConfigLoader.load(file: "/nonexistent", fileIsRequired: false, environment: ["WISHLIST_TRUSTED_PROXIES": "localhost"])
         }
         #expect(AppConfig().metrics.allowFrom == AddressRange.loopback)
+        #expect(AppConfig().server.forwardedHeader == .xForwardedFor)
+        let chosen = try ConfigLoader.load(file: "/nonexistent", fileIsRequired: false, environment: ["WISHLIST_FORWARDED_HEADER": "forwarded"])
+        #expect(chosen.server.forwardedHeader == .forwarded, "named in any letter case")
     }
 
     /// Issue 27: behind the documented proxy every visitor was 127.0.0.1, so 20 failed sign-ins
@@ -98,6 +120,42 @@ struct ForwardedClientTests {
             let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.20"]
             #expect(try await maya.post("/login", [("username", "maya"), ("password", "correct horse battery"), ("next", "")], headers: elsewhere).status
                 == .seeOther, "another visitor through the same proxy signs in")
+        }
+    }
+
+    /// Issue 50: through nginx or Caddy, which set `X-Forwarded-For` and pass a visitor's own
+    /// `Forwarded` on, forty guesses each naming a new address in `Forwarded` escaped the limit.
+    /// Whichever header is chosen, the other one names no one.
+    @Test(arguments: [ForwardingHeader.xForwardedFor, .forwarded])
+    func aVisitorsOwnOtherHeaderDoesNotEscapeTheThrottle(believed: ForwardingHeader) async throws {
+        let server = try await WishlistServer.build(
+            config: try TestApp.config {
+                $0.server.port = 0
+                $0.server.trustedProxies = [AddressRange("127.0.0.1")!]
+                $0.server.forwardedHeader = believed
+                $0.accounts.failedLoginsPerAddress = 3
+            },
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        try await server.application.test(.live) { client in
+            let (setByProxy, writtenByVisitor) = switch believed {
+            case .xForwardedFor: (HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("Forwarded")!)
+            case .forwarded: (HTTPField.Name("Forwarded")!, HTTPField.Name("X-Forwarded-For")!)
+            }
+            let visitor = believed == .forwarded ? "for=203.0.113.66" : "203.0.113.66"
+            var guesser = TestBrowser(client: client)
+            try await guesser.get("/login")
+            for number in 0..<3 {
+                let picked = believed == .forwarded ? "198.51.100.\(number)" : "for=198.51.100.\(number)"
+                _ = try await guesser.post(
+                    "/login", [("username", "nobody\(number)"), ("password", "guess"), ("next", "")],
+                    headers: [setByProxy: visitor, writtenByVisitor: picked]
+                )
+            }
+            let picked = believed == .forwarded ? "198.51.100.99" : "for=198.51.100.99"
+            #expect(try await guesser.post(
+                "/login", [("username", "nobody9"), ("password", "guess"), ("next", "")], headers: [setByProxy: visitor, writtenByVisitor: picked]
+            ).status == .tooManyRequests, "the address the visitor wrote in \(writtenByVisitor) changes nothing")
         }
     }
 

@@ -64,6 +64,54 @@ struct JSONWebSignatureTests {
         #expect(throws: TokenRefusal.malformed) { try JSONWebSignature(compact: header + ".e30.AA") }
     }
 
+    // MARK: ES256's two signatures (issue 50, docs/decisions/es256-either-s.md)
+
+    /// P-256's group order n, and n / 2: a signature's `s` above it is "high".
+    static let p256Order: [UInt8] = hex("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
+    static let p256HalfOrder: [UInt8] = hex("7FFFFFFF800000007FFFFFFFFFFFFFFFDE737D56D38BCF4279DCE5617E3192A8")
+
+    static func hex(_ text: String) -> [UInt8] {
+        stride(from: 0, to: text.count, by: 2).map { UInt8(text.dropFirst($0).prefix(2), radix: 16)! }
+    }
+
+    /// `a − b` of two 32-byte big-endian numbers, `a` the larger.
+    static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+        var borrow = 0
+        return zip(a, b).reversed().map { x, y -> UInt8 in
+            let difference = Int(x) - Int(y) - borrow
+            borrow = difference < 0 ? 1 : 0
+            return UInt8((difference + 256) % 256)
+        }.reversed()
+    }
+
+    /// Kept on purpose: (r, n − s) verifies like (r, s), so one of the two has a high `s`. It is
+    /// a second signature of the same header and claims, not of anything else, and the ID token
+    /// reaches us only from the provider's token endpoint, for one sign-in's nonce.
+    @Test func anES256SignatureWithItsSFlippedStillVerifies() throws {
+        let token = TestTokenSigner.sign(Self.claims, .es256(kid: "ec-1"))
+        let parts = token.split(separator: ".").map(String.init)
+        let signature = try #require(Base64URL.decode(parts[2]))
+        let twin = Array(signature[..<32]) + Self.subtract(Self.p256Order, Array(signature[32...]))
+        #expect(twin != signature)
+        try JSONWebSignature(compact: token).verify(with: Self.keys)
+        try JSONWebSignature(compact: parts[0] + "." + parts[1] + "." + Base64URL.encode(twin)).verify(with: Self.keys)
+    }
+
+    /// Why "low-S only" is no option: signing libraries (this one, BoringSSL's, like OpenSSL's,
+    /// Go's and Node's) give a high `s` about half the time, and such tokens are a provider's own.
+    @Test func aSignerGivesAHighSAboutHalfTheTimeAndThoseVerify() throws {
+        var high = 0
+        for _ in 0..<64 {
+            let token = TestTokenSigner.sign(Self.claims, .es256(kid: "ec-1"))
+            let s = Array(try #require(Base64URL.decode(String(token.split(separator: ".")[2])))[32...])
+            if s.lexicographicallyPrecedes(Self.p256HalfOrder) == false {
+                high += 1
+                try JSONWebSignature(compact: token).verify(with: Self.keys)
+            }
+        }
+        #expect(high > 0 && high < 64, "\(high) of 64 signatures were high-S")
+    }
+
     // MARK: Claims
 
     static let now = Date(timeIntervalSince1970: 1_790_000_000)

@@ -35,14 +35,62 @@ struct TrustedHeaderTests {
         try await server.database.pool.read { try String.fetchAll($0, sql: "SELECT username FROM user ORDER BY id") }
     }
 
+    static func sessionCount(_ server: WishlistServer) async throws -> Int {
+        try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") ?? 0 }
+    }
+
     @Test func fromATrustedProxyTheNamedUserIsSignedInAndANewNameGetsAnAccount() async throws {
         try await Self.run(proxies: ["127.0.0.1"]) { browser, server in
             let page = try await browser.get("/wishlist", headers: [Self.remoteUser: "carol"])
             #expect(page.status == .ok && page.text.contains("carol"))
-            #expect(page.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_session=") && $0.contains("Max-Age=") })
             #expect(try await Self.usernames(server) == ["carol"])
+            // The browser sends back the cookie it was given: now it gets a lasting session.
+            let again = try await browser.get("/settings", headers: [Self.remoteUser: "carol"])
+            #expect(again.status == .ok && again.text.contains("carol"))
+            #expect(again.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_session=") && $0.contains("Max-Age=") })
             #expect(try await browser.get("/settings", headers: [Self.remoteUser: "carol"]).status == .ok, "the same session")
-            #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") } == 1)
+            #expect(try await Self.sessionCount(server) == 1)
+        }
+    }
+
+    /// Issue 50: each request without a cookie made a session, 300 requests 300 sessions. Now
+    /// they are answered as the proxy's user without one.
+    @Test func cookielessRequestsAreAnsweredWithoutASession() async throws {
+        try await Self.run(proxies: ["127.0.0.1"]) { browser, server in
+            for _ in 0..<300 {
+                let page = try await browser.client.execute(uri: "/wishlist", method: .get, headers: [Self.remoteUser: "carol"])
+                #expect(page.status == .ok && page.text.contains("carol"))
+            }
+            #expect(try await Self.usernames(server) == ["carol"])
+            #expect(try await Self.sessionCount(server) == 0)
+        }
+    }
+
+    /// A form on the first page, before the browser has a session, is posted with the token of
+    /// the cookie that page gave: it is accepted, as carol's.
+    @Test func aFormFromTheFirstPageIsAcceptedAndCounted() async throws {
+        try await Self.run(proxies: ["127.0.0.1"]) { browser, server in
+            let book = try #require(try await WishlistHTTPTests.fictionIDs(server).first)
+            #expect(try await browser.get("/lists/hardcover-fiction", headers: [Self.remoteUser: "carol"]).status == .ok)
+            let added = try await browser.post("/wishlist", [("book", book), ("return_to", "/wishlist")], headers: [Self.remoteUser: "carol"])
+            #expect(added.status == .seeOther)
+            #expect(try await browser.get("/wishlist", headers: [Self.remoteUser: "carol"]).status == .ok)
+            let items = try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") }
+            #expect(items == 1)
+            #expect(try await Self.sessionCount(server) == 1, "the GET after the form's POST stored the session")
+        }
+    }
+
+    /// A client that sends back the same cookie but never takes the one it is given still makes
+    /// a session per request: a member's sessions are bounded, the least recently seen ending.
+    @Test func aMembersSessionsAreBounded() async throws {
+        try await Self.run(proxies: ["127.0.0.1"]) { browser, server in
+            let stale = "wishlist_session=" + String(repeating: "A", count: 43)
+            for _ in 0..<(SessionStore.maximumPerUser + 10) {
+                let page = try await browser.client.execute(uri: "/settings", method: .get, headers: [Self.remoteUser: "carol", .cookie: stale])
+                #expect(page.status == .ok)
+            }
+            #expect(try await Self.sessionCount(server) == SessionStore.maximumPerUser)
         }
     }
 

@@ -261,6 +261,10 @@ final class FakeOpenLibraryServer: Sendable {
                 return Self.bytes(Self.cover(of: book, size: size), type: "image/jpeg")
             }
         }
+        // Open Library's covers answer with a redirect to archive.org; this one goes wherever `to` says.
+        router.get("b/moved") { request, _ in
+            try await self.answer(request, on: .covers) { query in Response(status: .found, headers: [.location: query["to"] ?? "/"]) }
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         return try await app.test(.live) { client in
             try await body("http://127.0.0.1:\(client.port!)")

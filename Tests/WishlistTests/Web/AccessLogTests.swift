@@ -38,6 +38,30 @@ struct AccessLogTests {
     func aSecretIsRedactedHoweverThePathIsSpelled(path: String, route: String?) {
         #expect(!Log.loggedPath(path, route: route).contains("abc123"), "\(path) logged as \(Log.loggedPath(path, route: route))")
     }
+
+    /// Issue 50: dot segments, letter case and escapes, decoded once or twice, hid the secret
+    /// route's name from the filter, which then logged the path whole.
+    @Test(arguments: [
+        "/./shared/abc123", "/x/../shared/abc123", "/SHARED/abc123", "/Shared/abc123/", "/%53HARED/abc123", "/%2573hared/abc123",
+        "/shared%2Fabc123", "/%2e/shared/abc123", "/%2E%2E/reset/abc123", "/RESET/abc123", "/Verify-Email/abc123", "/UNSUBSCRIBE/abc123",
+        "/Feeds/abc123/favorites.atom", "/%73hared/abc123%ff", "/%73hared/abc123%zz", "/a/b/c/shared/abc123",
+    ])
+    func aSecretIsRedactedInEverySpellingThatMissesItsRoute(path: String) {
+        let logged = Log.loggedPath(path, route: "NotFound")
+        #expect(!logged.contains("abc123"), "\(path) logged as \(logged)")
+        #expect(["/shared/…", "/reset/…", "/verify-email/…", "/unsubscribe/…", "/feeds/…"].contains(logged), "\(path) logged as \(logged)")
+    }
+
+    @Test(arguments: ["/no/such/page", "/sharedx/abc123", "/shared", "/lists/shared-reading", "/%7Ebook/page"])
+    func aPathWithoutASecretRouteIsLoggedAsSent(path: String) {
+        #expect(Log.loggedPath(path, route: nil) == path)
+    }
+
+    /// A member may be called `shared` or `reset`: a route that matched shows its path.
+    @Test func aMatchedRoutesPathIsLoggedAsSentWhateverItsParametersSay() {
+        #expect(Log.loggedPath("/people/shared/reading", route: "/people/{username}/reading") == "/people/shared/reading")
+        #expect(Log.loggedPath("/people/RESET/reading", route: "NotFound") == "/reset/…", "unless no route matched")
+    }
 }
 
 /// Issue 35: "no query strings in access logs" and no cookies, for every route of the app.
@@ -74,6 +98,19 @@ struct AccessLogPrivacyTests {
             }
         }
         #expect(log.all.count > 20, "the requests were logged")
+        #expect(!log.all.contains { $0.contains(Self.marker) }, "\(log.all.filter { $0.contains(Self.marker) }.prefix(3))")
+    }
+
+    /// Issue 50: spellings of the secret routes, sent to the app, log no token.
+    @Test func noSpellingOfASecretRouteLogsItsToken() async throws {
+        let log = LogCapture()
+        let server = try await WishlistServer.build(config: try TestApp.config(), logger: log.logger)
+        try await TestApp.run(server) { browser in
+            for spelling in ["/./shared/", "/x/../shared/", "/SHARED/", "/%73hared/", "/%2573HARED/", "//Reset/", "/feeds/../feeds/"] {
+                _ = try await browser.get(spelling + Self.marker)
+            }
+        }
+        #expect(log.all.filter { $0.contains("shared/…") || $0.contains("reset/…") || $0.contains("feeds/…") }.count == 7, "\(log.all)")
         #expect(!log.all.contains { $0.contains(Self.marker) }, "\(log.all.filter { $0.contains(Self.marker) }.prefix(3))")
     }
 }

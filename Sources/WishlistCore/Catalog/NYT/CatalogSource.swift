@@ -120,7 +120,7 @@ struct NYTAPISource: CatalogSource {
         switch failure {
         case .timedOut: return .timedOut
         case .tooLarge: return .tooLarge
-        case .transport, .refusedOption: return .unreachable
+        case .transport, .refusedOption, .unreachableAddress: return .unreachable
         }
     }
 

@@ -5,7 +5,8 @@ import Synchronization
 
 /// HTTP GET (and a form POST, for OpenID Connect's token request) over the system libcurl, on threads of its own so a slow API never blocks an event
 /// loop: TLS verified, redirects refused, http(s) only, gzip accepted, the body capped. Cancelling
-/// the calling task aborts the transfer.
+/// the calling task aborts the transfer. With ``ReachableAddresses``, every connection (each
+/// address tried, each redirect) is checked against them as libcurl is about to make it.
 public final class CurlHTTPClient: Sendable {
     public struct Response: Sendable {
         public let status: Int
@@ -19,6 +20,8 @@ public final class CurlHTTPClient: Sendable {
         case transport(String)
         /// libcurl refused an option, so the request was not sent rather than sent without it.
         case refusedOption(name: String, reason: String)
+        /// The URL, or a redirect, led to an address outside ``ReachableAddresses``: no connection was made.
+        case unreachableAddress
 
         public var description: String {
             switch self {
@@ -26,6 +29,7 @@ public final class CurlHTTPClient: Sendable {
             case .tooLarge(let limit): return "response larger than \(limit) bytes"
             case .transport(let message): return message
             case .refusedOption(let name, let reason): return "libcurl refused option \(name): \(reason)"
+            case .unreachableAddress: return "refused to connect to an internal address (loopback, a private network or the like)"
             }
         }
     }
@@ -49,11 +53,14 @@ public final class CurlHTTPClient: Sendable {
     }
 
     private let limits: Limits
+    /// Where connections may go; nil: anywhere (a service the admin configured).
+    private let reachable: ReachableAddresses?
     private let threadPool: NIOThreadPool
 
-    public init(limits: Limits = Limits(), threads: Int = 1) {
+    public init(limits: Limits = Limits(), threads: Int = 1, reachable: ReachableAddresses? = nil) {
         Self.initializeCurlOnce
         self.limits = limits
+        self.reachable = reachable
         self.threadPool = NIOThreadPool(numberOfThreads: threads)
         self.threadPool.start()
     }
@@ -93,8 +100,11 @@ public final class CurlHTTPClient: Sendable {
         let limits = self.limits
         let deadline = ContinuousClock.now + .seconds(limits.totalTimeoutSeconds)
         let cancellation = TransferCancellation()
+        let gate = reachable.map(AddressGate.init)
         return try await withTaskCancellationHandler {
-            try await threadPool.runIfActive { try Self.perform(outgoing, limits: limits, deadline: deadline, cancellation: cancellation) }
+            try await threadPool.runIfActive {
+                try Self.perform(outgoing, limits: limits, deadline: deadline, cancellation: cancellation, gate: gate)
+            }
         } onCancel: {
             cancellation.cancel()
         }
@@ -106,6 +116,18 @@ public final class CurlHTTPClient: Sendable {
 
         var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
         func cancel() { cancelled.store(true, ordering: .relaxed) }
+    }
+
+    /// Checks each address libcurl is about to connect to, on the transfer's thread, and remembers
+    /// a refusal, which libcurl reports only as a failed connection.
+    private final class AddressGate: Sendable {
+        let reachable: ReachableAddresses
+        private let refusal = Atomic(false)
+
+        init(_ reachable: ReachableAddresses) { self.reachable = reachable }
+
+        var refused: Bool { refusal.load(ordering: .relaxed) }
+        func refuse() { refusal.store(true, ordering: .relaxed) }
     }
 
     /// Collects the body, refusing to grow past the limit (libcurl then stops the transfer).
@@ -126,7 +148,7 @@ public final class CurlHTTPClient: Sendable {
     }
 
     private static func perform(
-        _ outgoing: Outgoing, limits: Limits, deadline: ContinuousClock.Instant, cancellation: TransferCancellation
+        _ outgoing: Outgoing, limits: Limits, deadline: ContinuousClock.Instant, cancellation: TransferCancellation, gate: AddressGate?
     ) throws -> Response {
         if cancellation.isCancelled { throw CancellationError() }
         let remaining = ContinuousClock.now.duration(to: deadline)
@@ -153,10 +175,12 @@ public final class CurlHTTPClient: Sendable {
         }
         try receiveBody(handle, into: buffer)
         try abortWhenCancelled(handle, cancellation)
-        let code = withExtendedLifetime((buffer, cancellation)) { curl_easy_perform(handle) }
+        if let gate { try connectOnlyThrough(gate, handle) }
+        let code = withExtendedLifetime((buffer, cancellation, gate)) { curl_easy_perform(handle) }
 
         if buffer.overflowed { throw Failure.tooLarge(limit: limits.maximumBodyBytes) }
         if code == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled { throw CancellationError() }
+        if code != CURLE_OK, let gate, gate.refused { throw Failure.unreachableAddress }
         guard code == CURLE_OK else {
             let detail = errorText[0] != 0 ? String(cString: errorText) : String(cString: curl_easy_strerror(code))
             let message = "\(detail) (curl error \(code.rawValue))"
@@ -204,6 +228,27 @@ public final class CurlHTTPClient: Sendable {
             buffer.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
             return length
         }, CURLOPT_WRITEFUNCTION)
+    }
+
+    /// libcurl opens each connection's socket through this callback, with the address it resolved
+    /// and is about to connect to: one outside the gate's gets no socket, and libcurl tries the
+    /// next address or fails. A proxy from the environment (`http_proxy`) is not used, since the
+    /// check would then see the proxy's address and never the one the URL names.
+    private static func connectOnlyThrough(_ gate: AddressGate, _ handle: UnsafeMutableRawPointer) throws {
+        try check(ccurl_setopt_string(handle, CURLOPT_PROXY, ""), CURLOPT_PROXY)
+        try check(ccurl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, Unmanaged.passUnretained(gate).toOpaque()), CURLOPT_OPENSOCKETDATA)
+        try check(ccurl_setopt_opensocket_function(handle) { context, _, address in
+            let gate = Unmanaged<AddressGate>.fromOpaque(context!).takeUnretainedValue()
+            guard let address else { return CURL_SOCKET_BAD }
+            var bytes = [UInt8](repeating: 0, count: 16)
+            var port: Int32 = 0
+            let count = Int(ccurl_connect_address(address, &bytes, &port))
+            guard count > 0, gate.reachable.allows(address: Array(bytes.prefix(count)), port: Int(port)) else {
+                gate.refuse()
+                return CURL_SOCKET_BAD
+            }
+            return ccurl_open_socket(address)
+        }, CURLOPT_OPENSOCKETFUNCTION)
     }
 
     /// libcurl calls the progress callback many times a second while data flows and about once a
