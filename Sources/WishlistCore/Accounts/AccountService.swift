@@ -124,7 +124,7 @@ public struct AccountService: Sendable {
     /// added (linking single sign-on), so that a stolen session cannot add a lasting one: the
     /// password, counted against the account as a sign-in is; for an account without a password,
     /// a sign-in in this very session in the last ten minutes, which a stolen session seldom is.
-    public func confirmOwner(userID: Int64, sessionID: Int64, password: String) async throws -> PasswordCheckOutcome {
+    public func confirmOwner(userID: Int64, sessionID: Int64?, password: String) async throws -> PasswordCheckOutcome {
         guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
         guard user.passwordHash.isEmpty else {
             switch try await checkPassword(password, of: user) {
@@ -132,7 +132,8 @@ public struct AccountService: Sendable {
             case let outcome: return outcome
             }
         }
-        guard let signedInAt = try await sessions.signedInAt(sessionID: sessionID),
+        // A request the trusted header signed in has no session of its own, so no sign-in to date.
+        guard let sessionID, let signedInAt = try await sessions.signedInAt(sessionID: sessionID),
               users.clock.now().timeIntervalSince(signedInAt) <= Self.recentSignIn
         else {
             return .invalid([.currentPassword: "Your account has no password, so linking needs a recent sign-in: sign out, sign in again, and link within ten minutes."])
