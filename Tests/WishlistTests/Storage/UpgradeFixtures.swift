@@ -244,6 +244,20 @@ enum UpgradeFixtures {
             INSERT INTO reading (user_id, book_id, title, author, rating, review, updated_at) VALUES
                 (3, '9780000000071', 'Tidewater', 'Ines Alves', 5, 'Read it twice.', '2024-03-15 11:00:00.000');
             """,
+        // Alice wishes for a book she received again (a new wish; the received one stays, its
+        // card and reservation with it), and Carol's finished import brought a wish.
+        "28-data-review": """
+            INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                                       buy_links, reading_links, note, priority, added_at)
+                SELECT 11, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                       buy_links, reading_links, note, priority, '2024-03-16 10:00:00.000'
+                FROM received_item WHERE id = 7;
+            UPDATE received_item SET wished_again_at = '2024-03-16 10:00:00.000' WHERE id = 7;
+            INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                                       buy_links, reading_links, note, priority, added_at, import_id) VALUES
+                (12, 3, '9780000000040', 'North of Nowhere', 'Dev Rao', 'Quay', '', '0000000043', '9780000000040', NULL, 0, 0,
+                 '[]', '[]', 'From Goodreads', 0, '2024-03-16 11:00:00.000', 1);
+            """,
     ]
 }
 
