@@ -22,7 +22,7 @@ struct WishlistController {
         group.get("wishlist.csv", use: export)
         group.post("wishlist/import", use: importCSV)
         group.get("wishlist/received", use: receivedBooks)
-        group.post("wishlist/received/:item/restore", use: restoreReceived)
+        group.post("wishlist/received/:item/restore", use: wishAgain)
         group.post("wishlist/:item/received", use: markReceived)
         group.get("wishlist/:item", use: show)
         group.post("wishlist/:item", use: saveNote)
@@ -184,16 +184,16 @@ struct WishlistController {
         )
     }
 
-    /// A received book back on the wishlist (pressed by mistake); nobody is told.
-    @Sendable func restoreReceived(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// A received book wished for again: a new wish, the same answer whoever gave or wrote for it.
+    @Sendable func wishAgain(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        switch try await wishlist.restoreReceived(itemID: try Self.itemID(context), userID: user.userID) {
-        case .restored:
-            return redirectWithFlash(to: SitePath.wishlist, "restored")
+        switch try await wishlist.wishAgain(receivedID: try Self.itemID(context), userID: user.userID, at: clock.now()) {
+        case .wished:
+            return redirectWithFlash(to: SitePath.wishlist, "wishedagain")
         case .alreadyOnWishlist:
             throw PageError(
                 .conflict, title: "Already on your wishlist",
-                message: "You have added this book to your wishlist again since, so it stays among the books you received."
+                message: "You have added this book to your wishlist again since, so nothing changed."
             )
         case .notFound:
             throw PageError(.notFound, title: "Not among your received books", message: "That book isn't among the books you received, so nothing changed.")
