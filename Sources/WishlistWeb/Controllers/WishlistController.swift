@@ -8,6 +8,7 @@ struct WishlistController {
     let database: AppDatabase
     let wishlist: WishlistStore
     let reading: ReadingStore
+    let importer: GoodreadsImporter
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
@@ -235,10 +236,12 @@ struct WishlistController {
         } catch let error as GoodreadsCSVError {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
         }
-        var summary = try await wishlist.importBooks(parsed.books.filter { $0.shelf == .toRead }, userID: user.userID, at: now)
-        (summary.readAdded, summary.readAlreadyPresent) = try await reading.importReadings(
-            parsed.books.filter { $0.shelf == .read }, userID: user.userID, at: now
-        )
+        guard case .imported(var summary) = try await importer.run(parsed.books, userID: user.userID, at: now) else {
+            return try await indexPage(
+                context, userID: user.userID, sort: .added, status: .conflict,
+                importError: "Your earlier import is still being added. Once its page has loaded, your wishlist shows what it brought; import this file then if you still need to."
+            )
+        }
         summary.skipped = parsed.skipped
         var visitor = context.visitor
         visitor.signedIn?.wishlistCount = try await wishlist.count(userID: user.userID)
@@ -251,7 +254,7 @@ struct WishlistController {
 
     private func indexPage(
         _ context: AppRequestContext, userID: Int64, sort: WishlistSort,
-        summary: WishlistImportSummary? = nil, importError: String? = nil
+        summary: WishlistImportSummary? = nil, status: HTTPResponse.Status = .unprocessableContent, importError: String? = nil
     ) async throws -> Response {
         let items = try await wishlist.items(userID: userID, sort: sort, page: 1)
         let placements = try await catalog.placements(of: items.items.compactMap(\.bookID))
@@ -267,7 +270,7 @@ struct WishlistController {
         values["errors"] = importError.map { ["file": .string($0)] } ?? .null
         return try pages.render(
             "wishlist/index.html", title: "Your wishlist", nav: "wishlist", for: context.visitor,
-            status: importError == nil ? .ok : .unprocessableContent, values: values
+            status: importError == nil ? .ok : status, values: values
         )
     }
 
