@@ -232,7 +232,9 @@ struct WishlistController {
         let now = clock.now()
         let parsed: GoodreadsImport
         do {
-            parsed = try GoodreadsCSV.parse(text, now: now)
+            // Reading 50,000 rows takes seconds in a debug build: on the cooperative pool, not on
+            // the event loop, whose other connections (another member's sign-in) would wait (issue 50).
+            parsed = try await withTaskExecutorPreference(globalConcurrentExecutor) { try GoodreadsCSV.parse(text, now: now) }
         } catch let error as GoodreadsCSVError {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
         }
