@@ -89,7 +89,8 @@ bench: deps
 	swift build -c release --package-path Benchmarks --product ceiling-server
 	BENCH_COMMAND="make bench" python3 Benchmarks/server/bench.py
 
-## bench-import: release build of the app, then 5,000-row Goodreads imports while wrk loads the list page (about 40 s)
+## bench-import: release build of the app, then 5,000-row Goodreads imports while wrk loads the list page, and one import of 5,000
+## and one of 50,000 rows while other members sign in and add books, timed (about 2 minutes)
 bench-import: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	swift build -c release --scratch-path .build-bench --product wishlist

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""Import benchmark for `make bench-import`: 5,000-row Goodreads imports while wrk loads the app.
+"""Import benchmark for `make bench-import`: Goodreads imports while other members use the app.
 
-Starts the app's release build on a new database and measures twice, each for BENCH_SECONDS:
+Starts the app's release build on a new database and measures, first, for BENCH_SECONDS each:
   without   wrk on the signed-in list page (as bench.py's "list page"), and beside it one
             connection adding and removing a wishlist item (bench.py's add/remove, one loop),
             which needs SQLite's one writer as an import does
   during    the same two loads while, from 1 s in, other users import 5,000-row Goodreads exports
             one after another until the loads end (every file has new books, so each import adds
             5,000 items)
-and reports each import's duration (POST /wishlist/import to its 200) and the p50/p99 of the list
-page and of the add/remove requests in both, to .build/bench/import.md (raw figures in import.json).
+then, for each size in BENCH_IMPORT_ROWS (default 5,000 and 50,000 rows), one import by a new
+member while another member signs in again and again and a third adds and removes a book, each
+request timed: the import's duration, and how long the other writers waited (their longest
+request during the import, beside their median on the idle server before it). Reports to
+.build/bench/import.md (raw figures in import.json).
 
 Only 127.0.0.1 is ever contacted. Python 3 standard library only; uses bench.py's helpers.
-Options (environment): BENCH_SECONDS (default 15), BENCH_CONNECTIONS (default 32), BENCH_APP=PATH.
+Options (environment): BENCH_SECONDS (default 15), BENCH_CONNECTIONS (default 32), BENCH_APP=PATH
+(a debug build: BENCH_APP=.build/debug/wishlist), BENCH_IMPORT_ROWS="5000 50000",
+BENCH_IMPORT_LOAD=0 (skips the wrk phases).
 """
 import datetime
 import http.client
@@ -32,16 +37,21 @@ import bench  # noqa: E402
 ROWS = 5000
 IMPORTERS = 5  # imports take turns among them
 LIST_THREADS = 2
+SIZES = [int(rows) for rows in os.environ.get("BENCH_IMPORT_ROWS", "5000 50000").split()]
+WITH_LOAD = os.environ.get("BENCH_IMPORT_LOAD", "1") != "0"
+UPLOAD_LIMIT = 20 * 1024 * 1024  # FormBody.uploads
+IDLE_SAMPLES = 20
+WAITER = "waiter"
 
 
-def goodreads_export(catalog_isbns, first_number):
-    """A Goodreads library export of ROWS to-read books: the catalog's books first (matched by
+def goodreads_export(catalog_isbns, first_number, rows=ROWS):
+    """A Goodreads library export of `rows` to-read books: the catalog's books first (matched by
     ISBN-13), then books the catalog lacks, with ISBNs, notes on every tenth, all in Goodreads' columns."""
     header = ("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,"
               "Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,"
               "Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies")
     lines = [header]
-    for row in range(ROWS):
+    for row in range(rows):
         number = first_number + row
         isbn13 = catalog_isbns[row] if row < len(catalog_isbns) else f"979{number:010d}"
         isbn10 = f"{number % 10**9:09d}X"
@@ -59,7 +69,7 @@ def post_import(port, cookie, csrf, csv):
             f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"goodreads_library_export.csv\"\r\n"
             "Content-Type: text/csv\r\n\r\n").encode() + csv + f"\r\n--{boundary}--\r\n".encode()
     started = time.perf_counter()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1800)
     connection.request("POST", "/wishlist/import", body=body, headers={
         "Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": cookie})
     response = connection.getresponse()
@@ -100,14 +110,14 @@ def finish(processes):
 
 
 def main():
-    if not os.path.exists(bench.APP) or not shutil.which("wrk"):
+    if not os.path.exists(bench.APP) or (WITH_LOAD and not shutil.which("wrk")):
         bench.die("the app's release build or wrk is missing; run `make bench-import`, which builds and installs them")
     run = os.path.join(bench.OUT, "import-run")
     shutil.rmtree(run, ignore_errors=True)
     os.makedirs(run, exist_ok=True)
     database = os.path.join(run, "wishlist.sqlite")
-    importers = [f"importer{n}" for n in range(1, IMPORTERS + 1)]
-    for username in [bench.USERNAME, *importers]:
+    importers = [f"importer{n}" for n in range(1, IMPORTERS + 1)] + [f"big{rows}" for rows in SIZES]
+    for username in [bench.USERNAME, WAITER, *importers]:
         made = subprocess.run(bench.app_argv("user", "create", username, "--password-stdin", "--database", database),
                               cwd=bench.ROOT, env=bench.clean_environment(), input=bench.PASSWORD + "\n",
                               capture_output=True, text=True)
@@ -141,9 +151,19 @@ def measure(port):
         bench.die(f"expected 15 books on /lists/{bench.LIST}, found {len(catalog_isbns)}")
     sessions = [signed_in(port, username) for username in [f"importer{n}" for n in range(1, IMPORTERS + 1)]]
     file_bytes = len(goodreads_export(catalog_isbns, 1_000_000))
-    if file_bytes > 2 * 1024 * 1024:
-        bench.die("the export is over the 2 MiB upload limit")
+    if file_bytes > UPLOAD_LIMIT:
+        bench.die("the export is over the upload limit")
 
+    results = {"load_before": " ".join(load_before), "cores": os.cpu_count(), "seconds": bench.SECONDS, "rows": ROWS,
+               "file_bytes": file_bytes, "app": bench.APP, "sizes": []}
+    if WITH_LOAD:
+        results.update(measure_under_load(port, cookie, csrf, catalog_isbns, sessions))
+    for rows in SIZES:
+        results["sizes"].append(measure_waits(port, cookie, catalog_isbns, rows))
+    return results
+
+
+def measure_under_load(port, cookie, csrf, catalog_isbns, sessions):
     bench.log(f"without imports: list page ({bench.CONNECTIONS} conn.) and add/remove (1 conn.), {bench.SECONDS} s")
     without = finish(loads(port, cookie, csrf, catalog_isbns[0], "without"))
 
@@ -165,10 +185,69 @@ def measure(port):
     during = finish(processes)
     stop.set()
     importer.join()
-    return {"load_before": " ".join(load_before), "cores": os.cpu_count(), "seconds": bench.SECONDS, "rows": ROWS,
-            "file_bytes": file_bytes, "import_seconds": durations,
+    return {"import_seconds": durations,
             "without": {"list": without[0], "add_remove": without[1]},
             "during": {"list": during[0], "add_remove": during[1]}}
+
+
+def timed(action):
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def add_and_remove(port, cookie, csrf, book):
+    """The bench user adds `book` and removes it again: two writes."""
+    headers = {**bench.FORM, "Cookie": cookie}
+    status, _, _, cookies = bench.http_request(port, "POST", "/wishlist", headers,
+                                               bench.form({"book": book, "return_to": "/wishlist", "csrf_token": csrf}))
+    item = re.match(r"(?:added|already)-(\d+)", cookies.get("wishlist_flash", ""))
+    if status != 303 or not item:
+        bench.die(f"adding a book answered {status}")
+    status, _, _, _ = bench.http_request(port, "POST", f"/wishlist/{item.group(1)}/delete", headers, bench.form({"csrf_token": csrf}))
+    if status != 303:
+        bench.die(f"removing a book answered {status}")
+
+
+def measure_waits(port, cookie, catalog_isbns, rows):
+    """One import of `rows` rows by a new member while another signs in again and again and the
+    bench user adds and removes a book: the import's time and each writer's requests."""
+    importer_cookie, importer_csrf = signed_in(port, f"big{rows}")
+    csv = goodreads_export(catalog_isbns, 10_000_000 + rows * 10, rows)
+    if len(csv) > UPLOAD_LIMIT:
+        bench.die(f"the {rows:,}-row export is {len(csv):,} bytes, over the upload limit")
+    _, _, page, _ = bench.http_request(port, "GET", "/wishlist", {"Cookie": cookie})
+    csrf = bench.csrf_in(page)
+    writers = {
+        "sign_in": lambda: bench.sign_in(port, WAITER),
+        "add_remove": lambda: add_and_remove(port, cookie, csrf, catalog_isbns[-1]),
+    }
+    idle = {name: sorted(timed(action) for _ in range(IDLE_SAMPLES)) for name, action in writers.items()}
+    bench.log(f"one import of {rows:,} rows ({len(csv):,} bytes) while a member signs in and another adds and removes")
+    done = threading.Event()
+    during = {name: [] for name in writers}
+
+    def keep_writing(name):
+        while True:  # at least once, however short the import
+            during[name].append(timed(writers[name]))
+            if done.is_set():
+                return
+
+    threads = [threading.Thread(target=keep_writing, args=(name,)) for name in writers]
+    for thread in threads:
+        thread.start()
+    try:
+        seconds = post_import(port, importer_cookie, importer_csrf, csv)
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
+    bench.log(f"import of {rows:,} rows: {seconds:.2f} s; longest sign-in {max(during['sign_in']) * 1000:.0f} ms, "
+              f"longest add/remove {max(during['add_remove']) * 1000:.0f} ms")
+    return {"rows": rows, "file_bytes": len(csv), "import_seconds": seconds,
+            "idle": {name: {"median": values[len(values) // 2], "max": values[-1]} for name, values in idle.items()},
+            "during": {name: {"count": len(values), "median": sorted(values)[len(values) // 2], "max": max(values)}
+                       for name, values in during.items()}}
 
 
 def render_report(results):
@@ -179,22 +258,42 @@ def render_report(results):
         return (f"| {label} | {figures['rps']:,.0f} | {ms(figures['p50_us'])} | {ms(figures['p99_us'])} | "
                 f"{ms(figures['max_us'])} | {figures['errors']} | {imports} |")
 
-    durations = sorted(results["import_seconds"])
-    median = durations[len(durations) // 2] if durations else 0
-    imports = (f"{len(durations)} imports: {median * 1000:,.0f} ms median, {durations[0] * 1000:,.0f}–{durations[-1] * 1000:,.0f} ms"
-               if durations else "none finished")
     lines = [
         f"Command: `{os.environ.get('BENCH_COMMAND', 'make bench-import')}` · {results['started']} · {results['cores']} cores "
-        f"shared by wrk, the imports and the server, load average before the run {results['load_before']} · "
-        f"{results['seconds']} s per phase · each import {results['rows']:,} rows, {results['file_bytes']:,} bytes",
-        "",
-        "| load | req/s | p50 ms | p99 ms | max ms | errors | imports meanwhile |",
-        "|---|---:|---:|---:|---:|---:|---|",
-        row(f"list page, signed in ({bench.CONNECTIONS} conn.), without imports", results["without"]["list"], "—"),
-        row(f"list page, signed in ({bench.CONNECTIONS} conn.), during imports", results["during"]["list"], imports),
-        row("add-then-remove, CSRF (1 conn.), without imports", results["without"]["add_remove"], "—"),
-        row("add-then-remove, CSRF (1 conn.), during imports", results["during"]["add_remove"], "the same"),
+        f"shared by the load, the imports and the server, load average before the run {results['load_before']} · "
+        f"app `{os.path.relpath(results['app'], bench.ROOT)}`",
     ]
+    if "without" in results:
+        durations = sorted(results["import_seconds"])
+        median = durations[len(durations) // 2] if durations else 0
+        imports = (f"{len(durations)} imports: {median * 1000:,.0f} ms median, {durations[0] * 1000:,.0f}–{durations[-1] * 1000:,.0f} ms"
+                   if durations else "none finished")
+        lines += [
+            "",
+            f"Under load: {results['seconds']} s per phase · each import {results['rows']:,} rows, {results['file_bytes']:,} bytes",
+            "",
+            "| load | req/s | p50 ms | p99 ms | max ms | errors | imports meanwhile |",
+            "|---|---:|---:|---:|---:|---:|---|",
+            row(f"list page, signed in ({bench.CONNECTIONS} conn.), without imports", results["without"]["list"], "—"),
+            row(f"list page, signed in ({bench.CONNECTIONS} conn.), during imports", results["during"]["list"], imports),
+            row("add-then-remove, CSRF (1 conn.), without imports", results["without"]["add_remove"], "—"),
+            row("add-then-remove, CSRF (1 conn.), during imports", results["during"]["add_remove"], "the same"),
+        ]
+    if results["sizes"]:
+        lines += [
+            "",
+            "One import at a time, beside a member signing in again and again and another adding and removing a book:",
+            "",
+            "| rows | file | import | sign-ins during | sign-in median idle → during | longest sign-in | add+remove median idle → during | longest add+remove |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for size in results["sizes"]:
+            idle, during = size["idle"], size["during"]
+            lines.append(
+                f"| {size['rows']:,} | {size['file_bytes'] / 1e6:.1f} MB | {size['import_seconds']:.2f} s | {during['sign_in']['count']} | "
+                f"{idle['sign_in']['median'] * 1000:.0f} → {during['sign_in']['median'] * 1000:.0f} ms | {during['sign_in']['max'] * 1000:.0f} ms | "
+                f"{idle['add_remove']['median'] * 1000:.0f} → {during['add_remove']['median'] * 1000:.0f} ms | "
+                f"{during['add_remove']['max'] * 1000:.0f} ms |")
     return "\n".join(lines) + "\n"
 
 

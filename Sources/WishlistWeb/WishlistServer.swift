@@ -87,9 +87,12 @@ public struct WishlistServer: Sendable {
             database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: pageCaches,
             secureCookies: config.server.secureCookies
         )
+        // What an import cut short by a stopped process left is taken away before anyone sees more of it.
+        let importer = GoodreadsImporter(database: database)
+        try await importer.rollBackUnfinished()
         let wishlistPages = WishlistController(
-            database: database, wishlist: wishlist, reading: reading, catalog: catalog, pages: pages, clock: clock, pageCaches: pageCaches,
-            secureCookies: config.server.secureCookies
+            database: database, wishlist: wishlist, reading: reading, importer: importer, catalog: catalog, pages: pages, clock: clock,
+            pageCaches: pageCaches, secureCookies: config.server.secureCookies
         )
         let householdPages = HouseholdController(
             database: database, household: household, catalog: catalog, pages: pages, clock: clock,

@@ -309,7 +309,7 @@ def test_a_whole_gift_cycle_with_two_givers(browser: Browser, server: str) -> No
         assert text_of(received.find_element(By.CSS_SELECTOR, ".book-meta")) == f"Received {text_of(shown)}"
         assert cards_on(received) == [(card, f"From {name_a}")], cards_on(received)
         buttons = [visible_text(owner_browser, b) for b in received.find_elements(By.CSS_SELECTOR, 'button[type="submit"]')]
-        assert buttons == ["I’ve read it", "Back to my wishlist"], buttons
+        assert buttons == ["I’ve read it", "Wish for it again"], buttons
         assert_well_made(owner_browser, "/wishlist/received")
 
         # ...and book 2, which B gave without a card: no card, and B's name nowhere on the page.
@@ -340,25 +340,31 @@ def test_a_whole_gift_cycle_with_two_givers(browser: Browser, server: str) -> No
             f"{owner} got “{items[book2]}” by {sample_book(LIST, 2).author} on {long_date(day)}.")], given(b)
         assert gift_item_ids(b) == []
 
-        # She moves book 2 back: on her wishlist again, and reserved by B as before.
+        # She wishes for book 2 again: a new wish, free to reserve; book 2 stays received, and B's
+        # gift stays given, with a word that it is wished for again (issue 50).
         owner_browser.visit("/wishlist/received", "owner-received-both")
         received_row = [r for r in received_rows(owner_browser) if r.get_attribute("data-item") == book2][0]
-        (back,) = [x for x in received_row.find_elements(By.CSS_SELECTOR, 'button[type="submit"]')
-                   if visible_text(owner_browser, x) == "Back to my wishlist"]
-        follow(owner_browser, back, "restored-book2")
+        (again,) = [x for x in received_row.find_elements(By.CSS_SELECTOR, 'button[type="submit"]')
+                    if visible_text(owner_browser, x) == "Wish for it again"]
+        follow(owner_browser, again, "wished-again-book2")
         assert owner_browser.path == "/wishlist", owner_browser.driver.current_url
-        assert flash_message(owner_browser) == "The book is back on your wishlist, as it was."
-        assert sorted(r.get_attribute("data-item") for r in rows(owner_browser, "wishlist-items")) == sorted([book2, book3])
-        assert_owner_sees_nothing(owner_browser, secrets, "the owner's wishlist after moving a book back")
-        owner_browser.visit("/wishlist/received", "owner-received-one")
-        assert [r.get_attribute("data-item") for r in received_rows(owner_browser)] == [book1]
+        assert flash_message(owner_browser) == "The book is on your wishlist again, as a new wish. It stays among the books you received."
+        wished = [r.get_attribute("data-item") for r in rows(owner_browser, "wishlist-items")]
+        (book2_again,) = [item for item in wished if item != book3]
+        assert book2_again not in (book1, book2), wished
+        assert_owner_sees_nothing(owner_browser, secrets, "the owner's wishlist after wishing for a book again")
+        owner_browser.visit("/wishlist/received", "owner-received-still-both")
+        assert sorted(r.get_attribute("data-item") for r in received_rows(owner_browser)) == sorted([book1, book2])
 
-        b.visit(f"/people/{owner}", "member-b-restored")
-        assert mark_of(row_by_id(b, "member-items", book2)) == "Reserved by you"
-        b.visit("/reservations", "gifts-b-restored")
-        assert given(b) == [] and gift_item_ids(b) == [book2], "moving the book back did not give B the reservation back"
-        a.visit(f"/people/{owner}", "member-a-restored")
-        assert mark_of(row_by_id(a, "member-items", book2)) == f"Reserved by {name_b}"
+        b.visit(f"/people/{owner}", "member-b-wished-again")
+        assert mark_of(row_by_id(b, "member-items", book2_again)) == "open"
+        b.visit("/reservations", "gifts-b-wished-again")
+        assert [fold(g) for g in given(b)] == [fold(
+            f"{owner} got “{items[book2]}” by {sample_book(LIST, 2).author} on {long_date(day)}. "
+            f"{owner} put it back on the wishlist on {long_date(utc_today())}, as a new wish.")], given(b)
+        assert gift_item_ids(b) == []
+        a.visit(f"/people/{owner}", "member-a-wished-again")
+        assert mark_of(row_by_id(a, "member-items", book2_again)) == "open"
 
         # She wishes for the idea's book herself: the idea goes, its reservation (A's) with it to her item.
         add_books(owner_browser, (4,))

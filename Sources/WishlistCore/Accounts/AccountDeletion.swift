@@ -1,12 +1,14 @@
+import Foundation
 import GRDB
 
 /// Deleting an account, the same wherever it is asked for: Settings, `/admin` and
 /// `wishlist user delete`.
 ///
-/// Deleting the `user` row takes every row of hers with it (foreign keys, cascade). Unless SQLite
-/// was built with `SECURE_DELETE` (Debian's is), it then only marks the space free, so her words
-/// and picture stay in the file's bytes until something overwrites them; when she held much, the
-/// file is rewritten without them (`VACUUM`).
+/// Deleting the `user` row takes every row of hers with it (foreign keys, cascade), and
+/// `secure_delete` (``AppDatabase``) overwrites them with zeros in the database's pages. The
+/// write-ahead log still holds the pages as they were written, her words among them, until a
+/// checkpoint empties it: every deletion ends with one (``emptyLog(_:tries:)``, issue 50). When
+/// she held much, the file is also rewritten without its free pages (`VACUUM`).
 enum AccountDeletion {
     /// Rows of hers (wishes, books received, readings, gifts and ideas given) beyond which the
     /// file is rewritten even without a picture. Below it, deletion stays a quick write, and
@@ -40,15 +42,47 @@ enum AccountDeletion {
         ) ?? false
     }
 
-    /// Rewrites the file without its free pages, then empties the write-ahead log, which still
-    /// holds the pages as they were. It costs about a copy of the database, during which other
-    /// writes wait. The account is gone whatever happens here: a rewrite that fails (a full
-    /// disk) leaves her bytes in free pages until the next one, and is no reason to say the
-    /// deletion failed.
-    static func rewrite(_ database: AppDatabase) async {
-        try? await database.pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM")
-            _ = try db.checkpoint(.truncate)
+    /// What follows every deletion once it has committed: the file rewritten when she held
+    /// much, then the write-ahead log emptied. The account is gone whatever happens here: a
+    /// rewrite that fails (a full disk) leaves only zeroed free pages behind, and is no reason to
+    /// say the deletion failed.
+    static func erase(_ database: AppDatabase, rewriting: Bool) async {
+        if rewriting {
+            // About a copy of the database, during which other writes wait.
+            try? await database.pool.writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
         }
+        await emptyLog(database)
+    }
+
+    /// How long one try waits for readers to move on before it lets others write again.
+    static let readerWait: TimeInterval = 0.1
+    static let pauseBetweenTries: Duration = .milliseconds(200)
+
+    /// Empties the write-ahead log (`wal_checkpoint(TRUNCATE)`): copies its pages into the
+    /// database and cuts it to nothing, so a copy of the files, or a process killed a moment
+    /// later, finds none of what was deleted. A reader still on a snapshot from before the
+    /// deletion needs the log's old pages, and SQLite refuses to cut it under her (SQLITE_BUSY):
+    /// each try waits `readerWait` for readers, then the writer is free for others while it
+    /// pauses, about half a minute in all (pages read in milliseconds; `wishlist backup` copies
+    /// under one snapshot). Any other failure ends the tries. False when the log kept its pages:
+    /// the next deletion's checkpoint, or SQLite's own as the log is reused, takes them later.
+    @discardableResult
+    static func emptyLog(_ database: AppDatabase, tries: Int = 100) async -> Bool {
+        for attempt in 0..<tries {
+            if attempt > 0 { try? await Task.sleep(for: pauseBetweenTries) }
+            do {
+                try await database.pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA busy_timeout = \(Int(readerWait * 1000))")
+                    defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(AppDatabase.busyTimeout * 1000))") }
+                    _ = try db.checkpoint(.truncate)
+                }
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                continue
+            } catch {
+                return false
+            }
+        }
+        return false
     }
 }

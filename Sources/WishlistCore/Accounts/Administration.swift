@@ -144,7 +144,7 @@ public struct Administration: Sendable {
             try Self.record(actor: actor.username, action: "deleted", subject: name, at: now, db)
             return worthRewriting
         }
-        if worthRewriting { await AccountDeletion.rewrite(database) }
+        await AccountDeletion.erase(database, rewriting: worthRewriting)
     }
 
     /// Makes an account an admin or not, for `wishlist user promote|demote`. The last admin stays one.

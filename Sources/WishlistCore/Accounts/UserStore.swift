@@ -85,6 +85,6 @@ struct UserStore: Sendable {
             guard let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { return false }
             return try AccountDeletion.delete(userID: userID, username: username, db)
         }
-        if worthRewriting { await AccountDeletion.rewrite(database) }
+        await AccountDeletion.erase(database, rewriting: worthRewriting)
     }
 }

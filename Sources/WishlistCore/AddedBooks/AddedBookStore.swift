@@ -27,23 +27,29 @@ public struct AddedBookStore: Sendable {
     }
 
     /// The book's id: the existing book with its ISBN, or a new one under its ISBN-13 (the id a
-    /// list would give it), or under `added-` and random hex when it has no ISBN.
-    static func add(_ book: NewBook, at now: Date, _ db: Database) throws -> Outcome {
+    /// list would give it), or under `added-` and random hex when it has no ISBN. `importID`
+    /// names the Goodreads import that adds it, if one does.
+    static func add(_ book: NewBook, at now: Date, importID: Int64? = nil, _ db: Database) throws -> Outcome {
         if let isbn = book.isbn, let known = try CatalogStore.bookID(isbn: isbn.isbn13, db) ?? CatalogStore.bookID(isbn: isbn.isbn10 ?? "", db) {
             return .known(bookID: known)
         }
         let id = book.isbn?.isbn13 ?? "added-" + SecureRandom.hex(byteCount: 6)
-        try db.execute(
+        // Prepared once per connection, because an import adds thousands.
+        try db.cachedStatement(
             sql: """
                 INSERT INTO book (id, title, author, contributor, publisher, description, isbn10, isbn13, other_isbns,
-                                  image_url, image_width, image_height, source, first_published, added_at)
-                VALUES (?, ?, ?, '', ?, '', ?, ?, '', ?, 0, 0, 'added', ?, ?)
-                """,
-            arguments: [id, book.title, book.author, book.publisher, book.isbn?.isbn10 ?? "", book.isbn?.isbn13 ?? "", book.coverURL, book.firstPublished, StoredDate(now)]
+                                  image_url, image_width, image_height, source, first_published, added_at, import_id)
+                VALUES (?, ?, ?, '', ?, '', ?, ?, '', ?, 0, 0, 'added', ?, ?, ?)
+                """
+        ).execute(
+            arguments: [
+                id, book.title, book.author, book.publisher, book.isbn?.isbn10 ?? "", book.isbn?.isbn13 ?? "", book.coverURL, book.firstPublished,
+                StoredDate(now), importID,
+            ]
         )
         if let isbn = book.isbn {
             for value in [isbn.isbn13, isbn.isbn10].compactMap({ $0 }) {
-                try db.execute(sql: "INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)", arguments: [id, value])
+                try db.cachedStatement(sql: "INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)").execute(arguments: [id, value])
             }
         }
         if let link = book.link {
@@ -55,10 +61,13 @@ public struct AddedBookStore: Sendable {
     }
 
     /// An imported book the catalog does not know, as an added book of its own (or the one
-    /// added before under its ISBN), so that it has a page like any other.
-    static func book(forImported imported: CatalogBook, at now: Date, _ db: Database) throws -> CatalogBook {
+    /// added before under its ISBN), so that it has a page like any other. A book added here
+    /// carries the import's id, so that a failed import takes it away again.
+    static func book(forImported imported: CatalogBook, at now: Date, importID: Int64, _ db: Database) throws -> CatalogBook {
         let isbn = (try? ISBN(imported.isbn13)) ?? (try? ISBN(imported.isbn10))
-        let outcome = try add(NewBook(title: imported.title, author: imported.author, isbn: isbn, publisher: imported.publisher), at: now, db)
+        let outcome = try add(
+            NewBook(title: imported.title, author: imported.author, isbn: isbn, publisher: imported.publisher), at: now, importID: importID, db
+        )
         return CatalogBook(
             id: outcome.bookID, title: imported.title, author: imported.author, contributor: "", publisher: imported.publisher,
             description: "", price: nil, isbn10: isbn?.isbn10 ?? imported.isbn10, isbn13: isbn?.isbn13 ?? imported.isbn13, otherISBNs: [],

@@ -152,7 +152,7 @@ public struct HouseholdStore: Sendable {
                     SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
                         COALESCE(\(MemberName.shownSQL("owner")), reservation.owner_name) AS owner_shown_name,
                         reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
-                        reservation.bought_at, reservation.card, received_item.received_at, reservation.idea_id, gift_idea.note AS idea_note,
+                        reservation.bought_at, reservation.card, received_item.received_at, received_item.wished_again_at, reservation.idea_id, gift_idea.note AS idea_note,
                         owner.sharing, owner.disabled_at AS owner_disabled_at, wishlist_item.*
                     FROM reservation
                     LEFT JOIN user AS owner ON owner.id = reservation.owner_id
@@ -175,15 +175,17 @@ public struct HouseholdStore: Sendable {
 
     private static func gift(_ row: Row) -> Gift {
         let state: Gift.State
+        let listShared = row["sharing"] as String? == Sharing.household.rawValue && row["owner_disabled_at"] as String? == nil
         if row["received_at"] as String? != nil {
-            state = .given(receivedAt: row.date("received_at"))
+            // A wish on a list the giver can no longer see is not the giver's to hear about.
+            state = .given(receivedAt: row.date("received_at"), wishedAgainAt: listShared ? row.optionalDate("wished_again_at") : nil)
         } else if let ideaID = row["idea_id"] as Int64? {
             state = .idea(id: ideaID, note: row["idea_note"])
         } else if row["owner_id"] as Int64? == nil {
             state = .listGone
         } else if row["id"] as Int64? == nil {
             state = .removed
-        } else if row["sharing"] as String? != Sharing.household.rawValue || row["owner_disabled_at"] as String? != nil {
+        } else if !listShared {
             state = .listHidden(itemID: ItemID(row["id"] as Int64))
         } else {
             state = .reserved(item: WishlistStore.item(row))

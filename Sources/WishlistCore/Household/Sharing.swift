@@ -72,8 +72,10 @@ public struct Gift: Sendable, Equatable {
         case removed
         /// The owner deleted their account, and the list with it.
         case listGone
-        /// The owner has it: she marked it received (the giver's "Given" history).
-        case given(receivedAt: Date)
+        /// The owner has it: she marked it received (the giver's "Given" history). When she has
+        /// wished for the book again since (a new wish, free to reserve), the date she did, told
+        /// only while her list is shared.
+        case given(receivedAt: Date, wishedAgainAt: Date?)
         /// A gift idea for the owner (never on her list, so never hidden or removed by her).
         case idea(id: Int64, note: String)
     }

@@ -53,30 +53,19 @@ public struct ReadingStore: Sendable {
         }
     }
 
-    /// Adds the books of a Goodreads "read" shelf in one transaction (all or nothing), each the
-    /// catalog's book when its ISBN is known there; a book already among the member's readings
-    /// is counted, not changed.
-    public func importReadings(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> (added: Int, alreadyPresent: Int) {
-        let matched = try await database.pool.read { db in try WishlistStore.matchCatalog(books, db) }
-        return try await database.pool.write { db in
-            var present = try PresentBooks(userID: userID, table: "reading", db)
-            var counts = (added: 0, alreadyPresent: 0)
-            for (imported, matchedBook) in zip(books, matched) {
-                guard let book = try present.insertGivingABook(matchedBook, at: now, db) else {
-                    counts.alreadyPresent += 1
-                    continue
-                }
-                try db.cachedStatement(sql: """
-                    INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, finished_on, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [
-                    userID, book.id, book.title, book.author, book.isbn13, imported.rating, imported.review,
-                    imported.dateRead?.text, StoredDate(now),
-                ])
-                counts.added += 1
-            }
-            return counts
-        }
+    /// Adds a book of an import's "read" shelf (``GoodreadsImporter``) with its rating, date
+    /// and review, tagged with the import's id; false when the member has read it already (she
+    /// marked it while the import ran).
+    static func insertImported(_ book: CatalogBook, _ imported: GoodreadsImportedBook, userID: Int64, at now: Date, importID: Int64, _ db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, finished_on, updated_at, import_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, book_id) DO NOTHING
+            """).execute(arguments: [
+            userID, book.id, book.title, book.author, book.isbn13, imported.rating, imported.review,
+            imported.dateRead?.text, StoredDate(now), importID,
+        ])
+        return db.changesCount == 1
     }
 
     public func readings(userID: Int64, sort: ReadingSort) async throws -> [Reading] {

@@ -64,11 +64,20 @@ public struct AppDatabase: Sendable {
         try pool.read { try Self.migrator.appliedMigrations($0) }
     }
 
+    /// How long a connection waits for another's lock before SQLITE_BUSY.
+    static let busyTimeout: TimeInterval = 5
+
     static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Writers queue behind each other for a while instead of failing at once with SQLITE_BUSY.
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // What is deleted is overwritten with zeros, in its pages and in the pages freed: a
+            // deleted account's words do not wait in the file for something to reuse the space.
+            // Debian's SQLite does this by default; SQLite's own default (macOS's) does not.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+        }
         return configuration
     }
 }

@@ -160,7 +160,7 @@ public enum GoodreadsCSV {
     /// when a row breaks the rules of form input: a control character in a column the import
     /// reads, or a to-read book whose title, author, publisher or notes is over 500, 300, 200 or
     /// 2,000 characters, or whose Date Added is after tomorrow.
-    public static func parse(_ text: String, now: Date, maxRows: Int = 5000) throws -> GoodreadsImport {
+    public static func parse(_ text: String, now: Date, maxRows: Int = 50_000) throws -> GoodreadsImport {
         var reader = CSVRecordReader(text)
         guard let headerRecord = try reader.next() else { throw GoodreadsCSVError.emptyFile }
         let columns = try ImportColumns(header: headerRecord.fields)

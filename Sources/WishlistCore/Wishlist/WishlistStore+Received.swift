@@ -15,22 +15,29 @@ public struct ReceivedItem: Sendable, Equatable {
     public let cards: [Card]
 }
 
-/// The owner's "I got it", the received books, and moving one back. The move happens in one
-/// transaction: the item leaves `wishlist_item` for `received_item` with the same id, and its
+/// The owner's "I got it", the received books, and wishing for one again. The move happens in
+/// one transaction: the item leaves `wishlist_item` for `received_item` with the same id, and its
 /// reservation follows it, so the giver sees it given; until then nothing of the reservation is
 /// read on the owner's behalf.
+///
+/// Once received, a book stays received. "I got it" shows her the cards, so it cannot be taken
+/// back as if it had never happened: wishing for the book again makes a new wish, without the
+/// reservation or the cards, and the givers keep their gift as given (issue 50,
+/// docs/decisions/received-books-stay-received.md).
 extension WishlistStore {
-    public enum RestoreOutcome: Sendable, Equatable {
-        case restored
-        /// The same book is on the wishlist again (added since): nothing moved.
+    public enum WishAgainOutcome: Sendable, Equatable {
+        case wished
+        /// The same book is on the wishlist again (added since): nothing changed.
         case alreadyOnWishlist
         case notFound
     }
 
-    private static let itemColumns = """
-        id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
-        buy_links, reading_links, note, priority, added_at
+    /// What a wish and a received book hold alike, besides the id and the dates.
+    private static let wishColumns = """
+        user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+        buy_links, reading_links, note, priority
         """
+    private static let itemColumns = "id, \(wishColumns), added_at"
 
     /// Moves the owner's item to her received books; nil when she has no such item (any more).
     public func markReceived(itemID: ItemID, userID: Int64, at now: Date) async throws -> WishlistItem? {
@@ -48,12 +55,14 @@ extension WishlistStore {
         }
     }
 
-    /// Puts a received book back on the wishlist as it was (a mistake): its reservation is the
-    /// giver's again, and nobody is told anything.
-    public func restoreReceived(itemID: ItemID, userID: Int64) async throws -> RestoreOutcome {
+    /// Puts a received book on the wishlist again as a new wish, with its note and priority and
+    /// nothing of the givers': the received book, its reservations and their cards stay where
+    /// they are. The same for her whoever reserved it or wrote for it; its givers see when it was
+    /// wished for again.
+    public func wishAgain(receivedID: ItemID, userID: Int64, at now: Date) async throws -> WishAgainOutcome {
         try await database.pool.write { db in
             guard let bookID = try Row.fetchOne(
-                db, sql: "SELECT book_id FROM received_item WHERE id = ? AND user_id = ?", arguments: [itemID.rawValue, userID]
+                db, sql: "SELECT book_id FROM received_item WHERE id = ? AND user_id = ?", arguments: [receivedID.rawValue, userID]
             ).map({ $0["book_id"] as String? }) else { return .notFound }
             if let bookID, try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ?)", arguments: [userID, bookID]
@@ -61,13 +70,13 @@ extension WishlistStore {
                 return .alreadyOnWishlist
             }
             try db.execute(
-                sql: "INSERT INTO wishlist_item (\(Self.itemColumns)) SELECT \(Self.itemColumns) FROM received_item WHERE id = ?",
-                arguments: [itemID.rawValue]
+                sql: "INSERT INTO wishlist_item (\(Self.wishColumns), added_at) SELECT \(Self.wishColumns), ? FROM received_item WHERE id = ?",
+                arguments: [StoredDate(now), receivedID.rawValue]
             )
-            try db.execute(sql: "UPDATE reservation SET item_id = received_item_id WHERE received_item_id = ?", arguments: [itemID.rawValue])
-            try db.execute(sql: "DELETE FROM received_item WHERE id = ?", arguments: [itemID.rawValue])
-            if let bookID { try Self.absorbIdea(bookID: bookID, into: itemID.rawValue, ownerID: userID, db) }
-            return .restored
+            let wishID = db.lastInsertedRowID
+            try db.execute(sql: "UPDATE received_item SET wished_again_at = ? WHERE id = ?", arguments: [StoredDate(now), receivedID.rawValue])
+            if let bookID { try Self.absorbIdea(bookID: bookID, into: wishID, ownerID: userID, db) }
+            return .wished
         }
     }
 

@@ -179,29 +179,26 @@ public struct WishlistStore: Sendable {
         }
     }
 
-    /// Adds imported books in one transaction (all or nothing). A book whose ISBN is in the
-    /// catalog becomes that catalog book; any other becomes an added book with a page. Books already on
-    /// the wishlist (same catalog book, same ISBN-13, or same title and author) are counted, not added.
-    ///
-    /// The catalog is matched in a read first: SQLite has one writer, and every page that
-    /// signs a user in or adds a book waits for it, so the write holds only what must be atomic
-    /// (one read of the user's items and the inserts).
-    public func importBooks(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> WishlistImportSummary {
-        let matched = try await database.pool.read { db in try Self.matchCatalog(books, db) }
-        return try await database.pool.write { db in
-            var present = try PresentBooks(userID: userID, table: "wishlist_item", db)
-            var summary = WishlistImportSummary()
-            for (imported, matchedBook) in zip(books, matched) {
-                guard let book = try present.insertGivingABook(matchedBook, at: now, db) else {
-                    summary.alreadyPresent += 1
-                    continue
-                }
-                try Self.insert(book, userID: userID, note: imported.notes, addedAt: imported.dateAdded ?? now, db)
-                try Self.absorbIdea(bookID: book.id, into: db.lastInsertedRowID, ownerID: userID, db)
-                summary.added += 1
-            }
-            return summary
-        }
+    /// Adds a book of an import (``GoodreadsImporter``), tagged with the import's id so that a
+    /// failed import takes it away again; false when the member has the book already (she added
+    /// it herself while the import ran). Prepared once per connection, because an import runs
+    /// it for thousands of rows.
+    static func insertImported(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, importID: Int64, _ db: Database) throws -> Bool {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
+                    image_url, image_width, image_height, buy_links, reading_links, note, added_at, import_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, book_id) DO NOTHING
+                """
+        ).execute(
+            arguments: [
+                userID, book.id, book.title, book.author, book.publisher, book.description,
+                book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
+                encode(book.buyLinks), encode(book.readingLinks), note, StoredDate(addedAt), importID,
+            ]
+        )
+        return db.changesCount == 1
     }
 
     // MARK: Rows
@@ -210,7 +207,6 @@ public struct WishlistStore: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
     }
 
-    /// Prepared once per connection, because an import runs it for thousands of rows.
     private static func insert(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, _ db: Database) throws {
         try db.cachedStatement(
             sql: """
@@ -307,11 +303,11 @@ struct PresentBooks {
     }
 
     /// Records an imported book as present, with a book of its own when the catalog had none
-    /// (an added book, `AddedBookStore`); nil when it was present already.
-    mutating func insertGivingABook(_ book: CatalogBook, at now: Date, _ db: Database) throws -> CatalogBook? {
+    /// (an added book, `AddedBookStore`, tagged with the import); nil when it was present already.
+    mutating func insertGivingABook(_ book: CatalogBook, at now: Date, importID: Int64, _ db: Database) throws -> CatalogBook? {
         guard insert(book) else { return nil }
         guard book.id.isEmpty else { return book }
-        let added = try AddedBookStore.book(forImported: book, at: now, db)
+        let added = try AddedBookStore.book(forImported: book, at: now, importID: importID, db)
         guard bookIDs.insert(added.id).inserted else { return nil }
         return added
     }

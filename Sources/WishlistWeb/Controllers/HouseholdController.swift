@@ -333,10 +333,11 @@ struct HouseholdController {
                     "cancel_path": .string(SitePath.ideas(gift.ownerName) + "/\(id)/reservation/delete"),
                 ]
                 shared = true
-            case .given(let receivedAt):
+            case .given(let receivedAt, let wishedAgainAt):
                 given.append([
                     "owner": .string(gift.ownerShownName), "title": .string(gift.title), "author": .string(gift.author),
                     "received_at": .date(receivedAt), "card": .string(gift.card),
+                    "wished_again_at": wishedAgainAt.map(TemplateValue.date) ?? .null,
                 ])
                 continue
             case .listHidden(let itemID):

@@ -8,6 +8,7 @@ struct WishlistController {
     let database: AppDatabase
     let wishlist: WishlistStore
     let reading: ReadingStore
+    let importer: GoodreadsImporter
     let catalog: CatalogStore
     let pages: PageRenderer
     let clock: WallClock
@@ -22,7 +23,7 @@ struct WishlistController {
         group.get("wishlist.csv", use: export)
         group.post("wishlist/import", use: importCSV)
         group.get("wishlist/received", use: receivedBooks)
-        group.post("wishlist/received/:item/restore", use: restoreReceived)
+        group.post("wishlist/received/:item/restore", use: wishAgain)
         group.post("wishlist/:item/received", use: markReceived)
         group.get("wishlist/:item", use: show)
         group.post("wishlist/:item", use: saveNote)
@@ -184,16 +185,16 @@ struct WishlistController {
         )
     }
 
-    /// A received book back on the wishlist (pressed by mistake); nobody is told.
-    @Sendable func restoreReceived(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// A received book wished for again: a new wish, the same answer whoever gave or wrote for it.
+    @Sendable func wishAgain(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        switch try await wishlist.restoreReceived(itemID: try Self.itemID(context), userID: user.userID) {
-        case .restored:
-            return redirectWithFlash(to: SitePath.wishlist, "restored")
+        switch try await wishlist.wishAgain(receivedID: try Self.itemID(context), userID: user.userID, at: clock.now()) {
+        case .wished:
+            return redirectWithFlash(to: SitePath.wishlist, "wishedagain")
         case .alreadyOnWishlist:
             throw PageError(
                 .conflict, title: "Already on your wishlist",
-                message: "You have added this book to your wishlist again since, so it stays among the books you received."
+                message: "You have added this book to your wishlist again since, so nothing changed."
             )
         case .notFound:
             throw PageError(.notFound, title: "Not among your received books", message: "That book isn't among the books you received, so nothing changed.")
@@ -231,14 +232,18 @@ struct WishlistController {
         let now = clock.now()
         let parsed: GoodreadsImport
         do {
-            parsed = try GoodreadsCSV.parse(text, now: now)
+            // Reading 50,000 rows takes seconds in a debug build: on the cooperative pool, not on
+            // the event loop, whose other connections (another member's sign-in) would wait (issue 50).
+            parsed = try await withTaskExecutorPreference(globalConcurrentExecutor) { try GoodreadsCSV.parse(text, now: now) }
         } catch let error as GoodreadsCSVError {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
         }
-        var summary = try await wishlist.importBooks(parsed.books.filter { $0.shelf == .toRead }, userID: user.userID, at: now)
-        (summary.readAdded, summary.readAlreadyPresent) = try await reading.importReadings(
-            parsed.books.filter { $0.shelf == .read }, userID: user.userID, at: now
-        )
+        guard case .imported(var summary) = try await importer.run(parsed.books, userID: user.userID, at: now) else {
+            return try await indexPage(
+                context, userID: user.userID, sort: .added, status: .conflict,
+                importError: "Your earlier import is still being added. Once its page has loaded, your wishlist shows what it brought; import this file then if you still need to."
+            )
+        }
         summary.skipped = parsed.skipped
         var visitor = context.visitor
         visitor.signedIn?.wishlistCount = try await wishlist.count(userID: user.userID)
@@ -251,7 +256,7 @@ struct WishlistController {
 
     private func indexPage(
         _ context: AppRequestContext, userID: Int64, sort: WishlistSort,
-        summary: WishlistImportSummary? = nil, importError: String? = nil
+        summary: WishlistImportSummary? = nil, status: HTTPResponse.Status = .unprocessableContent, importError: String? = nil
     ) async throws -> Response {
         let items = try await wishlist.items(userID: userID, sort: sort, page: 1)
         let placements = try await catalog.placements(of: items.items.compactMap(\.bookID))
@@ -267,7 +272,7 @@ struct WishlistController {
         values["errors"] = importError.map { ["file": .string($0)] } ?? .null
         return try pages.render(
             "wishlist/index.html", title: "Your wishlist", nav: "wishlist", for: context.visitor,
-            status: importError == nil ? .ok : .unprocessableContent, values: values
+            status: importError == nil ? .ok : status, values: values
         )
     }
 

@@ -82,8 +82,8 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Your card is removed: the gift stays anonymous.")
         case ("received", _):
             return PageFlash(kind: "success", message: "Enjoy it! The book moved to the books you received.", link: (SitePath.received, "Books you received"))
-        case ("restored", _):
-            return PageFlash(kind: "success", message: "The book is back on your wishlist, as it was.")
+        case ("wishedagain", _):
+            return PageFlash(kind: "success", message: "The book is on your wishlist again, as a new wish. It stays among the books you received.")
         case ("bookadded", _):
             return PageFlash(kind: "success", message: "The book is added. It has a page like any other: wish for it, read it, rate it.")
         case ("bookknown", _):

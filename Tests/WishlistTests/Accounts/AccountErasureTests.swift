@@ -9,9 +9,9 @@ struct AccountErasureTests {
     /// Her words, each unlike anything else in the database.
     static let words = ["Marmalade note zq7", "Wombats everywhere qx9 review", "Lighthouse keeper jv4 bio"]
 
-    /// Signs up `username` with a note, a review and a bio made of `words`.
-    static func member(_ browser: inout TestBrowser, _ username: String, book: String, _ database: AppDatabase) async throws {
-        try await browser.signUp(username)
+    /// Signs up `username` (with `email`) with a note, a review and a bio made of `words`.
+    static func member(_ browser: inout TestBrowser, _ username: String, email: String = "", book: String, _ database: AppDatabase) async throws {
+        try await browser.signUp(username, email: email)
         try await browser.post("/wishlist", [("book", book), ("return_to", "/lists")])
         let item = try await DataExportHTTPTests.itemID(database, owner: username, book: book)
         #expect(try await browser.post("/wishlist/\(item)", [("note", words[0]), ("priority", "normal")]).status == .seeOther)
@@ -98,5 +98,56 @@ struct AccountErasureTests {
             return (atThreshold, try AccountDeletion.worthRewriting(userID: id, db))
         }
         #expect(!atThreshold && pastIt)
+    }
+
+    /// Issue 50: a small account's deletion rewrites nothing, and left her note and address in
+    /// the write-ahead log, where a copy of the files, or a process killed a moment later, found
+    /// them. The deletion now empties the log itself: no checkpoint of the test's own here.
+    @Test func theDeletionEmptiesTheWriteAheadLogOfHerWords() async throws {
+        let server = try await TestApp.build()
+        let database = server.database
+        let books = try await WishlistHTTPTests.fictionIDs(server)
+        let address = "wal-erin-q8@example.com"
+        try await TestApp.run(server) { keeper in
+            try await keeper.signUp("keeper-4v")
+            var erin = TestBrowser(client: keeper.client)
+            try await Self.member(&erin, "erin-4v", email: address, book: books[0], database)
+            let needles = (Self.words + [address]).map { Data($0.utf8) }
+            #expect(needles.allSatisfy { (try? Self.files(database).range(of: $0)) != nil }, "the search finds her before")
+
+            try await erin.get("/settings")
+            #expect(try await erin.post("/settings/delete-account", [("password", "correct horse battery")]).location == "/login")
+
+            let bytes = try Self.files(database)
+            for needle in needles {
+                #expect(bytes.range(of: needle) == nil, "left in the files: \(String(decoding: needle, as: UTF8.self))")
+            }
+            let log = try FileManager.default.attributesOfItem(atPath: database.pool.path + "-wal")[.size] as? Int
+            #expect(log == 0, "the write-ahead log is cut to nothing")
+            #expect(try await keeper.get("/settings").status == .ok, "the server goes on")
+        }
+    }
+
+    /// A reader on a snapshot from before the deletion needs the log's pages: the log cannot be
+    /// emptied under her, the tries end without hanging, and once she has moved on it empties.
+    @Test func aReaderOnAnOlderSnapshotKeepsTheLogUntilSheMovesOn() async throws {
+        let database = try await TestApp.build().database
+        var held = Configuration()
+        held.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: database.pool.path, configuration: held)
+        try reader.inDatabase { db in
+            try db.execute(sql: "BEGIN")
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user")
+        }
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('later', 'later', 'x', ?)", arguments: [Date()])
+        }
+        #expect(await AccountDeletion.emptyLog(database, tries: 2) == false, "a reader on an older snapshot holds the log")
+        #expect(try await database.pool.write { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM user WHERE username = 'later'") } == 1,
+                "and the writer is free meanwhile")
+        try reader.inDatabase { try $0.execute(sql: "COMMIT") }
+        #expect(await AccountDeletion.emptyLog(database, tries: 1))
+        #expect(try FileManager.default.attributesOfItem(atPath: database.pool.path + "-wal")[.size] as? Int == 0)
+        try reader.close()
     }
 }

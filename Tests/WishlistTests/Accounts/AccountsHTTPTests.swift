@@ -471,6 +471,8 @@ struct AccountsHTTPTests {
                 )
                 try MailOutbox.insert([1], sealedWith: OutboxKey(bytes: Array(repeating: 7, count: 32)), kind: .digest, userID: gonerID, recipient: MailAddress("goner@example.com")!, now: Date(), db)
                 _ = try UnsubscribeLinks.create(userID: gonerID, now: Date(), db)
+                // A Goodreads import under way (issue 50), which her deletion ends.
+                try db.execute(sql: "INSERT INTO goodreads_import (user_id, started_at) VALUES (?, ?)", arguments: [gonerID, Date()])
             }
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             let gonerBefore = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }

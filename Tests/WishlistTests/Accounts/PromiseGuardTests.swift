@@ -60,11 +60,11 @@ struct PromiseGuardTests {
         }
     }
 
-    /// "the import's row limit": 5,000 rows are read, 5,001 are refused with a sentence.
-    @Test func theImportTakes5000RowsAndRefuses5001() throws {
+    /// "the import's row limit": 50,000 rows are read, 50,001 are refused with a sentence.
+    @Test func theImportTakes50000RowsAndRefuses50001() throws {
         let header = "Title,Author\n"
-        let rows = (1...5_000).map { "Book \($0),Author \($0)\n" }.joined()
-        #expect(try GoodreadsCSV.parse(header + rows, now: Date()).books.count == 5_000)
+        let rows = (1...50_000).map { "Book \($0),Author \($0)\n" }.joined()
+        #expect(try GoodreadsCSV.parse(header + rows, now: Date()).books.count == 50_000)
         #expect(throws: GoodreadsCSVError.self) { try GoodreadsCSV.parse(header + rows + "One more,Author\n", now: Date()) }
     }
 }

@@ -119,23 +119,51 @@ struct GiftCycleHTTPTests {
         }
     }
 
-    @Test func aBookMovedBackByMistakeIsOnTheWishlistAndReservedAsBefore() async throws {
+    /// Issue 50: "I got it" shows her the cards, so moving the book back cannot be an undo that
+    /// leaves its givers thinking the gift is still a surprise. She wishes for it again: a new
+    /// wish, free to reserve, while the received book keeps its card and its givers their gift
+    /// as given, and are told.
+    @Test func aReceivedBookWishedForAgainIsANewWishAndItsGiversKeepItGiven() async throws {
         let home = try await Household.make()
         let item = home.itemIDs[0]
         try await TestApp.run(home.server) { browser in
             var maya = try await TestBrowser.signedIn("maya", like: browser)
             try await maya.share()
             var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
             _ = try await ana.reserve(item)
             _ = try await ana.post("/reservations/\(item)/bought", [])
+            _ = try await ana.post("/reservations/\(item)/card", [("message", "Happy reading, love Ana")])
             _ = try await maya.post("/wishlist/\(item)/received", [])
-            #expect(try await ana.post("/wishlist/received/\(item)/restore", []).status == .notFound, "only hers to move back")
-            let restored = try await maya.post("/wishlist/received/\(item)/restore", [])
-            #expect(restored.location == "/wishlist")
-            #expect(try await maya.get("/wishlist/\(item)").status == .ok, "the same item, at the same address")
-            #expect(try await ana.get("/people/maya").shows("Bought by you"), "the reservation is the giver's again")
-            #expect(!(try await ana.get("/reservations").text.contains(#"id="given""#)))
-            #expect(try await maya.post("/wishlist/received/\(item)/restore", []).status == .notFound)
+            #expect(try await ana.post("/wishlist/received/\(item)/restore", []).status == .notFound, "only hers to wish for again")
+
+            let again = try await maya.post("/wishlist/received/\(item)/restore", [])
+            #expect(again.location == "/wishlist")
+            let wish = try await home.server.database.pool.read { db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM wishlist_item WHERE book_id = (SELECT book_id FROM received_item WHERE id = ?)", arguments: [item])
+            }
+            #expect(wish != nil && wish != item, "a new wish, not the received item back")
+            #expect(try await maya.get("/wishlist/\(item)").status == .notFound)
+            let received = try await maya.get("/wishlist/received")
+            #expect(received.shows("1 book") && received.text.contains("Happy reading, love Ana"), "it stays received, with its card")
+            #expect(try await maya.post("/wishlist/received/\(item)/restore", []).status == .conflict, "the book is on her wishlist already")
+
+            let gifts = try await ana.get("/reservations")
+            #expect(gifts.text.contains(#"id="given""#) && gifts.shows("got “\(home.titles[0])”"), "Ana's gift stays given")
+            #expect(gifts.shows("maya put it back on the wishlist on"), "and she is told it is wished for again")
+            #expect(try await ana.post("/reservations/\(item)/delete", []).status == .notFound, "a given gift cannot be cancelled")
+            let bens = try await ben.get("/people/maya")
+            #expect(!bens.shows("Bought by ana") && !bens.shows("Reserved by ana"), "the new wish carries nothing of Ana's")
+            #expect(try await ben.reserve(wish!).status == .seeOther, "the new wish is free to reserve")
+
+            // When the new wish arrives, it brings only its own givers' cards.
+            _ = try await maya.post("/wishlist/\(wish!)/received", [])
+            let both = try await maya.get("/wishlist/received")
+            #expect(both.shows("2 books") && both.text.ranges(of: "Happy reading, love Ana").count == 1)
+
+            // A list turned private tells its givers nothing more of her wishes.
+            try await maya.share("private")
+            #expect(!(try await ana.get("/reservations").shows("put it back on the wishlist")))
         }
     }
 }

@@ -28,6 +28,13 @@ struct OwnerNeverKnowsTests {
             body = response.text
         }
 
+        /// The answer with `body` in place of its own, and without the length, which the body says.
+        init(_ response: TestResponse, body: String) {
+            status = response.status
+            headers = Answer(response).headers.filter { !$0.lowercased().hasPrefix("content-length:") }
+            self.body = body
+        }
+
         var description: String { "\(status) \(headers) \(body.prefix(200))" }
     }
 
@@ -120,5 +127,76 @@ struct OwnerNeverKnowsTests {
             let reservedRemoval = Answer(try await maya.post("/wishlist/\(home.itemIDs[2])/delete", []))
             #expect(freeRemoval == reservedRemoval)
         }
+    }
+
+    /// "I got it" shows her the cards, by design; nothing after it may tell her whether anyone
+    /// had reserved, bought or written for the book (issue 50). The same household twice, her
+    /// same steps in each (two books received, wished for again, received again), the givers
+    /// acting in one only: every answer is the same bytes but the cards on the received page.
+    @Test func receivingAndWishingAgainAnswerAlikeWhateverTheGiversDid() async throws {
+        let quiet = try await Self.receiveAndWishAgain(giversAct: false)
+        let busy = try await Self.receiveAndWishAgain(giversAct: true)
+        #expect(quiet.keys.sorted() == busy.keys.sorted())
+        for (route, answer) in quiet {
+            #expect(busy[route] == answer, "\(route) differs when the givers had acted: \(answer.body.firstDifference(busy[route]?.body ?? ""))")
+        }
+    }
+
+    /// Her answers in a new household, with the CSRF token (each server makes its own), the
+    /// received page's cards and the runs of white space taken out.
+    static func receiveAndWishAgain(giversAct: Bool) async throws -> [String: Answer] {
+        let home = try await Household.make(clock: ManualClock().clock)
+        let items = Array(home.itemIDs.prefix(2))
+        return try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            if giversAct {
+                var ana = try await TestBrowser.signedIn("ana", like: browser)
+                var ben = try await TestBrowser.signedIn("ben", like: browser)
+                #expect(try await ana.reserve(items[0]).status == .seeOther)
+                #expect(try await ana.post("/reservations/\(items[0])/bought", []).status == .seeOther)
+                #expect(try await ana.post("/reservations/\(items[0])/card", [("message", "Love, Ana")]).status == .seeOther)
+                #expect(try await ben.reserve(items[1]).status == .seeOther)
+            }
+            var answers: [String: Answer] = [:]
+            func record(_ key: String, _ response: TestResponse) {
+                // The cards go with the blank lines their loop leaves, so the spacing goes too.
+                let body = response.text.replacing(/name="csrf_token" value="[^"]+"/, with: "name=\"csrf_token\"")
+                    .replacing(/<figure class="gift-card">.*?<\/figure>/.dotMatchesNewlines(), with: "").replacing(/\s+/, with: " ")
+                answers[key] = Answer(response, body: body)
+            }
+            func herPages(_ round: String) async throws {
+                let wishes = try await home.server.database.pool.read { try Int64.fetchAll($0, sql: "SELECT id FROM wishlist_item ORDER BY id") }
+                for path in ["/", "/wishlist", "/wishlist?sort=priority", "/wishlist/received", "/wishlist.csv", "/reservations", "/people/maya", "/settings/data"]
+                    + wishes.map({ "/wishlist/\($0)" }) {
+                    record("\(round) GET \(path)", try await maya.get(path))
+                }
+            }
+            // Two of her books, then two of her wishes after that (one a book wished for again).
+            for round in ["first", "second"] {
+                var received = items
+                if round == "second" {
+                    received = try await home.server.database.pool.read { try Int64.fetchAll($0, sql: "SELECT id FROM wishlist_item ORDER BY id DESC LIMIT 2") }
+                }
+                for item in received {
+                    record("\(round) POST received \(item)", try await maya.post("/wishlist/\(item)/received", []))
+                }
+                try await herPages(round + " received")
+                for item in received {
+                    record("\(round) POST wish again \(item)", try await maya.post("/wishlist/received/\(item)/restore", []))
+                    record("\(round) POST wish again twice \(item)", try await maya.post("/wishlist/received/\(item)/restore", []))
+                }
+                try await herPages(round + " wished again")
+            }
+            return answers
+        }
+    }
+}
+
+private extension String {
+    /// Where `other` first departs from this text, for a failure's message.
+    func firstDifference(_ other: String) -> String {
+        let common = zip(self, other).prefix { $0 == $1 }.count
+        return "“\(dropFirst(max(0, common - 60)).prefix(160))” became “\(other.dropFirst(max(0, common - 60)).prefix(160))”"
     }
 }

@@ -260,6 +260,20 @@ enum UpgradeFixtures {
             INSERT INTO mail_outbox (id, kind, user_id, recipient, message, created_at, next_attempt_at, attempts, state, last_reply, finished_at) VALUES
                 (3, 'address-in-use', 1, 'alice@example.com', X'', '2024-03-16 09:00:00.000', '2024-03-16 09:00:00.000', 1, 'sent', '250 2.0.0 Queued', '2024-03-16 09:00:01.000');
             """,
+        // Alice wishes for a book she received again (a new wish; the received one stays, its
+        // card and reservation with it), and Carol's finished import brought a wish.
+        "28-data-review": """
+            INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                                       buy_links, reading_links, note, priority, added_at)
+                SELECT 11, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                       buy_links, reading_links, note, priority, '2024-03-16 10:00:00.000'
+                FROM received_item WHERE id = 7;
+            UPDATE received_item SET wished_again_at = '2024-03-16 10:00:00.000' WHERE id = 7;
+            INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                                       buy_links, reading_links, note, priority, added_at, import_id) VALUES
+                (12, 3, '9780000000040', 'North of Nowhere', 'Dev Rao', 'Quay', '', '0000000043', '9780000000040', NULL, 0, 0,
+                 '[]', '[]', 'From Goodreads', 0, '2024-03-16 11:00:00.000', 1);
+            """,
     ]
 }
 

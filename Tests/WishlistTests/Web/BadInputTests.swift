@@ -381,7 +381,7 @@ struct BadInputTests {
                 ("too many fields in a row", csv(header + "A,B,C,to-read,extra,more\n")),
                 ("1 MB of one line", Array(Self.megabyte.utf8)),
                 ("binary data", (0..<4096).map { UInt8($0 % 256) }),
-                ("over 2 MiB", Array(repeating: UInt8(ascii: "a"), count: 2 * 1024 * 1024 + 10)),
+                ("over 20 MiB", Array(repeating: UInt8(ascii: "a"), count: 20 * 1024 * 1024 + 10)),
                 ("a title of 1 MB", csv(header) + Array(Self.megabyte.utf8) + csv(",Someone,,to-read\n")),
                 ("an escape character in an author", csv(header + "A Title,Some\u{1B}one,,to-read\n")),
             ]

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// Issue 50: a 5,000-row import held SQLite's one writer for its whole run, and another member's
+/// sign-in waited 14.8 s for it. The import is written in slices now, and stays all or nothing.
+/// Slices here are cut by rows only (an hour's duration), so that each test knows where the
+/// import stands; nothing waits on the wall clock.
+@Suite("A Goodreads import in slices: others write meanwhile, and what fails leaves nothing", .removesTemporaryDirectories)
+struct ImportInSlicesTests {
+    static let slice = GoodreadsImporter.Slice(rows: 10, duration: .seconds(3600))
+
+    /// A 979 ISBN-13 of `number`, its check digit right.
+    static func isbn13(_ number: Int) -> String {
+        let twelve = "979" + String(format: "%09d", number)
+        let sum = twelve.enumerated().reduce(0) { $0 + ($1.offset % 2 == 0 ? 1 : 3) * Int(String($1.element))! }
+        return twelve + String((10 - sum % 10) % 10)
+    }
+
+    /// `count` rows no catalog has, each with an ISBN of its own (so each adds a book), every
+    /// fifth on the read shelf, then the books of `catalog` (ISBN-13s) to read.
+    static func export(_ count: Int, catalog: [String] = []) -> [GoodreadsImportedBook] {
+        (0..<count).map { number in
+            GoodreadsImportedBook(
+                shelf: number % 5 == 4 ? .read : .toRead, title: "Sliced \(number)", author: "Author \(number)", isbn10: "",
+                isbn13: isbn13(100_000 + number), publisher: "", dateAdded: nil, notes: "", rating: number % 5 == 4 ? 4 : nil, line: number + 2
+            )
+        } + catalog.enumerated().map { index, isbn13 in
+            GoodreadsImportedBook(title: "Listed \(index)", author: "", isbn10: "", isbn13: isbn13, publisher: "", dateAdded: nil, notes: "", line: count + index + 2)
+        }
+    }
+
+    /// Pauses the import after its first slice (any later one passes) until the test lets it go.
+    final class Pause: Sendable {
+        let reached = AsyncStream<Void>.makeStream()
+        let release = AsyncStream<Void>.makeStream()
+        private let slices = Mutex(0)
+
+        @Sendable func betweenSlices() async {
+            guard slices.withLock({ $0 += 1; return $0 }) == 1 else { return }
+            reached.continuation.yield()
+            for await _ in release.stream { return }
+        }
+
+        func waitUntilReached() async {
+            for await _ in reached.stream { return }
+        }
+    }
+
+    /// Whether another connection can begin writing this moment: `BEGIN IMMEDIATE` without
+    /// waiting, which fails at once while any connection holds a write transaction.
+    static func writerIsFree(_ database: AppDatabase) throws -> Bool {
+        let other = try DatabaseQueue(path: database.pool.path)
+        defer { try? other.close() }
+        do {
+            try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE; ROLLBACK") }
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            return false
+        }
+    }
+
+    static func userID(_ username: String, _ database: AppDatabase) async throws -> Int64 {
+        try await database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = ?", arguments: [username])! }
+    }
+
+    /// What an import writes: her wishes and readings, the books no list has, the imports under way.
+    static func counts(_ database: AppDatabase) async throws -> [Int] {
+        try await database.pool.read { db in
+            try ["wishlist_item", "reading", "book WHERE source = 'added'", "goodreads_import", "gift_idea", "reservation WHERE idea_id IS NOT NULL"]
+                .map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)")! }
+        }
+    }
+
+    @Test func anotherMemberSignsInAndAddsABookWhileAnImportIsUnderWay() async throws {
+        let server = try await TestApp.build()
+        let database = server.database
+        let books = try await WishlistHTTPTests.fictionIDs(server)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("reader-s2")
+            var importing = TestBrowser(client: browser.client)
+            try await importing.signUp("importer-s2")
+            let pause = Pause()
+            let importer = GoodreadsImporter(database: database, slice: Self.slice, betweenSlices: pause.betweenSlices)
+            let userID = try await Self.userID("importer-s2", database)
+            let run = Task { try await importer.run(Self.export(100), userID: userID, at: Date()) }
+            await pause.waitUntilReached()
+
+            let free = try Self.writerIsFree(database)
+            #expect(free, "the import holds the writer between its slices")
+            // Without a free writer the writes below would wait for an import that waits for them.
+            if free {
+                #expect(try await database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 10,
+                        "one slice in, the import is under way")
+                var reader = TestBrowser(client: browser.client)
+                #expect(try await reader.signIn("reader-s2").status == .seeOther, "a sign-in writes its session meanwhile")
+                #expect(try await reader.post("/wishlist", [("book", books[0]), ("return_to", "/wishlist")]).status == .seeOther)
+                #expect(try await importer.run(Self.export(3), userID: userID, at: Date()) == .alreadyImporting,
+                        "a second import of hers waits for none and counts nothing as hers")
+            }
+            pause.release.continuation.yield()
+            #expect(try await run.value == .imported(WishlistImportSummary(added: 80, alreadyPresent: 0, readAdded: 20, readAlreadyPresent: 0)))
+            #expect(try await Self.counts(database)[3] == 0, "the import is finished")
+        }
+    }
+
+    @Test func anImportThatFailsHalfwayLeavesNothingOfIt() async throws {
+        struct Failure: Error {}
+        let (database, userID) = try await WishlistImportTests.database(catalog: [
+            WishlistImportTests.catalogBook("9780000000101", isbn10: "0000000101", title: "An Idea's Book"),
+        ])
+        // A giver's idea for a book of the file, reserved: her import would make it her wish.
+        let giverID = try await database.pool.write { db in
+            try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('giver', 'giver', 'x', ?)", arguments: [Date()])
+            return db.lastInsertedRowID
+        }
+        let household = HouseholdStore(database: database)
+        try await household.setSharing(userID: userID, .household)
+        #expect(try await household.suggest(bookID: "9780000000101", for: userID, by: giverID, note: "", at: Date()) == .suggested)
+        let ideaID = try await database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM gift_idea") } ?? 0
+        #expect(try await household.reserveIdea(ideaID: ideaID, giverID: giverID, at: Date()) == .reserved)
+        let before = try await Self.counts(database)
+        let export = Self.export(95, catalog: ["9780000000101"])
+
+        let slices = Mutex(0)
+        let failing = GoodreadsImporter(database: database, slice: Self.slice) {
+            if slices.withLock({ $0 += 1; return $0 }) == 5 { throw Failure() }
+        }
+        await #expect(throws: Failure.self) { try await failing.run(export, userID: userID, at: Date()) }
+        #expect(try await Self.counts(database) == before, "wishes, readings, added books, the idea and its reservation as they were")
+
+        let summary = try await WishlistImportTests.importing(export, into: database, userID: userID)
+        #expect(summary.added + summary.readAdded == 96, "the same file, imported whole")
+        let after = try await Self.counts(database)
+        #expect(after[4] == 0 && after[5] == 0, "once imported whole, the idea is her wish and its reservation with it")
+    }
+
+    /// A process that stops in the middle (a kill, a power cut) leaves slices behind; the next
+    /// start takes them away before any page is served.
+    @Test func whatAnImportCutShortLeftIsGoneAtTheNextStart() async throws {
+        let first = try await TestApp.build()
+        let path = first.database.pool.path
+        try await TestApp.run(first) { browser in try await browser.signUp("cut-short") }
+        let userID = try await Self.userID("cut-short", first.database)
+        try await first.database.pool.write { db in
+            try db.execute(sql: "INSERT INTO goodreads_import (id, user_id, started_at) VALUES (7, ?, ?)", arguments: [userID, Date()])
+            let half = CatalogBook(
+                id: "", title: "Half Imported", author: "", contributor: "", publisher: "", description: "", price: nil,
+                isbn10: "", isbn13: Self.isbn13(7), otherISBNs: [], imageURL: nil, imageWidth: 0, imageHeight: 0, buyLinks: [], readingLinks: []
+            )
+            let book = try AddedBookStore.book(forImported: half, at: Date(), importID: 7, db)
+            #expect(try WishlistStore.insertImported(book, userID: userID, note: "", addedAt: Date(), importID: 7, db))
+        }
+        #expect(try await Self.counts(first.database).prefix(4) == [1, 0, 1, 1])
+
+        let second = try await TestApp.build { $0.database.path = path }
+        #expect(try await Self.counts(second.database).prefix(4) == [0, 0, 0, 0])
+    }
+}
