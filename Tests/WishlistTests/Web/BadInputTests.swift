@@ -538,7 +538,7 @@ struct BadInputTests {
                 "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
                 "/books/\(fixture.books[0])/reading/delete", "/settings/profile/picture", "/settings/profile/picture/delete",
             ]
-            // A Settings page whose main form posts to the page itself (docs/architecture.md, "Settings in sections").
+            // A Settings page whose main form posts to the page itself (docs/decisions/settings-in-sections.md).
             let both = [
                 "/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations", "/books/\(fixture.books[0])/reading", "/settings/profile",
                 "/settings/password", "/settings/sharing",
