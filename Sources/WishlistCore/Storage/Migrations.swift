@@ -32,6 +32,7 @@ package extension AppDatabase {
         migrator.registerMigration("25-owner-generations", migrate: createOwnerGenerations)
         migrator.registerMigration("26-signin-review", migrate: reviewSignIn)
         migrator.registerMigration("27-mail-review", migrate: sealMailAndFreeUnconfirmedAddresses)
+        migrator.registerMigration("29-authors", migrate: createAuthors)
         return migrator
     }
 

@@ -260,6 +260,10 @@ enum UpgradeFixtures {
             INSERT INTO mail_outbox (id, kind, user_id, recipient, message, created_at, next_attempt_at, attempts, state, last_reply, finished_at) VALUES
                 (3, 'address-in-use', 1, 'alice@example.com', X'', '2024-03-16 09:00:00.000', '2024-03-16 09:00:00.000', 1, 'sent', '250 2.0.0 Queued', '2024-03-16 09:00:01.000');
             """,
+        // Alice follows the author of The Lantern Road (issue 52).
+        "29-authors": """
+            INSERT INTO followed_author (user_id, author_key, name, followed_at) VALUES (1, 'ada marsh', 'Ada Marsh', '2024-03-17 09:00:00.000');
+            """,
     ]
 }
 
