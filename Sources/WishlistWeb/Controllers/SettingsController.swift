@@ -150,7 +150,10 @@ struct SettingsController {
         let user = try context.signedInUser()
         let token = try await feedLinks.create(userID: user.userID, at: clock.now())
         let link = publicOrigin + SitePath.favoritesFeed(token)
-        return try await page(.lists, context, shownOnce: ["new_feed_link": .string(link)])
+        // The same token reads the feed of new books by the authors she follows.
+        return try await page(.lists, context, shownOnce: [
+            "new_feed_link": .string(link), "new_authors_feed_link": .string(publicOrigin + SitePath.authorsFeed(token)),
+        ])
     }
 
     @Sendable func revokeFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
