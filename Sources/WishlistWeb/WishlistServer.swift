@@ -197,7 +197,7 @@ public struct WishlistServer: Sendable {
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, metrics: metrics, addressing: addressing
         ).addRoutes(public: router, signedIn: signedIn)
         SettingsController(
-            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
+            accounts: accounts, catalog: catalog, authors: authors, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
             cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
             singleSignOn: singleSignOn

@@ -9,6 +9,8 @@ import WishlistTemplates
 struct SettingsController {
     let accounts: AccountService
     let catalog: CatalogStore
+    /// The authors a member follows, listed beside her favourite lists.
+    let authors: AuthorStore
     let household: HouseholdStore
     let shareLinks: SecretLinkStore
     let feedLinks: SecretLinkStore
@@ -318,6 +320,9 @@ struct SettingsController {
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
                 "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
                 "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+                "followed_authors": .array(try await authors.followed(userID: user.userID).map { author in
+                    ["name": .string(author.name), "path": .string(SitePath.author(author.key))]
+                }),
             ]
         case .sharing:
             return [

@@ -104,6 +104,7 @@ struct AuthorsHTTPTests {
             let page = try await ana.get(followed.location!)
             #expect(page.text.contains("Stop following"))
             #expect(page.text.contains("You follow this author now"))
+            #expect(try await ana.get("/settings/lists").text.contains(#"Authors you follow: <a href="/authors/tarryn-fisher">Tarryn Fisher</a>."#))
             let lists = try await ana.get("/lists")
             let panel = try #require(lists.text.firstMatch(of: /id="new-from-authors"(?s:.*?)<\/section>/)).0
             #expect(panel.contains("It Ends with Us</a> by <a href=\"/authors/tarryn-fisher\">Tarryn Fisher</a>, new at #1 on"))
