@@ -84,22 +84,24 @@ enum BookPresenter {
         })
     }
 
-    /// A byline's parts for `partials/byline.html`: each name it credits links to the author's page.
-    static func bylineValue(_ byline: Byline) -> TemplateValue {
+    /// A byline's parts for `partials/byline.html`: with `linked`, each name it credits links to
+    /// the author's page.
+    static func bylineValue(_ byline: Byline, linked: Bool = true) -> TemplateValue {
         .array(byline.parts.map { part in
             switch part {
             case .text(let text): ["text": .string(text), "path": ""]
-            case .name(let credited): ["text": .string(credited.name), "path": .string(SitePath.author(credited.key))]
+            case .name(let credited): ["text": .string(credited.name), "path": .string(linked ? SitePath.author(credited.key) : "")]
             }
         })
     }
 
     /// The byline a book is shown with, on its page and in rows: the NYT's contributor line as it
-    /// is ("by A. Illustrated by B"), or "by" and the author field.
-    static func bylineValue(author: String, contributor: String) -> TemplateValue {
+    /// is ("by A. Illustrated by B"), or "by" and the author field. An author's page shows the
+    /// lists' books, so a book a member added links no name (`linked` false): it might have none.
+    static func bylineValue(author: String, contributor: String, linked: Bool = true) -> TemplateValue {
         let full = Byline(contributor)
-        if !full.names.isEmpty { return bylineValue(full) }
-        guard case .array(let parts) = bylineValue(Byline(author)), !parts.isEmpty else { return .null }
+        if !full.names.isEmpty { return bylineValue(full, linked: linked) }
+        guard case .array(let parts) = bylineValue(Byline(author), linked: linked), !parts.isEmpty else { return .null }
         return .array([["text": "by ", "path": ""]] + parts)
     }
 
@@ -139,7 +141,7 @@ enum BookPresenter {
     static func bookDetail(_ book: CatalogBook) -> [String: TemplateValue] {
         [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
-            "byline": bylineValue(author: book.author, contributor: book.contributor),
+            "byline": bylineValue(author: book.author, contributor: book.contributor, linked: !book.isAdded),
             "contributor": .string(book.contributor), "publisher": .string(book.publisher),
             "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
             "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
