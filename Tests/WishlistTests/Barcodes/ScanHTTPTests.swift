@@ -94,6 +94,7 @@ struct ScanHTTPTests {
         let target = try #require(manifest["share_target"] as? [String: Any])
         #expect(target["action"] as? String == "/books/new/shared")
         #expect(target["method"] as? String == "GET")
+        #expect(target["enctype"] as? String == "application/x-www-form-urlencoded", "Chromium reports a share target without it")
         #expect(target["params"] as? [String: String] == ["title": "title", "text": "text", "url": "url"])
     }
 }
