@@ -101,7 +101,12 @@ private struct BylineParser {
         characters = Array(text)
     }
 
+    /// Longer than any byline: the text is then shown as it is, naming nobody, since each space
+    /// looks ahead over the role words after it.
+    static let longest = 1_000
+
     func parts() -> [Byline.Part] {
+        guard characters.count <= Self.longest else { return [.text(String(characters))] }
         var names: [(range: Range<Int>, role: CreditedName.Role)] = []
         for clause in clauses() {
             let (namesStart, role) = rolePrefix(in: clause)

@@ -115,6 +115,14 @@ struct BylineTests {
         #expect(Byline.of(author: book.author, contributor: book.contributor).names.map(\.name) == ["Shelby Van Pelt"])
     }
 
+    /// A member's Goodreads import may bring any text as an author: past a thousand characters it
+    /// is shown as it is, and looking ahead over role words never makes it slow.
+    @Test func anOverlongBylineIsTextNamingNobody() {
+        let long = String(repeating: "and with by ", count: 200)
+        #expect(Byline(long).parts == [.text(long)])
+        #expect(Byline(String(repeating: "and ", count: 240) + "Dav Pilkey").names.map(\.name) == ["Dav Pilkey"])
+    }
+
     @Test func aBookIsShownWithItsContributorLineOrElseItsAuthorField() {
         #expect(Byline.of(author: "Adam Rubin.", contributor: "by Adam Rubin. Illustrated by Daniel Salmieri").names.count == 2)
         #expect(Byline.of(author: "Mina Hale", contributor: "").names.map(\.name) == ["Mina Hale"])
