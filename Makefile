@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-BUILD_PACKAGES := libargon2-dev libcurl4-openssl-dev libdeflate-dev libjpeg62-turbo-dev libpng-dev libsqlite3-dev libwebp-dev pkg-config tzdata zlib1g-dev
+BUILD_PACKAGES := libargon2-dev libcurl4-openssl-dev libdeflate-dev libjpeg62-turbo-dev libpng-dev libsqlite3-dev libwebp-dev libzbar-dev pkg-config tzdata zlib1g-dev
 TEST_PACKAGES  := caddy chromium chromium-driver nginx openssl python3 python3-venv systemd
 CONFIGURATION  ?= debug
 BIN            := .build/$(CONFIGURATION)/wishlist

@@ -55,6 +55,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CPictureCodec", dependencies: ["CJPEG", "CPNG", "CWebP"]),
+        // zbar reads the barcode of a photographed book (`BookBarcodeReader`, issue 52).
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
         // Foundation's calendars and date formatters would load ICU (docs/architecture.md, "Memory").
         .target(name: "CivilTime", swiftSettings: swiftSettings),
@@ -71,6 +73,7 @@ let package = Package(
                 "CArgon2",
                 "CCurl",
                 "CPictureCodec",
+                "CZBar",
                 "CivilTime",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -83,9 +83,10 @@ public struct WishlistServer: Sendable {
         let invites = Invites(database: database, clock: clock)
         let shareLinks = SecretLinkStore(database: database, kind: .share)
         let feedLinks = SecretLinkStore(database: database, kind: .feed)
+        let authors = AuthorStore(database: database)
         let catalogPages = CatalogController(
-            database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, pageCaches: pageCaches,
-            secureCookies: config.server.secureCookies
+            database: database, catalog: catalog, pages: pages, clock: clock, wishlist: wishlist, authors: authors, pageCaches: pageCaches,
+            secureCookies: config.server.secureCookies, links: config.books.linkTemplates
         )
         // What an import cut short by a stopped process left is taken away before anyone sees more of it.
         let importer = GoodreadsImporter(database: database)
@@ -97,7 +98,7 @@ public struct WishlistServer: Sendable {
         let householdPages = HouseholdController(
             database: database, household: household, catalog: catalog, pages: pages, clock: clock,
             timeZone: try ZoneRules.load(named: config.server.timeZone), pageCaches: pageCaches,
-            secureCookies: config.server.secureCookies
+            secureCookies: config.server.secureCookies, links: config.books.linkTemplates
         )
         // Filled as the pages' routes are added below, each with its loader (PageLoaders).
         let pageLoaders = PageLoaders()
@@ -123,6 +124,7 @@ public struct WishlistServer: Sendable {
         catalogPages.addRoutes(to: signedIn, loaders: pageLoaders)
         wishlistPages.addRoutes(to: signedIn, loaders: pageLoaders)
         householdPages.addRoutes(to: signedIn, loaders: pageLoaders)
+        AuthorsController(database: database, authors: authors, pages: pages, clock: clock).addRoutes(to: signedIn, loaders: pageLoaders)
         IdeasController(
             database: database, household: household, catalog: catalog, pages: pages, clock: clock, secureCookies: config.server.secureCookies
         ).addRoutes(to: signedIn)
@@ -149,7 +151,10 @@ public struct WishlistServer: Sendable {
         AddBookController(
             added: AddedBookStore(database: database), catalog: catalog, wishlist: wishlist,
             openLibrary: OpenLibraryClient(baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL),
-            covers: covers, fetcher: coverFetcher, pages: pages, clock: clock, logger: logger, secureCookies: config.server.secureCookies
+            covers: covers, fetcher: coverFetcher,
+            // Photos of barcodes decode on a pool of their own, one at a time, two waiting.
+            barcodes: BookBarcodeReader(pictures: try PictureProcessor(threads: 1, maxWaiting: 2)),
+            pages: pages, clock: clock, logger: logger, secureCookies: config.server.secureCookies
         ).addRoutes(to: signedIn)
         CoversController(
             store: covers, cache: coverFetcher.cache, fetcher: coverFetcher, publicDirectory: config.server.publicDirectory
@@ -162,7 +167,7 @@ public struct WishlistServer: Sendable {
             ).addRoutes(to: router)
         }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
-        FeedController(feedLinks: feedLinks, catalog: catalog, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
+        FeedController(feedLinks: feedLinks, catalog: catalog, authors: authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: passwordSignup,
@@ -195,7 +200,7 @@ public struct WishlistServer: Sendable {
             sessionMaxAge: config.accounts.sessionAbsoluteDays * 86_400, metrics: metrics, addressing: addressing
         ).addRoutes(public: router, signedIn: signedIn)
         SettingsController(
-            accounts: accounts, catalog: catalog, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
+            accounts: accounts, catalog: catalog, authors: authors, household: household, shareLinks: shareLinks, feedLinks: feedLinks,
             passkeys: relyingParty.store, exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
             cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
             singleSignOn: singleSignOn

@@ -51,6 +51,7 @@ from test_gift_cycle import MONTHS, idea_for, reserve_idea, suggest_idea
 from test_household import share_with_household
 from test_profile_picture import jpeg_with_exif
 from test_reading import add_to_wishlist, book_path, mark_read, sample_book, save_profile
+from test_scan import barcode_photo
 
 LIST = "hardcover-fiction"
 HISTORY_BOOK = "9798940831327"  # on LIST in seven of the eight stored editions: its chart has a gap
@@ -626,6 +627,36 @@ def _add_book_refused(site: Site) -> None:
         assert b.driver.find_element(By.ID, f"{field}-error").text.strip(), f"the {field} was not refused"
 
 
+def _add_book_scan_refused(site: Site) -> None:
+    """Add a book, with a photo whose barcode is another product's: refused beside the photo field."""
+    b = site.browser
+    REPORT_DIR.mkdir(parents=True, exist_ok=True)
+    photo = barcode_photo("4006381333931", REPORT_DIR / "product-barcode.png")
+    b.visit("/books/new", "add-book")
+    b.allow_failed_load(b.url("/books/new/scan"), 422)
+    b.driver.find_element(By.ID, "photo").send_keys(str(photo))
+    follow(b, b.driver.find_element(By.ID, "scan-submit"))
+    assert "That barcode is an EAN-13 of another product" in b.driver.find_element(By.ID, "photo-error").text, "the photo was not refused"
+
+
+def _author_followed(site: Site) -> None:
+    """An author's page as following them answers: from a book new on LIST (starred before), its
+    author's link, then Follow."""
+    b = site.browser
+    b.visit("/lists", "lists")
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, "#new-this-week li a"))
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, ".book-detail-header a.author-link"))
+    follow(b, b.driver.find_element(By.ID, "follow-submit"))
+    assert b.driver.current_url.endswith("?done=followed"), b.driver.current_url
+
+
+def _lists_new_from_authors(site: Site) -> None:
+    """The catalog with "New from authors you follow" on it (the author followed just before)."""
+    b = site.browser
+    b.visit("/lists", "lists")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#new-from-authors li"), "nothing new from the author followed"
+
+
 @dataclass(frozen=True)
 class Page:
     name: str
@@ -645,6 +676,8 @@ PAGES = [
     # The owner.
     Page("lists", "owner", _get("/lists")),
     Page("lists-new-this-week", "owner", _lists_new_this_week),  # LIST starred from here on
+    Page("author-followed", "owner", _author_followed),  # the owner follows an author new on LIST from here on
+    Page("lists-new-from-authors", "owner", _lists_new_from_authors),
     Page("list", "owner", _get(f"/lists/{LIST}")),
     Page("book", "owner", _get(lambda h: h.book_path)),
     Page("book-rank-history", "owner", _book_rank_history),
@@ -652,6 +685,7 @@ PAGES = [
     Page("search-nothing", "owner", _get("/search?q=zzzqqq")),
     Page("add-book", "owner", _get("/books/new")),
     Page("add-book-refused", "owner", _add_book_refused),
+    Page("add-book-scan-refused", "owner", _add_book_scan_refused),
     Page("wishlist", "owner", _get("/wishlist")),
     Page("wishlist-item", "owner", _get(lambda h: f"/wishlist/{h.items[1]}")),
     Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),

@@ -6,6 +6,7 @@ in through the browser of the running server to show the account is real.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -48,6 +49,19 @@ def test_usage_errors_exit_2_and_failures_exit_1(tmp_path: Path) -> None:
     assert lines == ['Error: configuration: server.port: expected a whole number from 1 to 65535, got "eighty"']
 
     assert run("--help").returncode == 0
+
+
+def test_a_link_template_that_is_not_https_stops_the_server_at_start(tmp_path: Path) -> None:
+    """Issue 52: `books.borrowLinks` takes https templates only; `serve` stops before listening,
+    with one line naming the key, the entry and the problem."""
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"books": {"borrowLinks": [{"name": "Our library", "url": "http://library.example/{isbn13}"}]}}))
+    result = run("serve", "--config", str(config), "--database", str(tmp_path / "db.sqlite"), "--port", "1")
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == [
+        'Error: configuration: books.borrowLinks: entry 1 ("Our library") must be an https URL with a host, got "http://library.example/{isbn13}"'
+    ]
 
 
 def test_migrate_creates_the_schema(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ package extension AppDatabase {
         migrator.registerMigration("26-signin-review", migrate: reviewSignIn)
         migrator.registerMigration("27-mail-review", migrate: sealMailAndFreeUnconfirmedAddresses)
         migrator.registerMigration("28-data-review", migrate: trackImportsAndWishesAgain)
+        migrator.registerMigration("29-authors", migrate: createAuthors)
         return migrator
     }
 

@@ -68,7 +68,7 @@ struct AddBookHTTPTests {
             let added = try await browser.post("/books/new", Self.manual(isbn: Self.isbn, link: "https://example.org/orchard"))
             #expect(added.location == "/books/\(Self.isbn13)", "under its ISBN-13, the id a list would give it")
             let page = try await browser.follow(added)
-            #expect(page.shows("The Quiet Orchard") && page.shows("by Ilse Varga"))
+            #expect(page.shows("The Quiet Orchard") && page.shows("by Ilse Varga"), "an added book's author has no page to link to")
             #expect(page.shows("Added “The Quiet Orchard” to your wishlist."))
             #expect(page.shows("Added by a member here; no NYT list carries it."))
             #expect(page.text.contains(#"href="https://example.org/orchard""#))
