@@ -78,6 +78,7 @@ public struct WishlistServer: Sendable {
         router.add(middleware: StaticFilesMiddleware(files: staticFiles))
         let catalog = CatalogStore(database: database)
         let wishlist = WishlistStore(database: database)
+        let wishLists = WishListStore(database: database)
         let household = HouseholdStore(database: database)
         let reading = ReadingStore(database: database)
         let invites = Invites(database: database, clock: clock)
@@ -92,7 +93,7 @@ public struct WishlistServer: Sendable {
         let importer = GoodreadsImporter(database: database)
         try await importer.rollBackUnfinished()
         let wishlistPages = WishlistController(
-            database: database, wishlist: wishlist, reading: reading, importer: importer, catalog: catalog, pages: pages, clock: clock,
+            database: database, wishlist: wishlist, lists: wishLists, reading: reading, importer: importer, catalog: catalog, pages: pages, clock: clock,
             pageCaches: pageCaches, secureCookies: config.server.secureCookies
         )
         let householdPages = HouseholdController(
@@ -123,6 +124,7 @@ public struct WishlistServer: Sendable {
         let signedIn = router.group().add(middleware: RequireSignInMiddleware())
         catalogPages.addRoutes(to: signedIn, loaders: pageLoaders)
         wishlistPages.addRoutes(to: signedIn, loaders: pageLoaders)
+        WishListsController(lists: wishLists, pages: pages, clock: clock, secureCookies: config.server.secureCookies).addRoutes(to: signedIn)
         householdPages.addRoutes(to: signedIn, loaders: pageLoaders)
         AuthorsController(database: database, authors: authors, pages: pages, clock: clock).addRoutes(to: signedIn, loaders: pageLoaders)
         IdeasController(
@@ -166,7 +168,7 @@ public struct WishlistServer: Sendable {
                 metrics: metrics, gauges: gauges, pageCaches: pageCaches, allowFrom: config.metrics.allowFrom, addressing: addressing
             ).addRoutes(to: router)
         }
-        ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, pages: pages).addRoutes(to: router)
+        ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, lists: wishLists, pages: pages).addRoutes(to: router)
         FeedController(feedLinks: feedLinks, catalog: catalog, authors: authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(

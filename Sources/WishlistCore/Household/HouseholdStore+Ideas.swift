@@ -34,7 +34,7 @@ extension HouseholdStore {
         try await database.pool.write { db in
             guard ownerID != suggesterID, try Self.isReachable(ownerID, db) else { return .notFound }
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author FROM book WHERE id = ?", arguments: [bookID]) else { return .unknownBook }
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ?)", arguments: [ownerID, bookID]) == true {
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ? AND shared)", arguments: [ownerID, bookID]) == true {
                 return .alreadyWished
             }
             if let by = try String.fetchOne(
@@ -129,6 +129,8 @@ extension WishlistStore {
     /// back, whose idea's giver then finds the idea gone) and the idea goes. Runs in her add's transaction; what she
     /// is answered does not depend on it.
     static func absorbIdea(bookID: String, into itemID: Int64, ownerID: Int64, _ db: Database) throws {
+        // A want only on private lists leaves the idea as it was: its givers must not see it go.
+        guard try Bool.fetchOne(db, sql: "SELECT shared FROM wishlist_item WHERE id = ?", arguments: [itemID]) == true else { return }
         try db.execute(
             sql: """
                 UPDATE reservation SET item_id = ?1, idea_id = NULL

@@ -63,7 +63,7 @@ public struct HouseholdStore: Sendable {
                 db,
                 sql: """
                     SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name,
-                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id AND shared) AS item_count
                     FROM user WHERE \(matching)
                     ORDER BY COALESCE(display_name_key, username_key), username_key LIMIT ?3 OFFSET ?4
                     """,
@@ -85,7 +85,7 @@ public struct HouseholdStore: Sendable {
                 sql: """
                     SELECT wishlist_item.title, wishlist_item.author, owner.id AS owner_id, owner.username AS owner_name
                     FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
-                    WHERE wishlist_item.id = ? AND owner.sharing = 'household' AND owner.disabled_at IS NULL AND owner.id != ?
+                    WHERE wishlist_item.id = ? AND wishlist_item.shared AND owner.sharing = 'household' AND owner.disabled_at IS NULL AND owner.id != ?
                     """,
                 arguments: [itemID.rawValue, giverID]
             ) else { return .notFound }
@@ -175,7 +175,9 @@ public struct HouseholdStore: Sendable {
 
     private static func gift(_ row: Row) -> Gift {
         let state: Gift.State
+        // A want only on private lists is hidden as her whole list is when she stops sharing.
         let listShared = row["sharing"] as String? == Sharing.household.rawValue && row["owner_disabled_at"] as String? == nil
+            && row["shared"] as Bool? != false
         if row["received_at"] as String? != nil {
             // A wish on a list the giver can no longer see is not the giver's to hear about.
             state = .given(receivedAt: row.date("received_at"), wishedAgainAt: listShared ? row.optionalDate("wished_again_at") : nil)
@@ -232,7 +234,7 @@ extension HouseholdStore {
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, user.sharing, user.disabled_at,
-                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id) AS item_count
+                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id AND shared) AS item_count
                     FROM user WHERE username_key = ?
                     """),
                 arguments: [AccountRules.key(username)]
@@ -248,7 +250,7 @@ extension HouseholdStore {
         /// (if anyone) reserved it: what her page shows every other member, each seeing their own
         /// part (``HeldItem``). Never for the owner herself.
         public func items(ownerID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [ownerID]) ?? 0
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ? AND shared"), arguments: [ownerID]) ?? 0
             let number = PagedList<HeldItem>.existing(number, total: total)
             let items = try Row.decodeAll(
                 db.cachedStatement(sql: """
@@ -257,10 +259,35 @@ extension HouseholdStore {
                     FROM wishlist_item
                     LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
                     LEFT JOIN user AS giver ON giver.id = reservation.giver_id
-                    WHERE wishlist_item.user_id = ?
+                    WHERE wishlist_item.user_id = ? AND wishlist_item.shared
                     ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
                     """),
                 arguments: [ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
+            ) { row in
+                let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
+                return HeldItem(item: WishlistStore.item(row), holder: holder)
+            }
+            return PagedList(items: items, total: total, number: number)
+        }
+
+        /// Page `number` of the member's shared wants on one of her lists, as ``items(ownerID:sort:page:)``;
+        /// the caller has checked that the list is hers and shared.
+        public func items(ownerID: Int64, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
+            let onList = """
+                FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ?
+                LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
+                LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+                WHERE wishlist_item.user_id = ? AND wishlist_item.shared
+                """
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(onList)"), arguments: [list.rawValue, ownerID]) ?? 0
+            let number = PagedList<HeldItem>.existing(number, total: total)
+            let items = try Row.decodeAll(
+                db.cachedStatement(sql: """
+                    SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
+                        reservation.bought_at IS NOT NULL AS bought, reservation.card
+                    \(onList) ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
+                    """),
+                arguments: [list.rawValue, ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
             ) { row in
                 let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return HeldItem(item: WishlistStore.item(row), holder: holder)

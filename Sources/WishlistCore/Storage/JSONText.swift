@@ -19,4 +19,9 @@ enum JSONText {
         }
         return text + "]"
     }
+
+    /// `numbers` as a JSON array of integers, which `json_each` gives back as integers.
+    static func array(ofNumbers numbers: [Int64]) -> String {
+        "[" + numbers.map(String.init).joined(separator: ",") + "]"
+    }
 }

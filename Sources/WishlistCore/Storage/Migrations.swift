@@ -34,6 +34,7 @@ package extension AppDatabase {
         migrator.registerMigration("27-mail-review", migrate: sealMailAndFreeUnconfirmedAddresses)
         migrator.registerMigration("28-data-review", migrate: trackImportsAndWishesAgain)
         migrator.registerMigration("29-authors", migrate: createAuthors)
+        migrator.registerMigration("30-occasions", migrate: createOccasions)
         return migrator
     }
 

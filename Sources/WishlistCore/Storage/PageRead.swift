@@ -11,6 +11,7 @@ public struct PageRead {
 
     public var catalog: CatalogStore.Reader { CatalogStore.Reader(db: db) }
     public var wishlist: WishlistStore.Reader { WishlistStore.Reader(db: db) }
+    public var lists: WishListStore.Reader { WishListStore.Reader(db: db) }
     public var household: HouseholdStore.Reader { HouseholdStore.Reader(db: db) }
     public var reading: ReadingStore.Reader { ReadingStore.Reader(db: db) }
     public var profiles: ProfileStore.Reader { ProfileStore.Reader(db: db) }

@@ -66,14 +66,22 @@ public struct WishlistStore: Sendable {
         self.database = database
     }
 
-    /// Adds a catalog book unless it is already there (checked and inserted in one transaction).
-    public func add(_ book: CatalogBook, userID: Int64, at now: Date) async throws -> AddOutcome {
+    /// Adds a catalog book unless it is already there (checked and inserted in one transaction),
+    /// to the default list or to `list` (one of the user's, which the caller checked): a want
+    /// already there is put on `list` as well.
+    public func add(_ book: CatalogBook, userID: Int64, list: ListID? = nil, at now: Date) async throws -> AddOutcome {
         try await database.pool.write { db in
             if let existing = try Self.fetchOne(db, "user_id = ? AND book_id = ?", [userID, book.id]) {
+                if let list {
+                    try db.execute(sql: "INSERT OR IGNORE INTO wish_list_item (list_id, item_id) SELECT id, ? FROM wish_list WHERE id = ? AND user_id = ?", arguments: [existing.id, list.rawValue, userID])
+                }
                 return .alreadyThere(existing)
             }
             try Self.insert(book, userID: userID, note: "", addedAt: now, db)
             let itemID = db.lastInsertedRowID
+            if let list {
+                _ = try WishListStore.place(itemID: ItemID(itemID), on: [list], ownerID: userID, db)
+            }
             try Self.absorbIdea(bookID: book.id, into: itemID, ownerID: userID, db)
             return .added(try Self.fetchOne(db, "id = ?", [itemID])!)
         }
@@ -152,6 +160,19 @@ public struct WishlistStore: Sendable {
             let items = try Row.decodeAll(
                 db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
                 arguments: [userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)],
+                WishlistStore.item
+            )
+            return PagedList(items: items, total: total, number: number)
+        }
+
+        /// Page `number` of the wants on one of the user's lists, in `sort`'s order, as ``items(userID:sort:page:)``.
+        public func items(userID: Int64, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
+            let onList = "FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ? WHERE user_id = ?"
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(onList)"), arguments: [list.rawValue, userID]) ?? 0
+            let number = PagedList<WishlistItem>.existing(number, total: total)
+            let items = try Row.decodeAll(
+                db.cachedStatement(sql: "SELECT wishlist_item.* \(onList) ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
+                arguments: [list.rawValue, userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)],
                 WishlistStore.item
             )
             return PagedList(items: items, total: total, number: number)

@@ -26,6 +26,9 @@ struct HouseholdController {
         group.page("people/:username", loaders: loaders, database: database, read: { request, context, user, read in
             try self.loadMemberPage(request, context, user, read)
         }, respond: member)
+        group.page("people/:username/lists/:list", loaders: loaders, database: database, read: { request, context, user, read in
+            try self.loadMemberPage(request, context, user, read)
+        }, respond: member)
         group.get("people/:username/reading", use: memberReading)
         group.get("reservations", use: gifts)
         group.post("reservations", use: reserve)
@@ -95,21 +98,29 @@ struct HouseholdController {
         switch loaded {
         case .viewer: return redirect(to: SitePath.wishlist)
         case .notFound: throw Self.memberNotFound
-        case .found(let member, let sort, let read, let about):
-            let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: user.isAdmin)
+        case .found(let member, let sort, let read, let about, let lists):
+            let entry = try sharedMemberPage(member, sort: sort, read: read, lists: lists, isAdmin: user.isAdmin)
             return try respond(entry, about: try memberAbout(member, about), for: context.visitor)
         }
     }
 
     /// Whose page this is and in what order, checked, and its cached page or what to render it from.
     private func loadMemberPage(_ request: Request, _ context: AppRequestContext, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
-        try loadMemberPage(
-            username: context.parameters.get("username") ?? "", sort: try request.queryText("sort"),
+        var list: ListID?
+        if let text = context.parameters.get("list") {
+            // An unreadable id is a list that does not exist: the same page as another's or a private one.
+            guard let id = ListID(text) else { return .notFound }
+            list = id
+        }
+        return try loadMemberPage(
+            username: context.parameters.get("username") ?? "", list: list, sort: try request.queryText("sort"),
             page: try PageNumber.parse(request.queryText("page")), viewer, read
         )
     }
 
-    private func loadMemberPage(username: String, sort requested: String, page number: Int, _ viewer: Visitor.SignedIn, _ read: PageRead) throws -> LoadedMemberPage {
+    private func loadMemberPage(
+        username: String, list: ListID? = nil, sort requested: String, page number: Int, _ viewer: Visitor.SignedIn, _ read: PageRead
+    ) throws -> LoadedMemberPage {
         let member: Member
         switch try read.household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: viewer.userID) {
         case .viewer: return .viewer
@@ -119,19 +130,33 @@ struct HouseholdController {
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
             throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
         }
+        // Her shared lists, read before the cache: a private list's page is the same 404 as an unknown member's.
+        let sharedLists = try read.lists.sharedLists(ownerID: member.id)
+        let chosen = try list.map { id in
+            guard let found = sharedLists.first(where: { $0.id == id }) else { throw Self.memberListNotFound }
+            return found
+        }
         let catalogGeneration = try read.catalog.generation()
-        let key = WishlistPageKey(
+        var key = WishlistPageKey(
             page: .member, ownerID: member.id, sort: sort, pageNumber: number, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
             generation: try catalogGeneration + read.household.memberWishlistGeneration(ownerID: member.id)
         )
+        key.list = list
         let wishlist: WishlistPageRead<HeldItem>
         if let cached = pageCaches.memberWishlists.entry(key) {
             wishlist = .cached(cached)
         } else {
-            let items = try read.household.items(ownerID: member.id, sort: sort, page: number)
+            let items = if let list {
+                try read.household.items(ownerID: member.id, onList: list, sort: sort, page: number)
+            } else {
+                try read.household.items(ownerID: member.id, sort: sort, page: number)
+            }
             wishlist = .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.item.bookID)))
         }
-        return .found(member, sort, wishlist, try loadMemberAbout(member, catalogGeneration: catalogGeneration, read))
+        return .found(
+            member, sort, wishlist, try loadMemberAbout(member, catalogGeneration: catalogGeneration, read),
+            MemberLists(all: sharedLists, chosen: chosen)
+        )
     }
 
     /// The member's profile and reading as her page shows them, kept or read to render.
@@ -152,13 +177,24 @@ struct HouseholdController {
         /// The viewer's own name: their own wishlist is elsewhere.
         case viewer
         case notFound
-        /// The member, the order, and her page's wishlist and profile, each kept or read to render.
-        case found(Member, WishlistSort, WishlistPageRead<HeldItem>, MemberAboutRead)
+        /// The member, the order, her page's wishlist and profile, each kept or read to render, and her shared lists.
+        case found(Member, WishlistSort, WishlistPageRead<HeldItem>, MemberAboutRead, MemberLists)
 
         var isWorthKeeping: Bool {
-            if case .found(_, _, let wishlist, let about) = self { wishlist.isCached && about.isCached } else { true }
+            if case .found(_, _, let wishlist, let about, _) = self { wishlist.isCached && about.isCached } else { true }
         }
     }
+
+    /// A member's lists the household sees, and the one her page shows (`/people/{username}/lists/{id}`), if any.
+    struct MemberLists: Sendable {
+        let all: [WishList]
+        let chosen: WishList?
+    }
+
+    static let memberListNotFound = PageError(
+        .notFound, title: "No shared list here",
+        message: "That list isn't one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares."
+    )
 
     /// The books a member has read, a page at a time: the rest of what her page's foot begins.
     /// Opened far less often than her page, so read on its own rather than with the session
@@ -256,13 +292,14 @@ struct HouseholdController {
     /// A member's page as the others see it: from the cache, or rendered from the page's read
     /// and kept (``WishlistPageCache``); `respond` fills in each visitor's own part.
     private func sharedMemberPage(
-        _ member: Member, sort: WishlistSort, read: WishlistPageRead<HeldItem>, isAdmin: Bool
+        _ member: Member, sort: WishlistSort, read: WishlistPageRead<HeldItem>, lists: MemberLists, isAdmin: Bool
     ) throws -> WishlistPage {
         switch read {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
-            let path = SitePath.person(member.username)
+            let memberPath = SitePath.person(member.username)
+            let path = lists.chosen.map { SitePath.personList(member.username, $0.id.rawValue) } ?? memberPath
             let cards = items.items.map { Card.item($0.item.id) }
             let slot = { (name: String) in WishlistPage.Slot(name, cards: cards) }
             let sortField = sort == .priority ? nil : "sort=" + sort.rawValue
@@ -274,7 +311,16 @@ struct HouseholdController {
                 values: [
                     "profile_html": .slot("profile"),
                     "reading_html": .slot("reading"),
-                    "member": ["name": .string(member.name), "path": .string(path), "count": .int(items.total)],
+                    "member": ["name": .string(member.name), "path": .string(memberPath), "count": .int(items.total)],
+                    "page_path": .string(path),
+                    "lists": .array(lists.all.map { list in
+                        [
+                            "name": .string(list.name), "path": .string(SitePath.personList(member.username, list.id.rawValue)),
+                            "occasion": .string(WishListsController.occasionLabel(list)), "count": .int(list.itemCount),
+                            "current": .bool(list.id == lists.chosen?.id),
+                        ]
+                    }),
+                    "list": lists.chosen.map { ["name": .string($0.name)] } ?? .null,
                     "sort": .string(sort.rawValue),
                     "items": .array(items.items.map { held in
                         var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
@@ -287,7 +333,7 @@ struct HouseholdController {
                     "pager": .dictionary(items.pagerFields(link: link)),
                 ],
                 own: slot
-            ), cards: cards, reservations: reservations, wishCount: items.total)
+            ), cards: cards, reservations: reservations, wishCount: member.itemCount)
             pageCaches.memberWishlists.keep(page, for: key)
             return page
         }
@@ -416,10 +462,10 @@ struct HouseholdController {
         guard let (username, sort, page) = Self.memberPage(returnTo) else { return nil }
         let viewer = try context.signedInUser()
         let loaded = try await database.pageRead { try self.loadMemberPage(username: username, sort: sort, page: page, viewer, $0) }
-        guard case .found(let member, let sort, let read, let about) = loaded else { return nil }
+        guard case .found(let member, let sort, let read, let about, let lists) = loaded else { return nil }
         var visitor = context.visitor
         visitor.flash = PageFlash(kind: "error", message: "Already reserved by \(name) — pick another.", card: Card.item(itemID))
-        let entry = try sharedMemberPage(member, sort: sort, read: read, isAdmin: viewer.isAdmin)
+        let entry = try sharedMemberPage(member, sort: sort, read: read, lists: lists, isAdmin: viewer.isAdmin)
         var response = try respond(entry, about: try memberAbout(member, about), for: visitor)
         response.status = .conflict
         return response

@@ -10,6 +10,7 @@ struct ShareLinkController {
 
     let shareLinks: SecretLinkStore
     let wishlist: WishlistStore
+    let lists: WishListStore
     let pages: PageRenderer
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -31,7 +32,9 @@ struct ShareLinkController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let owner = try await shareLinks.owner(token: context.parameters.get("token") ?? "") else { throw Self.notFound }
-        let items = try await wishlist.items(userID: owner.userID, sort: .priority)
+        // The link opens one list; a private one shows nothing, as a revoked link does.
+        guard let list = try await lists.shareLinkList(ownerID: owner.userID), list.visibility == .household else { throw Self.notFound }
+        let items = try await lists.items(onList: list.id, ownerID: owner.userID, sort: .priority)
         return try pages.render(
             "shared/show.html", title: "\(owner.name)’s wishlist", for: context.visitor, headers: Self.privateHeaders,
             values: [

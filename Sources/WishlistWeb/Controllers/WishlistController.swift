@@ -7,6 +7,7 @@ import WishlistTemplates
 struct WishlistController {
     let database: AppDatabase
     let wishlist: WishlistStore
+    let lists: WishListStore
     let reading: ReadingStore
     let importer: GoodreadsImporter
     let catalog: CatalogStore
@@ -51,18 +52,36 @@ struct WishlistController {
             throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
         }
         let number = try PageNumber.parse(request.queryText("page"))
-        let key = WishlistPageKey(
+        let listText = try request.queryText("list")
+        var list: ListID?
+        if !listText.isEmpty {
+            // Another's list, or one deleted since, is the same 404 as one that never was.
+            guard let id = ListID(listText), try read.lists.list(id: id, ownerID: user.userID) != nil else { throw WishListsController.notFound }
+            list = id
+        }
+        var key = WishlistPageKey(
             page: .own, ownerID: user.userID, sort: sort, pageNumber: number, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
             generation: try read.catalog.generation() + read.wishlist.wishesGeneration(ownerID: user.userID)
         )
-        if let cached = pageCaches.ownWishlists.entry(key) { return LoadedIndexPage(sort: sort, read: .cached(cached)) }
-        let items = try read.wishlist.items(userID: user.userID, sort: sort, page: number)
-        return LoadedIndexPage(sort: sort, read: .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.bookID))))
+        key.list = list
+        if let cached = pageCaches.ownWishlists.entry(key) { return LoadedIndexPage(sort: sort, list: list, read: .cached(cached)) }
+        let items = if let list {
+            try read.wishlist.items(userID: user.userID, onList: list, sort: sort, page: number)
+        } else {
+            try read.wishlist.items(userID: user.userID, sort: sort, page: number)
+        }
+        return LoadedIndexPage(
+            sort: sort, list: list, read: .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.bookID))),
+            lists: try read.lists.lists(ownerID: user.userID)
+        )
     }
 
     struct LoadedIndexPage: KeepablePageRead, Sendable {
         let sort: WishlistSort
+        let list: ListID?
         let read: WishlistPageRead<WishlistItem>
+        /// Her lists, read only for a page rendered afresh (their changes grow her generation).
+        var lists: [WishList] = []
 
         var isWorthKeeping: Bool { read.isCached }
     }
@@ -76,7 +95,7 @@ struct WishlistController {
         case .fresh(let key, let items, let placements):
             let page = WishlistPage(page: try pages.renderShared(
                 "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine,
-                values: Self.indexValues(items, sort: loaded.sort, placements: placements)
+                values: Self.indexValues(items, sort: loaded.sort, placements: placements, lists: loaded.lists, chosen: loaded.list)
             ))
             pageCaches.ownWishlists.keep(page, for: key)
             return page
@@ -89,11 +108,17 @@ struct WishlistController {
         let user = try context.signedInUser()
         let bookID = try context.form.text("book", maxLength: 40)
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.wishlist)
+        let listText = try context.form.text("list", maxLength: 20)
+        var list: ListID?
+        if !listText.isEmpty {
+            guard let id = ListID(listText), try await lists.list(id: id, ownerID: user.userID) != nil else { throw WishListsController.notFound }
+            list = id
+        }
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
         }
         let code: String
-        switch try await wishlist.add(book, userID: user.userID, at: clock.now()) {
+        switch try await wishlist.add(book, userID: user.userID, list: list, at: clock.now()) {
         case .added(let item): code = "added-\(item.id)"
         case .alreadyThere(let item): code = "already-\(item.id)"
         }
@@ -260,7 +285,7 @@ struct WishlistController {
     ) async throws -> Response {
         let items = try await wishlist.items(userID: userID, sort: sort, page: 1)
         let placements = try await catalog.placements(of: items.items.compactMap(\.bookID))
-        var values = Self.indexValues(items, sort: sort, placements: placements)
+        var values = Self.indexValues(items, sort: sort, placements: placements, lists: try await lists.lists(ownerID: userID), chosen: nil)
         values["import_summary"] = summary.map { summary in
             [
                 "added": .int(summary.added), "already": .int(summary.alreadyPresent),
@@ -278,11 +303,24 @@ struct WishlistController {
 
     /// What the wishlist page shows of one page of the wishlist, with the links to its
     /// neighbours in the same order.
-    static func indexValues(_ items: PagedList<WishlistItem>, sort: WishlistSort, placements: [String: [Placement]]) -> [String: TemplateValue] {
+    static func indexValues(
+        _ items: PagedList<WishlistItem>, sort: WishlistSort, placements: [String: [Placement]], lists: [WishList], chosen: ListID?
+    ) -> [String: TemplateValue] {
         let sortField = sort == .added ? nil : "sort=" + sort.rawValue
-        let link = { (page: Int) in PageNumber.link(SitePath.wishlist, sortField, page == 1 ? nil : "page=\(page)") }
+        let listField = chosen.map { "list=\($0.rawValue)" }
+        let link = { (page: Int) in PageNumber.link(SitePath.wishlist, sortField, listField, page == 1 ? nil : "page=\(page)") }
         let here = link(items.number)
         return [
+            "lists": .array(lists.map { list in
+                var value = WishListsController.listValue(list)
+                if case .dictionary(var fields) = value {
+                    fields["current"] = .bool(list.id == chosen)
+                    value = .dictionary(fields)
+                }
+                return value
+            }),
+            "list": lists.first { $0.id == chosen }.map(WishListsController.listValue) ?? .null,
+            "list_query": .string(listField.map { "&" + $0 } ?? ""),
             "sort": .string(sort.rawValue),
             "items": .array(items.items.map { itemValue($0, placements: placements[$0.bookID ?? ""] ?? [], detailed: false) }),
             "count": .int(items.total),
@@ -303,6 +341,11 @@ struct WishlistController {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let value = try await itemValue(item, detailed: true)
+        let userID = try context.signedInUser().userID
+        let onLists = Set(try await lists.listIDs(itemID: ItemID(item.id)))
+        let myLists = try await lists.lists(ownerID: userID).map { list -> TemplateValue in
+            ["id": .int(Int(list.id.rawValue)), "name": .string(list.name), "checked": .bool(onLists.contains(list.id)), "private": .bool(list.visibility == .private)]
+        }
         // "I've read it" for a catalog book: the form offers to take the book off the wishlist.
         var readingForm = TemplateValue.null
         if let bookID = item.bookID {
@@ -320,6 +363,7 @@ struct WishlistController {
                 "review_links": BookPresenter.linksValue(item.readingLinks, label: "label"),
                 "note_value": .string(entered.note), "priority_value": .string(entered.priority),
                 "reading": readingForm,
+                "my_lists": .array(myLists),
                 "errors": TemplateValue(errors),
             ]
         )

@@ -4,7 +4,8 @@ import WishlistCore
 import WishlistTemplates
 
 /// The fields of an `application/x-www-form-urlencoded` body, checked once on arrival: valid
-/// UTF-8, no control characters other than tab and line breaks, each field at most once.
+/// UTF-8, no control characters other than tab and line breaks, each field at most once but
+/// those a form of checkboxes repeats (``repeatable``).
 public struct FormBody: Sendable {
     /// Bodies over this many bytes are refused with 413.
     public static let maximumBytes = 64 * 1024
@@ -41,7 +42,11 @@ public struct FormBody: Sendable {
         return PageError(.contentTooLarge, title: "That file is too large", message: upload.tooLarge)
     }
 
+    /// The fields a form may send several times: `list`, the lists a want is on (issue 51).
+    static let repeatable: Set<String> = ["list"]
+
     private var fields: [String: String] = [:]
+    private var repeated: [String: [String]] = [:]
 
     public init() {}
 
@@ -51,6 +56,11 @@ public struct FormBody: Sendable {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             let name = try Self.decode(parts[0])
             let value = try Self.decode(parts.count > 1 ? parts[1] : [])
+            if Self.repeatable.contains(name) {
+                repeated[name, default: []].append(value)
+                fields[name] = fields[name] ?? value
+                continue
+            }
             guard fields.updateValue(value, forKey: name) == nil else {
                 throw PageError.badRequest("The form sent the field “\(name.prefix(40))” more than once. Reload the page and try again.")
             }
@@ -65,10 +75,23 @@ public struct FormBody: Sendable {
     /// The field's text ("" when absent), refused with 400 when longer than `maxLength` characters.
     public func text(_ name: String, maxLength: Int = 200) throws -> String {
         guard let value = fields[name] else { return "" }
+        guard repeated[name, default: []].count <= 1 else {
+            throw PageError.badRequest("The form sent the field “\(name.prefix(40))” more than once. Reload the page and try again.")
+        }
         guard value.count <= maxLength else {
             throw PageError.badRequest("The field “\(name)” is longer than \(maxLength) characters. Shorten it and try again.")
         }
         return value
+    }
+
+    /// Every value of a repeatable field, in the order sent (none when absent), each refused with
+    /// 400 when longer than `maxLength` characters, and the lot when more than `maxCount`.
+    public func values(_ name: String, maxLength: Int = 200, maxCount: Int = 1000) throws -> [String] {
+        let values = repeated[name] ?? []
+        guard values.count <= maxCount, values.allSatisfy({ $0.count <= maxLength }) else {
+            throw PageError.badRequest("The form sent more in “\(name.prefix(40))” than it ever holds. Reload the page and try again.")
+        }
+        return values
     }
 
     /// A checkbox sent as `value="yes"`: ticked, or absent; anything else is a form that was

@@ -88,6 +88,16 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "The book is added. It has a page like any other: wish for it, read it, rate it.")
         case ("bookknown", _):
             return PageFlash(kind: "info", message: "This book is on the NYT's lists already, with that ISBN: here it is.")
+        case ("listmade", _):
+            return PageFlash(kind: "success", message: "Your list is made. Add books to it from any book's page, or tick it on a book of your wishlist.")
+        case ("listsaved", _):
+            return PageFlash(kind: "success", message: "Your list is saved.")
+        case ("listdeleted", _):
+            return PageFlash(kind: "success", message: "The list is deleted. Its books stay on your wishlist; those on no other list are on your first list now.")
+        case ("listdeletedwants", _):
+            return PageFlash(kind: "success", message: "The list is deleted, with the books that were on no other list.")
+        case ("listsplaced", _):
+            return PageFlash(kind: "success", message: "The book's lists are saved.")
         case ("unread", _):
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         default:

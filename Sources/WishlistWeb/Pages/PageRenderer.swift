@@ -153,6 +153,7 @@ struct ErrorSummary {
         ("rating", "rating-none"), ("review", "review"), ("finished", "finished"),
         ("picture", "picture-file"), ("bio", "bio"), ("birthday_month", "birthday_month"), ("favorites", "favorites"),
         ("lookup_isbn", "lookup_isbn"), ("title", "title"), ("author", "author"), ("isbn", "isbn"), ("link", "link"),
+        ("name", "name"), ("occasion", "occasion-none"), ("date", "date"), ("visibility", "visibility-household"),
     ]
 
     let problems: [(message: String, href: String)]

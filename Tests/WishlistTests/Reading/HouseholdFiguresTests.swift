@@ -10,12 +10,15 @@ import Testing
 @Suite("The household's figures of each book: kept by triggers, equal to the live count", .removesTemporaryDirectories)
 struct HouseholdFiguresTests {
     /// The figures as the pages read them before migration 24: counted from every wish and
-    /// reading of sharing members. The test's oracle.
+    /// reading of sharing members, a wish only while it is on a list the household sees (issue
+    /// 51), which is read from the lists themselves, not from the `shared` flag the triggers keep.
+    /// The test's oracle.
     static let liveFigures = """
         SELECT book_id, SUM(wanted), SUM(rating_sum), SUM(rating_count) FROM (
             SELECT book_id, COUNT(*) AS wanted, 0 AS rating_sum, 0 AS rating_count
             FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id
-            WHERE book_id IS NOT NULL AND user.sharing = 'household' AND user.disabled_at IS NULL GROUP BY book_id
+            WHERE book_id IS NOT NULL AND user.sharing = 'household' AND user.disabled_at IS NULL
+                AND \(AppDatabase.onHouseholdList("wishlist_item.id")) GROUP BY book_id
             UNION ALL
             SELECT book_id, 0, SUM(rating), COUNT(*) FROM reading JOIN user ON user.id = reading.user_id
             WHERE book_id IS NOT NULL AND rating IS NOT NULL AND user.sharing = 'household' AND user.disabled_at IS NULL GROUP BY book_id
@@ -52,11 +55,13 @@ struct HouseholdFiguresTests {
 
     /// One change of the kinds the app makes: wishes added, removed and moved to another book (as
     /// merging an added book into the catalog does), readings rated, re-rated, unrated, moved and
-    /// forgotten, members sharing, going private, disabled, enabled and deleted.
-    static func change(_ db: Database, _ dice: inout Dice, users: inout [Int64], serial: inout Int) throws -> String {
+    /// forgotten, members sharing, going private, disabled, enabled and deleted; wishes moved to a
+    /// private list and copied back, lists made private or shared, lists deleted (issue 51).
+    static func change(_ db: Database, _ dice: inout Dice, users: inout [Int64], serial: inout Int, lists: Bool = true) throws -> String {
         let user = users[dice.roll(users.count)], book = books[dice.roll(books.count)], other = books[dice.roll(books.count)]
         let rating: DatabaseValue = dice.roll(4) == 0 ? .null : (dice.roll(5) + 1).databaseValue
-        switch dice.roll(12) {
+        // Before migration 30 there are no lists to move wishes between.
+        switch dice.roll(lists ? 16 : 12) {
         case 0, 1:
             try db.execute(sql: """
                 INSERT OR IGNORE INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
@@ -92,6 +97,30 @@ struct HouseholdFiguresTests {
         case 10:
             try db.execute(sql: "UPDATE user SET display_name = 'Renamed' WHERE id = ?", arguments: [user])
             return "rename \(user)"
+        case 12:
+            try db.execute(sql: """
+                INSERT INTO wish_list (user_id, name, visibility, created_at) VALUES (?, 'Someday', 'private', '2026-01-01 00:00:00.000');
+                INSERT INTO wish_list_item (list_id, item_id) SELECT last_insert_rowid(), id FROM wishlist_item WHERE user_id = ? AND book_id = ?;
+                DELETE FROM wish_list_item WHERE list_id != (SELECT MAX(id) FROM wish_list)
+                    AND item_id = (SELECT id FROM wishlist_item WHERE user_id = ? AND book_id = ?);
+                """, arguments: [user, user, book, user, book])
+            return "move wish \(user) \(book) to a private list"
+        case 13:
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO wish_list_item (list_id, item_id)
+                SELECT wish_list.id, wishlist_item.id FROM wishlist_item JOIN wish_list ON wish_list.user_id = wishlist_item.user_id AND wish_list.is_default
+                WHERE wishlist_item.user_id = ? AND wishlist_item.book_id = ?
+                """, arguments: [user, book])
+            return "copy wish \(user) \(book) to the default list"
+        case 14:
+            try db.execute(sql: """
+                UPDATE wish_list SET visibility = CASE visibility WHEN 'private' THEN 'household' ELSE 'private' END
+                WHERE id = (SELECT id FROM wish_list WHERE user_id = ? ORDER BY id DESC LIMIT 1)
+                """, arguments: [user])
+            return "flip the visibility of \(user)'s newest list"
+        case 15:
+            try db.execute(sql: "DELETE FROM wish_list WHERE user_id = ? AND NOT is_default", arguments: [user])
+            return "delete \(user)'s lists"
         default:
             try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [user])
             serial += 1
@@ -120,7 +149,7 @@ struct HouseholdFiguresTests {
         try queue.write { db in
             var users = try (0..<5).map { try Self.addUser(db, "member\($0)", sharing: $0 % 2 == 0 ? "household" : "private") }
             var serial = users.count, dice = Dice(state: 24)
-            for _ in 0..<200 { _ = try Self.change(db, &dice, users: &users, serial: &serial) }
+            for _ in 0..<200 { _ = try Self.change(db, &dice, users: &users, serial: &serial, lists: false) }
         }
         try AppDatabase.migrator.migrate(queue)
         try queue.read { db in

@@ -278,6 +278,15 @@ enum UpgradeFixtures {
         "29-authors": """
             INSERT INTO followed_author (user_id, author_key, name, followed_at) VALUES (1, 'ada marsh', 'Ada Marsh', '2024-03-17 09:00:00.000');
             """,
+        // Alice's reserved book on her birthday list as well, and a book only on a private list.
+        "30-occasions": """
+            INSERT INTO wish_list (id, user_id, name, occasion, occasion_date, visibility, is_default, position, created_at) VALUES
+                (20, 1, 'Birthday', 'birthday', NULL, 'household', 0, 1, '2024-03-20 09:00:00.000'),
+                (21, 1, 'Someday', 'none', NULL, 'private', 0, 2, '2024-03-20 09:01:00.000'),
+                (22, 1, 'Lisbon', 'date', '2024-07-01', 'household', 0, 3, '2024-03-20 09:02:00.000');
+            INSERT INTO wish_list_item (list_id, item_id) VALUES (20, 1), (21, 3);
+            DELETE FROM wish_list_item WHERE item_id = 3 AND list_id != 21;
+            """,
     ]
 }
 

@@ -158,6 +158,19 @@ struct UpgradeTests {
             #expect(try String.fetchOne(db, sql: "SELECT last_reply FROM mail_outbox WHERE id = 1")?.hasSuffix("ask for it again") == true)
             #expect(try String.fetchOne(db, sql: "SELECT last_reply FROM mail_outbox WHERE id = 2") == "550 5.1.1 No such mailbox")
         }
+        if before["wishlist_item"]?.isEmpty == false, before["wish_list"] == nil {
+            // Migration 30: each want on its owner's default list alone, shared as before, and the share link opening that list.
+            let placed = try Row.fetchAll(db, sql: """
+                SELECT wishlist_item.shared, wish_list.is_default, wish_list.name, wish_list.visibility, wish_list.user_id = wishlist_item.user_id AS owned
+                FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id JOIN wish_list ON wish_list.id = wish_list_item.list_id
+                """)
+            #expect(placed.count == before["wishlist_item"]!.count)
+            #expect(placed.allSatisfy { $0["shared"] == true && $0["is_default"] == true && $0["name"] == "Wishlist" && $0["visibility"] == "household" && $0["owned"] == true })
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE NOT EXISTS (SELECT 1 FROM wish_list WHERE user_id = user.id AND is_default)") == 0)
+            #expect(try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id AND wish_list.user_id = share_link.user_id AND wish_list.is_default
+                """) == before["share_link"]?.count ?? 0)
+        }
         if before["book"]?.isEmpty == false {
             // Migration 29 read the credits of the books stored before it from their bylines.
             #expect(try String.fetchAll(db, sql: "SELECT author_key FROM book_credit WHERE book_id = '9780000000019'") == ["ada marsh"])
@@ -194,6 +207,7 @@ struct UpgradeTests {
             if tables.contains("received_item") { expected.append(("/wishlist/received", ["The Quiet Year", "Winter Birds"])) }
             if tables.contains("book") { expected.append(("/authors/ada-marsh", ["<h1 id=\"page-title\">Ada Marsh</h1>", "The Lantern Road"])) }
             if tables.contains("followed_author") { expected.append(("/authors/ada-marsh", ["Stop following"])) }
+            if tables.contains("wish_list") { expected.append(("/wishlist?list=20", ["Birthday", "The Lantern Road"])) }
             for (path, sentences) in expected {
                 let page = try await browser.get(path)
                 #expect(page.status == .ok, "\(path)")

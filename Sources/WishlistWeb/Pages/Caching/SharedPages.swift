@@ -161,6 +161,8 @@ struct WishlistPageKey: SharedPageKey {
     /// The catalog's generation plus the owner's (her wishes' on her own page, her wishlist's as
     /// the others see it on her member page): each only grows, so the sum grows with any of them.
     var generation: Int64
+    /// One of her lists, on her own wishlist filtered with `?list=` (issue 51); nil for all her wants.
+    var list: ListID?
 }
 
 struct WishlistPage: SharedPage {

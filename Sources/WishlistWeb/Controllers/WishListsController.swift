@@ -1,0 +1,188 @@
+import Foundation
+import Hummingbird
+import WishlistCore
+import WishlistTemplates
+
+/// A member's lists (issue 51): make, edit and delete them, and choose the lists a want is on.
+/// The wants themselves are the wishlist's (``WishlistController``); `/wishlist?list={id}` shows
+/// one list's.
+struct WishListsController {
+    let lists: WishListStore
+    let pages: PageRenderer
+    let clock: WallClock
+    let secureCookies: Bool
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("wishlist/lists/new", use: newList)
+        group.post("wishlist/lists", use: create)
+        group.get("wishlist/lists/:list", use: edit)
+        group.post("wishlist/lists/:list", use: save)
+        group.post("wishlist/lists/:list/delete", use: delete)
+        group.post("wishlist/:item/lists", use: place)
+    }
+
+    static let notFound = PageError(
+        .notFound, title: "Not one of your lists",
+        message: "That list isn't one of yours. It may have been deleted; your wishlist shows the lists you have."
+    )
+
+    // MARK: Handlers
+
+    @Sendable func newList(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try formPage(context, list: nil, entered: WishListDraft(name: "", occasion: Occasion.none.rawValue, date: "", visibility: ListVisibility.household.rawValue))
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let draft = try Self.draft(context.form)
+        switch draft.checked() {
+        case .failure(let problems):
+            return try formPage(context, list: nil, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
+        case .success(let checked):
+            let list = try await lists.create(checked, ownerID: user.userID, at: clock.now())
+            return redirectWithFlash(to: SitePath.wishList(list.id.rawValue), "listmade")
+        }
+    }
+
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let list = try await ownList(context)
+        return try formPage(context, list: list, entered: WishListDraft(
+            name: list.name, occasion: list.occasion.rawValue, date: list.occasionDate ?? "", visibility: list.visibility.rawValue
+        ))
+    }
+
+    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let list = try await ownList(context)
+        let draft = try Self.draft(context.form)
+        switch draft.checked() {
+        case .failure(let problems):
+            return try formPage(context, list: list, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
+        case .success(let checked):
+            guard try await lists.update(id: list.id, ownerID: user.userID, checked) else { throw Self.notFound }
+            return redirectWithFlash(to: SitePath.wishList(list.id.rawValue), "listsaved")
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let deleteWants = try context.form.checkbox("delete_wants")
+        switch try await lists.delete(id: try Self.listID(context), ownerID: user.userID, deleteWants: deleteWants) {
+        case .deleted:
+            return redirectWithFlash(to: SitePath.wishlist, deleteWants ? "listdeletedwants" : "listdeleted")
+        case .isDefault:
+            throw PageError(
+                .conflict, title: "Your wishlist stays",
+                message: "Your first list can't be deleted: a book you add goes there, and so does every book of a list you delete. Rename it if you like."
+            )
+        case .notFound:
+            throw Self.notFound
+        }
+    }
+
+    /// Puts a want on exactly the lists ticked: moving and copying in one plain form.
+    @Sendable func place(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let itemID = try WishlistController.itemID(context)
+        let chosen = try context.form.values("list", maxLength: 20, maxCount: 1000)
+        let ids = try chosen.map { text in
+            guard let id = ListID(text) else { throw Self.notFound }
+            return id
+        }
+        switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: user.userID) {
+        case .saved:
+            return redirectWithFlash(to: SitePath.wishlistItem(itemID.rawValue), "listsplaced")
+        case .noList:
+            throw PageError(
+                .unprocessableContent, title: "Choose at least one list",
+                message: "A book on your wishlist is on at least one of your lists. Tick one, or remove the book from your wishlist instead."
+            )
+        case .notFound:
+            // The same answer for another's want, another's list, or one that never was.
+            throw WishlistController.notFound
+        }
+    }
+
+    // MARK: Pages
+
+    private func formPage(
+        _ context: AppRequestContext, list: WishList?, entered: WishListDraft, errors: FieldErrors = [:], status: HTTPResponse.Status = .ok
+    ) throws -> Response {
+        try pages.render(
+            "wishlist/list-form.html", title: list.map { "Edit \($0.name)" } ?? "New list", nav: "wishlist", for: context.visitor, status: status,
+            values: [
+                "list": list.map(Self.listValue) ?? .null,
+                "name_value": .string(entered.name), "occasion_value": .string(entered.occasion),
+                "date_value": .string(entered.date), "visibility_value": .string(entered.visibility),
+                "errors": TemplateValue(errors),
+            ]
+        )
+    }
+
+    /// A list as the pages show it.
+    static func listValue(_ list: WishList) -> TemplateValue {
+        [
+            "id": .int(Int(list.id.rawValue)), "name": .string(list.name), "path": .string(SitePath.wishList(list.id.rawValue)),
+            "edit_path": .string(SitePath.wishListEdit(list.id.rawValue)), "occasion": .string(occasionLabel(list)),
+            "private": .bool(list.visibility == .private), "is_default": .bool(list.isDefault), "count": .int(list.itemCount),
+        ]
+    }
+
+    /// "Birthday", "Christmas", "12 March 2027", or "" for none.
+    static func occasionLabel(_ list: WishList) -> String {
+        switch list.occasion {
+        case .none: ""
+        case .birthday: "Birthday"
+        case .christmas: "Christmas"
+        case .date: list.occasionDate.map(Self.dayLabel) ?? ""
+        }
+    }
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+    /// `YYYY-MM-DD` as "12 March 2027".
+    static func dayLabel(_ iso: String) -> String {
+        let parts = iso.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]) else { return iso }
+        return "\(parts[2]) \(monthNames[parts[1] - 1]) \(parts[0])"
+    }
+
+    // MARK: Input
+
+    static func draft(_ form: FormBody) throws -> WishListDraft {
+        // Read generously so that the rule, not the reader, tells the person it is too long.
+        WishListDraft(
+            name: try form.text("name", maxLength: 4 * WishListDraft.nameMaximumLength),
+            occasion: try form.text("occasion", maxLength: 20), date: try form.text("date", maxLength: 20),
+            visibility: try form.text("visibility", maxLength: 20)
+        )
+    }
+
+    static func errors(_ problems: WishListProblems) -> FieldErrors {
+        var errors: FieldErrors = [:]
+        if problems.contains(.nameMissing) { errors["name"] = "Give the list a name, such as Birthday or Someday." }
+        if problems.contains(.nameTooLong) { errors["name"] = "A list's name can be up to 60 characters. Shorten it and save again." }
+        if problems.contains(.nameControlCharacters) { errors["name"] = "A list's name is one line of text." }
+        if problems.contains(.occasion) { errors["occasion"] = "Choose no occasion, your birthday, Christmas or a date." }
+        if problems.contains(.date) { errors["date"] = "Give the day of the occasion as a date, such as 2027-03-12." }
+        if problems.contains(.visibility) { errors["visibility"] = "Choose who sees the list: the household, or only you." }
+        return errors
+    }
+
+    static func listID(_ context: AppRequestContext) throws -> ListID {
+        guard let id = context.parameters.get("list").flatMap(ListID.init) else { throw notFound }
+        return id
+    }
+
+    /// The signed-in member's list, or the same 404 for another's or a missing one.
+    private func ownList(_ context: AppRequestContext) async throws -> WishList {
+        guard let list = try await lists.list(id: try Self.listID(context), ownerID: try context.signedInUser().userID) else { throw Self.notFound }
+        return list
+    }
+
+    private func redirectWithFlash(to location: String, _ code: String) -> Response {
+        var response = redirect(to: location)
+        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
+        return response
+    }
+}
