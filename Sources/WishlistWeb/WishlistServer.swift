@@ -26,10 +26,11 @@ public struct WishlistServer: Sendable {
     let mailSender: MailSender?
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
-    /// naming file, line and column) and assembles the routes.
+    /// naming file, line and column) and assembles the routes. Tests may move `clock`, and give the
+    /// NYT's and the provider's clients `httpLimits`, and look-up a longer `lookUpTimeoutSeconds`.
     public static func build(
         config: AppConfig, logger: Logger, clock: WallClock = .system,
-        httpLimits: CurlHTTPClient.Limits = .init()
+        httpLimits: CurlHTTPClient.Limits = .init(), lookUpTimeoutSeconds: Int = OpenLibraryClient.defaultTimeoutSeconds
     ) async throws -> WishlistServer {
         let database = try AppDatabase.open(path: config.database.path)
         let catalogSync = CatalogSync.make(config: config, database: database, logger: logger, clock: clock, httpLimits: httpLimits)
@@ -152,7 +153,9 @@ public struct WishlistServer: Sendable {
         )
         AddBookController(
             added: AddedBookStore(database: database), catalog: catalog, wishlist: wishlist,
-            openLibrary: OpenLibraryClient(baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL),
+            openLibrary: OpenLibraryClient(
+                baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds
+            ),
             covers: covers, fetcher: coverFetcher,
             // Photos of barcodes decode on a pool of their own, one at a time, two waiting.
             barcodes: BookBarcodeReader(pictures: try PictureProcessor(threads: 1, maxWaiting: 2)),

@@ -828,7 +828,10 @@ def wapiti_lane(server: h.Server, database: Path, seeded: dict, household: dict,
         mark = len(server.settled_log())
         report, _ = run_wapiti(
             "wapiti-removal", server, f"/wishlist/{removal}/", starts=[f"/wishlist/{removal}/remove"],
-            excludes=[], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
+            # The item page's "I got it" form moves the book off the wishlist, after which its
+            # removal page is a 404: crawled before the removal page (the crawl's order varies),
+            # it left no removal form to attack.
+            excludes=["/wishlist/*/received"], agent=WAPITI_DELETE_AGENT, reports=reports, deadline=WAPITI_DELETE_DEADLINE_S,
         )
         outcome.findings += wapiti_findings("wapiti-removal", report)
         count = check_log("wapiti-removal", server.settled_log()[mark:], WAPITI_DELETE_ROUTES, outcome)

@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import re
+import socket
 import unicodedata
 import urllib.error
 import urllib.request
@@ -56,6 +57,27 @@ def http_get(url: str, timeout: float = 5.0, headers: dict[str, str] | None = No
             return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
         finally:
             error.close()
+
+
+# The sockets that hold the ports free_port() handed out, open until the test process ends.
+_RESERVED_PORTS: list[socket.socket] = []
+
+
+def free_port() -> int:
+    """A loopback port for a server a test starts, which no one else is given in the meantime.
+
+    Finding a free port and closing the probe leaves a window in which another process (the other
+    pytest-xdist worker, another build's tests) may be given the same port. Here the probe stays
+    bound, without listening, for the rest of the test process: the system gives the port to no
+    one else who asks for a free one, while a server that binds it by number with SO_REUSEADDR
+    (ours through Hummingbird, nginx, Caddy, aiosmtpd) gets it. Until the server listens, a
+    connection to the port is refused, as to any closed port.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    probe.bind(("127.0.0.1", 0))
+    _RESERVED_PORTS.append(probe)
+    return probe.getsockname()[1]
 
 
 def chromium_options(width: int, height: int) -> webdriver.ChromeOptions:

@@ -202,6 +202,49 @@ struct MailHTTPTests {
         }
     }
 
+    /// Issue 56: in a week when three confirmed members have the same news (books new on the list
+    /// each of them starred), the digest goes to the one who asked for it and to nobody else: not
+    /// to one who never asked, nor to one who asked and then turned it off. A week without news
+    /// sends nothing to anyone, so it could not tell them apart.
+    @Test func inAWeekWithNewsOnlyTheMemberWhoAskedGetsADigest() async throws {
+        let time = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let server = try await Self.build(clock: time.clock)
+        let zone = try ZoneRules.load(named: "UTC")
+        let digests = DigestService(
+            database: server.database, mailer: try Mailer.queueing(into: server.database, clock: time.clock),
+            timeZone: zone, clock: time.clock, logger: .init(label: "test")
+        )
+        try await TestApp.run(server) { browser in
+            for name in ["ann", "cat", "dan"] {
+                var member = TestBrowser(client: browser.client)
+                try await member.signUp(name, email: "\(name)@example.com")
+                let confirmations = try await QueuedMail.all(server.database, kind: "verification")
+                let link = try #require(confirmations.first { $0.recipient == "\(name)@example.com" }?.path(startingWith: "/verify-email/"))
+                #expect(try await member.get(link).status == .ok)
+                #expect(try await member.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")]).status == .seeOther)
+                if name != "cat" {
+                    #expect(try await member.post("/settings/digest", [("digest", "weekly")]).location == "/settings/email?done=digest-on#flash")
+                }
+                if name == "dan" {
+                    #expect(try await member.post("/settings/digest", [("digest", "")]).location == "/settings/email?done=digest-off#flash")
+                }
+            }
+            // The sample's editions were fetched as the server started, this week: each member has
+            // the same news, books new on the list she starred.
+            let now = time.clock.now()
+            let news = try await server.database.pool.read { db in
+                try ["ann", "cat", "dan"].map { name in
+                    let id = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ?", arguments: [name]))
+                    return try DigestNews.read(userID: id, editionsFetchedAfter: StoredDate(now.addingTimeInterval(-7 * 86_400)), today: zone.localDay(at: now), db)
+                }
+            }
+            #expect(!news[0].newOnLists.isEmpty && news.allSatisfy { $0 == news[0] }, "\(news)")
+
+            #expect(try await digests.queueDue() == 1)
+            #expect(try await QueuedMail.all(server.database, kind: "digest").map(\.recipient) == ["ann@example.com"])
+        }
+    }
+
     @Test func noMailTokenNorTheSMTPPasswordReachesTheLog() async throws {
         let log = LogCapture()
         let password = "smtp-Secret-Zq8"
