@@ -44,6 +44,8 @@ enum SitePath {
     static func sharedList(_ token: String) -> String { "/shared/" + token }
     static func favoritesFeed(_ token: String) -> String { "/feeds/" + token + "/favorites.atom" }
     static func authorsFeed(_ token: String) -> String { "/feeds/" + token + "/authors.atom" }
+    /// The household's birthdays and occasions (issue 51), behind the feed link's token.
+    static func occasionsCalendar(_ token: String) -> String { "/calendar/" + token + ".ics" }
     /// An author's page, by their key (``AuthorKey``) with hyphens for spaces: "/authors/brene-brown".
     /// The page takes any spelling of the name, since it reads the key of what it is given.
     static func author(_ key: String) -> String {

@@ -173,6 +173,7 @@ public struct WishlistServer: Sendable {
         }
         ShareLinkController(shareLinks: shareLinks, wishlist: wishlist, lists: wishLists, pages: pages).addRoutes(to: router)
         FeedController(feedLinks: feedLinks, catalog: catalog, authors: authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
+        CalendarController(feedLinks: feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: passwordSignup,

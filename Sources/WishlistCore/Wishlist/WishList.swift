@@ -18,6 +18,17 @@ public struct WishList: Sendable, Equatable {
     public let itemCount: Int
 }
 
+/// A member's days that matter to givers: her birthday, if she set one, and her lists the
+/// household sees that have an occasion.
+public struct SharedOccasions: Sendable, Equatable {
+    public let ownerID: Int64
+    public let username: String
+    /// The name to show (``MemberName``).
+    public let name: String
+    public let birthday: Birthday?
+    public let lists: [WishList]
+}
+
 /// A list's id.
 public typealias ListID = ID<WishList>
 

@@ -170,6 +170,36 @@ public struct WishListStore: Sendable {
             try lists(ownerID: ownerID).filter { $0.visibility == .household }
         }
 
+        /// The birthdays and occasion lists of every member who shares but `viewerID`, for the
+        /// occasions calendar: a list only when the household sees it and it has an occasion.
+        public func sharedOccasions(excluding viewerID: Int64) throws -> [SharedOccasions] {
+            let members = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT id, username, \(MemberName.shownSQL("user")) AS name, birthday FROM user
+                    WHERE sharing = 'household' AND disabled_at IS NULL AND id != ? ORDER BY username_key
+                    """),
+                arguments: [viewerID]
+            )
+            let lists = try Row.decodeAll(
+                db.cachedStatement(sql: """
+                    SELECT wish_list.*, (SELECT COUNT(*) FROM wish_list_item WHERE list_id = wish_list.id) AS item_count
+                    FROM wish_list JOIN user ON user.id = wish_list.user_id
+                    WHERE wish_list.visibility = 'household' AND wish_list.occasion != 'none'
+                        AND user.sharing = 'household' AND user.disabled_at IS NULL AND user.id != ?
+                    ORDER BY wish_list.id
+                    """),
+                arguments: [viewerID], WishListStore.list
+            )
+            let byOwner = Dictionary(grouping: lists, by: \.ownerID)
+            return members.compactMap { row in
+                let id: Int64 = row["id"]
+                let birthday = (row["birthday"] as String?).flatMap(Birthday.init(stored:))
+                let theirs = byOwner[id] ?? []
+                guard birthday != nil || !theirs.isEmpty else { return nil }
+                return SharedOccasions(ownerID: id, username: row["username"], name: row["name"], birthday: birthday, lists: theirs)
+            }
+        }
+
         /// The lists each of these wants is on.
         public func listIDs(items: [ItemID]) throws -> [ItemID: [ListID]] {
             guard !items.isEmpty else { return [:] }

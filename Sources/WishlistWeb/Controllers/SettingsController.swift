@@ -155,6 +155,7 @@ struct SettingsController {
         // The same token reads the feed of new books by the authors she follows.
         return try await page(.lists, context, shownOnce: [
             "new_feed_link": .string(link), "new_authors_feed_link": .string(publicOrigin + SitePath.authorsFeed(token)),
+            "new_calendar_link": .string(publicOrigin + SitePath.occasionsCalendar(token)),
         ])
     }
 
