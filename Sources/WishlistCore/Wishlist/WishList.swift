@@ -29,6 +29,25 @@ public struct SharedOccasions: Sendable, Equatable {
     public let lists: [WishList]
 }
 
+extension WishList {
+    /// Days from `today` (a local calendar day) to the list's next occasion, 0 on the day: her
+    /// birthday (`birthday`, nil when she set none), 25 December, or the list's date while it is
+    /// still to come; nil for no occasion, or one that has passed or cannot be reckoned.
+    public func daysUntilOccasion(birthday: Birthday?, from today: (year: Int, month: Int, day: Int)) -> Int? {
+        switch occasion {
+        case .none: return nil
+        case .birthday: return birthday?.daysUntil(from: today)
+        case .christmas: return Birthday(month: 12, day: 25)!.daysUntil(from: today)
+        case .date:
+            let parts = (occasionDate ?? "").split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3 else { return nil }
+            let days = CivilDateTime.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+                - CivilDateTime.daysSinceEpoch(year: today.year, month: today.month, day: today.day)
+            return days >= 0 ? days : nil
+        }
+    }
+}
+
 /// A list's id.
 public typealias ListID = ID<WishList>
 

@@ -66,15 +66,35 @@ struct HouseholdController {
             // Past the end (an old link, or people stopped sharing): the last page.
             members = try await household.members(excluding: user.userID, containing: listing.filter, page: members.pageCount)
         }
+        let today = timeZone.localDay(at: clock.now())
+        let occasions = Dictionary(
+            try await database.pageRead { try $0.lists.sharedOccasions(excluding: user.userID) }.map { ($0.ownerID, $0) }, uniquingKeysWith: { first, _ in first }
+        )
         return try pages.render(
             "people/index.html", title: "People", nav: "people", for: context.visitor,
             values: [
-                "members": .array(members.items.map { ["name": .string($0.name), "path": .string(SitePath.person($0.username)), "count": .int($0.itemCount)] }),
+                "members": .array(members.items.map { member in
+                    [
+                        "name": .string(member.name), "path": .string(SitePath.person(member.username)), "count": .int(member.itemCount),
+                        "lists": .array(Self.occasionLists(occasions[member.id], username: member.username, today: today)),
+                    ]
+                }),
                 "listing": listing.templateValue(members, path: SitePath.people),
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
                 "birthdays": .array(try await upcomingBirthdays(viewerID: user.userID)),
             ]
         )
+    }
+
+    /// A member's shared lists with an occasion still to come, soonest first, as People shows them:
+    /// "Birthday: in 12 days".
+    static func occasionLists(_ occasions: SharedOccasions?, username: String, today: (year: Int, month: Int, day: Int)) -> [TemplateValue] {
+        guard let occasions else { return [] }
+        return occasions.lists.compactMap { list in list.daysUntilOccasion(birthday: occasions.birthday, from: today).map { (list, $0) } }
+            .sorted { ($0.1, $0.0.id.rawValue) < ($1.1, $1.0.id.rawValue) }
+            .map { list, days in
+                ["name": .string(list.name), "path": .string(SitePath.personList(username, list.id.rawValue)), "when": .string(WishListsController.whenText(days))]
+            }
     }
 
     /// Birthdays of the members who share, in the next 30 days by the server's time zone, soonest first.
@@ -142,6 +162,9 @@ struct HouseholdController {
             generation: try catalogGeneration + read.household.memberWishlistGeneration(ownerID: member.id)
         )
         key.list = list
+        // Her lists say how soon their occasions are, so the page is kept a day at a time.
+        let today = timeZone.localDay(at: clock.now())
+        key.day = sharedLists.contains { $0.occasion != .none } ? CivilDateTime.daysSinceEpoch(year: today.year, month: today.month, day: today.day) : nil
         let wishlist: WishlistPageRead<HeldItem>
         if let cached = pageCaches.memberWishlists.entry(key) {
             wishlist = .cached(cached)
@@ -155,7 +178,11 @@ struct HouseholdController {
         }
         return .found(
             member, sort, wishlist, try loadMemberAbout(member, catalogGeneration: catalogGeneration, read),
-            MemberLists(all: sharedLists, chosen: chosen)
+            MemberLists(
+                all: sharedLists, chosen: chosen, today: today,
+                // Read only to render, and only for a birthday list.
+                birthday: !wishlist.isCached && sharedLists.contains { $0.occasion == .birthday } ? try read.profiles.profile(userID: member.id).birthday : nil
+            )
         )
     }
 
@@ -189,6 +216,9 @@ struct HouseholdController {
     struct MemberLists: Sendable {
         let all: [WishList]
         let chosen: WishList?
+        /// The day their occasions are reckoned from, and her birthday, for her birthday lists.
+        let today: (year: Int, month: Int, day: Int)
+        let birthday: Birthday?
     }
 
     static let memberListNotFound = PageError(
@@ -317,6 +347,7 @@ struct HouseholdController {
                         [
                             "name": .string(list.name), "path": .string(SitePath.personList(member.username, list.id.rawValue)),
                             "occasion": .string(WishListsController.occasionLabel(list)), "count": .int(list.itemCount),
+                            "when": .string(WishListsController.whenText(list.daysUntilOccasion(birthday: lists.birthday, from: lists.today))),
                             "current": .bool(list.id == lists.chosen?.id),
                         ]
                     }),

@@ -138,6 +138,16 @@ struct WishListsController {
         }
     }
 
+    /// "today", "tomorrow", "in 12 days"; "" when there is no occasion to come.
+    static func whenText(_ days: Int?) -> String {
+        switch days {
+        case nil: ""
+        case 0: "today"
+        case 1: "tomorrow"
+        case let days?: "in \(days) days"
+        }
+    }
+
     private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
     /// `YYYY-MM-DD` as "12 March 2027".

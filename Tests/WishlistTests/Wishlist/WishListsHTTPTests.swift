@@ -229,4 +229,32 @@ struct WishListsHTTPTests {
             #expect(try await ben.reserve(home.itemIDs[0], returnTo: "/people/maya/lists/1").status == .conflict)
         }
     }
+
+    @Test func peopleAndHerPageSayHowSoonHerListsOccasionsAre() async throws {
+        // Saturday 28 November 2026, noon UTC, the servers' zone.
+        let time = ManualClock(Date(timeIntervalSince1970: 1_795_867_200))
+        let home = try await Household.make(clock: time.clock)
+        try await home.run { maya, ana, _ in
+            try await home.server.database.pool.write { try $0.execute(sql: "UPDATE user SET birthday = '12-10' WHERE username = 'maya'") }
+            let birthday = try await Self.makeList(&maya, "Birthday", occasion: "birthday")
+            _ = try await Self.makeList(&maya, "Christmas", occasion: "christmas")
+            _ = try await Self.makeList(&maya, "Visit", occasion: "date", date: "2026-11-29")
+            _ = try await Self.makeList(&maya, "Last trip", occasion: "date", date: "2026-11-01")
+            _ = try await Self.makeList(&maya, "Hidden", occasion: "christmas", visibility: "private")
+
+            let people = try await ana.get("/people")
+            #expect(people.text.contains(#"<a href="/people/maya/lists/\#(birthday)">maya’s Birthday list</a>: in 12 days"#))
+            let order = ["maya’s Visit list</a>: tomorrow", "maya’s Birthday list</a>: in 12 days", "maya’s Christmas list</a>: in 27 days"]
+                .map { people.text.range(of: $0)?.lowerBound }
+            #expect(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, "soonest first")
+            #expect(!people.shows("Last trip") && !people.shows("Hidden"), "a passed occasion and a private list are not shown")
+
+            let page = try await ana.get("/people/maya")
+            #expect(page.shows("0 books · Birthday: in 12 days") && page.shows("0 books · Christmas: in 27 days"))
+            #expect(page.text.contains("0 books · 1 November 2026</span>"), "a passed date is named without a countdown")
+            // The next day, her page counts from it: it was kept a day at a time.
+            time.advance(by: 86_400)
+            #expect(try await ana.get("/people/maya").shows("0 books · Birthday: in 11 days"))
+        }
+    }
 }

@@ -163,6 +163,8 @@ struct WishlistPageKey: SharedPageKey {
     var generation: Int64
     /// One of her lists, on her own wishlist filtered with `?list=` (issue 51); nil for all her wants.
     var list: ListID?
+    /// The local day, on a member's page whose lists say how soon their occasions are ("in 12 days").
+    var day: Int?
 }
 
 struct WishlistPage: SharedPage {
