@@ -1,7 +1,7 @@
 import GRDB
 
 /// What one member's weekly digest says: news from the editions the catalog fetched in the week,
-/// and the household's birthdays coming up. Empty news means no digest.
+/// and the household's birthdays and occasions coming up. Empty news means no digest.
 public struct DigestNews: Sendable, Equatable {
     /// A book new on one of her favourite lists.
     public struct NewOnList: Sendable, Equatable {
@@ -31,13 +31,27 @@ public struct DigestNews: Sendable, Equatable {
         public let daysAway: Int
     }
 
+    /// A shared list whose occasion is in the next 14 days (issue 51): givers hear two weeks ahead.
+    public struct OccasionComing: Sendable, Equatable {
+        public let username: String
+        /// The owner's name to show (``MemberName``).
+        public let name: String
+        public let listName: String
+        public let listID: Int64
+        public let daysAway: Int
+    }
+
     public var newOnLists: [NewOnList] = []
     /// Books new on any list by the authors she follows (issue 52).
     public var newFromAuthors: [NewOnList] = []
     public var wishlistMoves: [WishlistMove] = []
     public var birthdays: [BirthdayComing] = []
+    public var occasions: [OccasionComing] = []
 
-    public var isEmpty: Bool { newOnLists.isEmpty && newFromAuthors.isEmpty && wishlistMoves.isEmpty && birthdays.isEmpty }
+    /// How far ahead the digest tells givers of an occasion.
+    static let occasionDays = 14
+
+    public var isEmpty: Bool { newOnLists.isEmpty && newFromAuthors.isEmpty && wishlistMoves.isEmpty && birthdays.isEmpty && occasions.isEmpty }
 
     /// Reads the news for `userID` from the editions fetched after `since` (a stored date).
     static func read(userID: Int64, editionsFetchedAfter since: StoredDate, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> DigestNews {
@@ -45,7 +59,8 @@ public struct DigestNews: Sendable, Equatable {
             newOnLists: try newOnFavoriteLists(userID, since, db),
             newFromAuthors: try newFromFollowedAuthors(userID, since, db),
             wishlistMoves: try wishlistMoves(userID, since, db),
-            birthdays: try birthdays(excluding: userID, today: today, db)
+            birthdays: try birthdays(excluding: userID, today: today, db),
+            occasions: try occasions(excluding: userID, today: today, db)
         )
     }
 
@@ -135,6 +150,19 @@ public struct DigestNews: Sendable, Equatable {
         ).compactMap { row in
             WishlistMove.Kind(rawValue: row[0]).map { WishlistMove(kind: $0, list: row[1], rank: row[2], title: row[3], bookID: row[4]) }
         }
+    }
+
+    /// The shared lists of the members who share whose occasion is in the next 14 days, soonest first.
+    private static func occasions(excluding userID: Int64, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [OccasionComing] {
+        try WishListStore.Reader(db: db).sharedOccasions(excluding: userID).flatMap { member in
+            member.lists.compactMap { list in
+                list.daysUntilOccasion(birthday: member.birthday, from: today).flatMap { days in
+                    days <= occasionDays
+                        ? OccasionComing(username: member.username, name: member.name, listName: list.name, listID: list.id.rawValue, daysAway: days) : nil
+                }
+            }
+        }
+        .sorted { ($0.daysAway, $0.name.lowercased(), $0.listID) < ($1.daysAway, $1.name.lowercased(), $1.listID) }
     }
 
     /// The birthdays in the next 7 days of the members who share, as the People page shows them.

@@ -1,4 +1,4 @@
-/// The weekly digest's words: up to four sections, a link to each book on this server, and the
+/// The weekly digest's words: up to five sections, a link to each book on this server, and the
 /// one-click unsubscribe link in the headers (RFC 8058) and at the foot.
 enum DigestText {
     static func content(_ news: DigestNews, name: String, unsubscribe: String, site: String) -> MailContent {
@@ -22,6 +22,12 @@ enum DigestText {
             sections.append(("Birthdays coming", news.birthdays.map { birthday in
                 let when = birthday.daysAway == 0 ? "today" : birthday.daysAway == 1 ? "tomorrow" : "in \(birthday.daysAway) days"
                 return ("\(birthday.name): \(birthday.date), \(when)", site + "/people/" + birthday.username)
+            }))
+        }
+        if !news.occasions.isEmpty {
+            sections.append(("Occasions coming", news.occasions.map { occasion in
+                let when = occasion.daysAway == 0 ? "today" : occasion.daysAway == 1 ? "tomorrow" : "in \(occasion.daysAway) days"
+                return ("\(occasion.name)’s \(occasion.listName) list: \(when)", site + "/people/" + occasion.username + "/lists/\(occasion.listID)")
             }))
         }
         let subject = "Your week in books"
