@@ -53,6 +53,19 @@ struct MemberData: Encodable {
         let addedAt: String
     }
 
+    /// One of her lists (issue 51), its books named as "Title by Author" from `wishlist`.
+    struct List: Encodable {
+        let name: String
+        let occasion: String
+        /// `YYYY-MM-DD` for an occasion on a date.
+        let date: String?
+        let visibility: String
+        /// The list new books go to, which cannot be deleted.
+        let first: Bool
+        let createdAt: String
+        let books: [String]
+    }
+
     struct Card: Encodable {
         let from: String
         let message: String
@@ -106,6 +119,7 @@ struct MemberData: Encodable {
     let signedInBrowsers: [SignedInBrowser]
     let passkeys: [PasskeyName]
     let wishlist: [Wish]
+    let lists: [List]
     let received: [ReceivedBook]
     let readings: [BookRead]
     let profile: Profile

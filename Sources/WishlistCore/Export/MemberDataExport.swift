@@ -53,6 +53,7 @@ public struct MemberDataExport: Sendable {
                 MemberData.PasskeyName(name: $0.name, createdAt: MemberData.time($0.createdAt), lastUsedAt: $0.lastUsedAt.map(MemberData.time))
             },
             wishlist: wishes.map(MemberData.wish),
+            lists: try Self.lists(userID: userID, wishes: wishes, db),
             received: try WishlistStore.received(userID: userID, db).map { received in
                 MemberData.ReceivedBook(
                     book: MemberData.wish(received.item), receivedAt: MemberData.time(received.receivedAt),
@@ -99,6 +100,19 @@ public struct MemberDataExport: Sendable {
     }
 
     /// The books she reserved for others: her own acts as a giver, never anyone's for her.
+    /// Her lists, the default first, each with its books in the wishlist's order.
+    private static func lists(userID: Int64, wishes: [WishlistItem], _ db: Database) throws -> [MemberData.List] {
+        let reader = WishListStore.Reader(db: db)
+        let placed = try reader.listIDs(items: wishes.map { ItemID($0.id) })
+        return try reader.lists(ownerID: userID).map { list in
+            MemberData.List(
+                name: list.name, occasion: list.occasion.rawValue, date: list.occasionDate, visibility: list.visibility.rawValue,
+                first: list.isDefault, createdAt: MemberData.time(list.createdAt),
+                books: wishes.filter { placed[ItemID($0.id)]?.contains(list.id) == true }.map { "\($0.title) by \($0.author)" }
+            )
+        }
+    }
+
     private static func gifts(giverID: Int64, _ db: Database) throws -> [MemberData.Gift] {
         try Row.fetchAll(
             db,

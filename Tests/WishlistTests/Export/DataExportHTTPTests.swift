@@ -91,6 +91,11 @@ struct DataExportHTTPTests {
             let wishlist = try #require(json["wishlist"] as? [[String: Any]])
             let noted = try #require(wishlist.first { $0["note"] as? String == "Hardback, please" })
             #expect(noted["priority"] as? String == "high" && noted["added_at"] != nil && noted["title"] != nil)
+            // Her lists (issue 51): the first, with every book on it.
+            let lists = try #require(json["lists"] as? [[String: Any]])
+            #expect(lists.count == 1 && lists[0]["name"] as? String == "Wishlist" && lists[0]["first"] as? Bool == true)
+            #expect(lists[0]["visibility"] as? String == "household" && lists[0]["occasion"] as? String == "none")
+            #expect((lists[0]["books"] as? [String])?.count == wishlist.count && wishlist.count > 0)
             let received = try #require(json["received"] as? [[String: Any]])
             #expect(received.count == 2)
             let cards = received.flatMap { $0["cards"] as? [[String: String]] ?? [] }
