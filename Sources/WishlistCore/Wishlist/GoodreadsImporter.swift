@@ -53,9 +53,10 @@ public final class GoodreadsImporter: Sendable {
         self.betweenSlices = betweenSlices
     }
 
-    /// Imports `books` for the member. When it throws, nothing of it is left (or, should even
+    /// Imports `books` for the member, her wishes onto `list` (one of hers, which the caller
+    /// checked) or her default list. When it throws, nothing of it is left (or, should even
     /// deleting it fail, it is deleted at the next start or her next import).
-    public func run(_ books: [GoodreadsImportedBook], userID: Int64, at now: Date) async throws -> Outcome {
+    public func run(_ books: [GoodreadsImportedBook], userID: Int64, list: ListID? = nil, at now: Date) async throws -> Outcome {
         guard importing.withLock({ $0.insert(userID).inserted }) else { return .alreadyImporting }
         defer { _ = importing.withLock { $0.remove(userID) } }
         try await rollBackUnfinished(userID: userID)
@@ -64,7 +65,7 @@ public final class GoodreadsImporter: Sendable {
             return db.lastInsertedRowID
         }
         do {
-            let summary = try await write(books, importID: importID, userID: userID, at: now)
+            let summary = try await write(books, importID: importID, userID: userID, list: list, at: now)
             try await database.pool.write { db in try Self.finish(importID: importID, userID: userID, db) }
             return .imported(summary)
         } catch {
@@ -105,7 +106,7 @@ public final class GoodreadsImporter: Sendable {
         }
     }
 
-    private func write(_ books: [GoodreadsImportedBook], importID: Int64, userID: Int64, at now: Date) async throws -> WishlistImportSummary {
+    private func write(_ books: [GoodreadsImportedBook], importID: Int64, userID: Int64, list: ListID?, at now: Date) async throws -> WishlistImportSummary {
         let shelved = books.filter { $0.shelf == .toRead } + books.filter { $0.shelf == .read }
         let progress = try await database.pool.read { db in
             Progress(
@@ -117,7 +118,7 @@ public final class GoodreadsImporter: Sendable {
         try await inSlices(then: betweenSlices) { db in
             try progress.state.withLock { state in
                 guard state.next < progress.rows.count else { return false }
-                try Self.add(progress.rows[state.next], importID: importID, userID: userID, at: now, &state, db)
+                try Self.add(progress.rows[state.next], importID: importID, userID: userID, list: list, at: now, &state, db)
                 state.next += 1
                 return true
             }
@@ -127,7 +128,7 @@ public final class GoodreadsImporter: Sendable {
 
     /// One row of the file: a wish or a reading, unless the member has the book already.
     private static func add(
-        _ row: (book: GoodreadsImportedBook, match: CatalogBook), importID: Int64, userID: Int64, at now: Date,
+        _ row: (book: GoodreadsImportedBook, match: CatalogBook), importID: Int64, userID: Int64, list: ListID?, at now: Date,
         _ state: inout Progress.State, _ db: Database
     ) throws {
         let imported = row.book
@@ -135,6 +136,8 @@ public final class GoodreadsImporter: Sendable {
         case .toRead:
             if let book = try state.wishes.insertGivingABook(row.match, at: now, importID: importID, db),
                try WishlistStore.insertImported(book, userID: userID, note: imported.notes, addedAt: imported.dateAdded ?? now, importID: importID, db) {
+                // Moved in the row's own transaction: a wish bound for a private list is never seen on the default one.
+                if let list { _ = try WishListStore.place(itemID: ItemID(db.lastInsertedRowID), on: [list], ownerID: userID, db) }
                 state.summary.added += 1
             } else {
                 state.summary.alreadyPresent += 1

@@ -263,7 +263,13 @@ struct WishlistController {
         } catch let error as GoodreadsCSVError {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
         }
-        guard case .imported(var summary) = try await importer.run(parsed.books, userID: user.userID, at: now) else {
+        let listText = try request.queryText("list")
+        var list: ListID?
+        if !listText.isEmpty {
+            guard let id = ListID(listText), try await lists.list(id: id, ownerID: user.userID) != nil else { throw WishListsController.notFound }
+            list = id
+        }
+        guard case .imported(var summary) = try await importer.run(parsed.books, userID: user.userID, list: list, at: now) else {
             return try await indexPage(
                 context, userID: user.userID, sort: .added, status: .conflict,
                 importError: "Your earlier import is still being added. Once its page has loaded, your wishlist shows what it brought; import this file then if you still need to."

@@ -257,4 +257,20 @@ struct WishListsHTTPTests {
             #expect(try await ana.get("/people/maya").shows("0 books · Birthday: in 11 days"))
         }
     }
+
+    @Test func aGoodreadsImportFromAListsPageAddsItsWishesToThatListAlone() async throws {
+        let home = try await Household.make()
+        try await home.run(sharing: [.maya, .ana]) { maya, ana, _ in
+            let someday = try await Self.makeList(&maya, "Someday", visibility: "private")
+            #expect(try await maya.get("/wishlist?list=\(someday)").text.contains(#"action="/wishlist/import?list=\#(someday)""#))
+            let csv = "Book Id,Title,Author,ISBN,ISBN13,Date Added,Bookshelves,Exclusive Shelf,Private Notes\r\n"
+                + "1,A Quiet Want,Ann Author,,,2026/01/03,to-read,to-read,\r\n"
+            #expect(try await WishlistHTTPTests().upload(csv, as: &ana, to: "/wishlist/import?list=\(someday)").status == .notFound, "another's list")
+            let imported = try await WishlistHTTPTests().upload(csv, as: &maya, to: "/wishlist/import?list=\(someday)")
+            #expect(imported.status == .ok && imported.text.contains(#"<li id="import-added"><strong>1</strong> added</li>"#))
+            let item = try await home.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM wishlist_item WHERE title = 'A Quiet Want'")! }
+            #expect(try await Self.lists(of: item, home.server) == [someday])
+            #expect(!(try await ana.get("/people/maya")).shows("A Quiet Want"), "a private list's import stays hers")
+        }
+    }
 }

@@ -343,14 +343,14 @@ struct WishlistHTTPTests {
         }
     }
 
-    /// Posts `csv` as the multipart upload a browser sends from the import form.
-    func upload(_ csv: String, as browser: inout TestBrowser) async throws -> TestResponse {
+    /// Posts `csv` as the multipart upload a browser sends from the import form (on a list's page, to `path` with `?list=`).
+    func upload(_ csv: String, as browser: inout TestBrowser, to path: String = "/wishlist/import") async throws -> TestResponse {
         let boundary = "----WishlistTestBoundary7MA4YWxk"
         var body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(browser.csrfToken)\r\n"
         body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"goodreads_library_export.csv\"\r\n"
         body += "Content-Type: text/csv\r\n\r\n\(csv)\r\n--\(boundary)--\r\n"
         return try await browser.send(
-            "/wishlist/import", method: .post,
+            path, method: .post,
             headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(string: body)
         )
     }
