@@ -406,6 +406,40 @@ def _note_too_long(site: Site) -> None:
     assert b.driver.find_element(By.ID, "note-error").text.strip(), "the long note was not refused"
 
 
+def _list_refused(site: Site) -> None:
+    """Issue 51: the list form sent without a name."""
+    b = site.browser
+    b.visit("/wishlist/lists/new", "list-new")
+    b.js("document.getElementById('name').removeAttribute('required');")
+    follow(b, b.driver.find_element(By.ID, "list-submit"))
+    assert b.driver.find_element(By.ID, "name-error").text.strip(), "the nameless list was not refused"
+
+
+def _list_made(site: Site) -> None:
+    """Issue 51: the owner's Birthday list made, shown filtered with its confirmation (the owner has it from here on)."""
+    b = site.browser
+    b.visit("/wishlist/lists/new", "list-new")
+    fill(b, "name", "Birthday")
+    b.driver.find_element(By.ID, "occasion-birthday").click()
+    follow(b, b.driver.find_element(By.ID, "list-submit"))
+    assert "?list=" in b.driver.current_url, b.driver.current_url
+
+
+def _list_edit(site: Site) -> None:
+    b = site.browser
+    b.visit("/wishlist", "wishlist")
+    follow(b, b.driver.find_elements(By.CSS_SELECTOR, "#wish-list-links a.wish-list-edit")[-1])
+    assert b.driver.find_element(By.ID, "delete-list-form"), "the Birthday list's edit page has no delete form"
+
+
+def _member_list(site: Site) -> None:
+    """Issue 51: a member's shared list at its own address, as a giver sees it."""
+    b = site.browser
+    b.visit(f"/people/{site.household.owner}", "member")
+    follow(b, b.driver.find_element(By.LINK_TEXT, "Birthday"))
+    assert "/lists/" in b.path, b.driver.current_url
+
+
 def _password_failed(site: Site) -> None:
     b = site.browser
     b.visit("/settings/password", "settings-password")
@@ -714,6 +748,10 @@ PAGES = [
     Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),
     Page("note-too-long", "owner", _note_too_long),
     Page("import-refused", "owner", _import_refused),
+    Page("wishlist-list-new", "owner", _get("/wishlist/lists/new")),
+    Page("wishlist-list-refused", "owner", _list_refused),
+    Page("wishlist-list-made", "owner", _list_made),  # the owner has a Birthday list from here on
+    Page("wishlist-list-edit", "owner", _list_edit),
     Page("settings", "owner", _get("/settings")),
     Page("settings-lists", "owner", _get("/settings/lists")),
     Page("settings-sharing", "owner", _get("/settings/sharing")),
@@ -735,6 +773,7 @@ PAGES = [
     # A giver.
     Page("people", "giver", _get("/people")),
     Page("people-member", "giver", _member_after_reserving),
+    Page("people-member-list", "giver", _member_list),
     Page("reservations", "giver", _reservations),
     Page("wishlist-empty", "giver", _get("/wishlist")),
     Page("reading-empty", "giver", _get("/reading")),

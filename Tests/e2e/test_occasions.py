@@ -1,0 +1,151 @@
+"""Occasions in a real browser (issue 51): a family's lists, a reservation from one list, and the
+household's calendar read by a real iCalendar parser.
+
+Mum makes a Birthday list and a private Someday list and moves her books between them with the
+plain form on each book's page; Grandma finds the Birthday list under People, reserves from it, and
+sees it reserved on every list; Mum's pages do not change by a byte. The calendar link Grandma
+gets in Settings is parsed with Python's `icalendar`, a birthday on 29 February included.
+Children's profiles are not built yet, so the family here has none.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import ExitStack
+from datetime import date, datetime
+
+from dateutil.rrule import rrulestr
+from icalendar import Calendar
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from support import Browser, fill, follow, heading, http_get, sign_up, text_of, unique_username
+from test_household import (
+    add_books, another_browser, assert_well_made, first_difference, flash_text, owner_view, reservation_state, row_by_id, rows,
+    share_with_household, wishlist_items,
+)
+
+
+def make_list(browser: Browser, name: str, occasion: str, visibility: str) -> str:
+    """Makes a list through its form; returns its id, read from the page the form leads to."""
+    browser.visit("/wishlist", "wishlist-before-list")
+    follow(browser, browser.driver.find_element(By.ID, "new-list-link"), f"new-list-{name}")
+    fill(browser, "name", name)
+    browser.driver.find_element(By.ID, f"occasion-{occasion}").click()
+    browser.driver.find_element(By.ID, f"visibility-{visibility}").click()
+    follow(browser, browser.driver.find_element(By.ID, "list-submit"), f"list-made-{name}")
+    found = re.search(r"/wishlist\?list=(\d+)$", browser.driver.current_url)
+    assert found, browser.driver.current_url
+    assert "Your list is made" in flash_text(browser), flash_text(browser)
+    return found.group(1)
+
+
+def put_on_lists(browser: Browser, item: str, lists: list[str], shot: str) -> None:
+    """Ticks exactly `lists` on the book's page and saves: moving and copying without script."""
+    browser.visit(f"/wishlist/{item}", f"{shot}-item")
+    for box in browser.driver.find_elements(By.CSS_SELECTOR, '#my-lists input[name="list"]'):
+        if box.is_selected() != (box.get_attribute("value") in lists):
+            browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", box)
+            box.click()
+    follow(browser, browser.driver.find_element(By.ID, "my-lists-submit"), shot)
+    assert "The book's lists are saved." in flash_text(browser), flash_text(browser)
+
+
+def test_a_family_keeps_lists_and_the_birthday_reservation_stays_hidden_from_mum(browser: Browser, server: str) -> None:
+    mum_browser = browser
+    mum, grandma = unique_username("mum"), unique_username("grandma")
+    with ExitStack() as stack:
+        gran = stack.enter_context(another_browser(server, f"{browser.test_name}-grandma"))
+        sign_up(mum_browser, mum)
+        add_books(mum_browser, (1, 2))
+        share_with_household(mum_browser)
+        items = wishlist_items(mum_browser)
+        first, second = list(items)
+        birthday = make_list(mum_browser, "Birthday", "birthday", "household")
+        someday = make_list(mum_browser, "Someday", "none", "private")
+        default = mum_browser.driver.find_element(By.CSS_SELECTOR, "#wish-list-links li.wish-list-link").get_attribute("id").removeprefix("wish-list-")
+
+        # A book moved to the birthday list, the other to Someday: each list shows its own.
+        put_on_lists(mum_browser, first, [birthday], "moved-to-birthday")
+        put_on_lists(mum_browser, second, [someday], "moved-to-someday")
+        mum_browser.visit(f"/wishlist?list={birthday}", "birthday-list")
+        assert [r.get_attribute("data-item") for r in rows(mum_browser, "wishlist-items")] == [first]
+        assert heading(mum_browser).startswith("Birthday"), heading(mum_browser)
+        mum_browser.visit(f"/wishlist?list={someday}", "someday-list")
+        assert [r.get_attribute("data-item") for r in rows(mum_browser, "wishlist-items")] == [second]
+        for width in (360, 1280):
+            mum_browser.resize(width, 800)
+            mum_browser.visit("/wishlist", f"wishlist-lists-{width}px")
+            assert mum_browser.horizontal_overflow() <= 0, f"/wishlist scrolls sideways at {width} px"
+            assert_well_made(mum_browser, "/wishlist")
+        mum_browser.resize(1280, 900)
+
+        mum_paths = [
+            "/wishlist", f"/wishlist?list={birthday}", f"/wishlist?list={someday}", f"/wishlist?list={default}",
+            f"/wishlist/{first}", f"/wishlist/lists/{birthday}", "/people",
+        ]
+        before = owner_view(mum_browser, mum_paths)
+        assert all(view[0] == 200 for view in before.values()), {path: view[0] for path, view in before.items()}
+
+        # Grandma sees the Birthday list, not Someday nor its book, and reserves from the list.
+        sign_up(gran, grandma)
+        gran.visit(f"/people/{mum}", "mums-page")
+        lists = [text_of(a) for a in gran.driver.find_elements(By.CSS_SELECTOR, "#member-lists a")]
+        assert "Birthday" in lists and "Someday" not in lists, lists
+        assert items[second] not in gran.driver.page_source
+        follow(gran, gran.driver.find_element(By.LINK_TEXT, "Birthday"), "birthday-list-giver")
+        assert gran.path == f"/people/{mum}/lists/{birthday}", gran.driver.current_url
+        assert_well_made(gran, "a member's list")
+        follow(gran, row_by_id(gran, "member-items", first).find_element(By.CSS_SELECTOR, 'form.reserve-form button[type="submit"]'), "reserved")
+        assert gran.path == f"/people/{mum}/lists/{birthday}", gran.driver.current_url
+        assert reservation_state(row_by_id(gran, "member-items", first)) == "you"
+        gran.visit(f"/people/{mum}", "mums-page-reserved")
+        assert reservation_state(row_by_id(gran, "member-items", first)) == "you", "reserved on every list that holds it"
+        for width in (360, 1280):
+            gran.resize(width, 800)
+            gran.visit(f"/people/{mum}/lists/{birthday}", f"member-list-{width}px")
+            assert gran.horizontal_overflow() <= 0, f"a member's list scrolls sideways at {width} px"
+
+        # Mum's pages are the same bytes.
+        after = owner_view(mum_browser, mum_paths)
+        for path in mum_paths:
+            assert after[path] == before[path], f"{path} changed once Grandma reserved: {first_difference(before[path][2], after[path][2])}"
+
+
+def test_the_calendar_link_reads_in_a_real_parser_with_the_twenty_ninth_of_february(browser: Browser, server: str) -> None:
+    leap, reader = unique_username("leap"), unique_username("reader")
+    with ExitStack() as stack:
+        other = stack.enter_context(another_browser(server, f"{browser.test_name}-reader"))
+        sign_up(browser, leap)
+        share_with_household(browser)
+        browser.visit("/settings/profile", "profile")
+        Select(browser.driver.find_element(By.ID, "birthday_month")).select_by_value("2")
+        Select(browser.driver.find_element(By.ID, "birthday_day")).select_by_value("29")
+        follow(browser, browser.driver.find_element(By.ID, "profile-submit"), "profile-saved")
+        christmas = make_list(browser, "Christmas", "christmas", "household")
+        make_list(browser, "Quiet", "christmas", "private")
+
+        sign_up(other, reader)
+        other.visit("/settings/lists", "settings-lists")
+        follow(other, other.driver.find_element(By.ID, "feed-link-create"), "feed-link-made")
+        link = other.driver.find_element(By.ID, "calendar-link-url").get_attribute("value")
+        assert re.fullmatch(r"https?://[^/]+/calendar/[A-Za-z0-9_-]{43}\.ics", link), link
+        status, headers, body = http_get(other.url(link))
+        assert status == 200 and headers.get("content-type") == "text/calendar; charset=utf-8", (status, headers)
+
+        calendar = Calendar.from_ical(body)
+        events = {str(event["UID"]): event for event in calendar.walk("VEVENT")}
+        mine = {uid: event for uid, event in events.items() if leap in str(event["SUMMARY"])}
+        summaries = sorted(str(event["SUMMARY"]) for event in mine.values())
+        assert summaries == [f"{leap}’s Christmas list", f"{leap}’s birthday"], summaries
+        birthday = next(event for event in mine.values() if str(event["SUMMARY"]).endswith("birthday"))
+        assert birthday.decoded("DTSTART") == date(2000, 2, 29)
+        rule = birthday["RRULE"]
+        assert rule["FREQ"] == ["YEARLY"] and rule["BYMONTHDAY"] == [-1] and rule["BYMONTH"] == [2], rule
+        # The rule, expanded as dateutil (icalendar's own dependency) reads it: the last day of February every year.
+        rule_text = birthday["RRULE"].to_ical().decode()
+        days = list(rrulestr(rule_text, dtstart=datetime(2000, 2, 29)).xafter(datetime(2026, 1, 1), count=3))
+        assert [d.date() for d in days] == [date(2026, 2, 28), date(2027, 2, 28), date(2028, 2, 29)], days
+        christmas_event = next(event for uid, event in events.items() if uid.startswith(f"list-{christmas}@"))
+        assert christmas_event.decoded("DTSTART") == date(2000, 12, 25)
+        assert not any("Quiet" in str(event["SUMMARY"]) for event in events.values()), "a private list is nobody else's"
