@@ -170,10 +170,11 @@ def prepare_members(path, rng):
             items = [row[0] for row in db.execute("SELECT id FROM wishlist_item WHERE user_id = ? ORDER BY id", (user_id,))]
             members.append({"id": user_id, "username": username, "token": token, "items": items})
         db.execute("COMMIT")
-        # Items of sharers who are not members (so no member removes one while another reserves it).
+        # Items of sharers who are not members (so no member removes one while another reserves it),
+        # on a list the household sees (issue 51: the scale database moves some to private lists).
         reservable = [row for row in db.execute(
             "SELECT wishlist_item.id, user.username FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id "
-            "WHERE user.sharing = 'household' AND user.disabled_at IS NULL AND user.id > 2 "
+            "WHERE user.sharing = 'household' AND user.disabled_at IS NULL AND user.id > 2 AND wishlist_item.shared "
             "AND wishlist_item.id NOT IN (SELECT item_id FROM reservation WHERE item_id IS NOT NULL) "
             "ORDER BY wishlist_item.id")]
         reservable = [(item, owner) for item, owner in reservable if owner not in {m["username"] for m in members}]

@@ -583,6 +583,37 @@ def fill_big(path, password_hash, star_book, now):
         db.executemany("INSERT INTO reservation (id, item_id, giver_id, owner_id, owner_name, title, author, reserved_at) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
+        # Issue 51: five lists a member. The app's triggers made each member's default list and put
+        # every item on it; four more each (a birthday list, Christmas, a dated one, a private
+        # "Someday"), a tenth of her items copied onto one of the shared ones and a twentieth moved
+        # to Someday, so that the household's pages filter what is shared out of a real mix.
+        rows, list_id = [], db.execute("SELECT MAX(id) FROM wish_list").fetchone()[0]
+        extra_lists = {}  # user -> (shared list ids, the private one)
+        # The bench user (1) keeps her one list, so that her pages are the near-empty database's.
+        for user_id in range(2, USERS + 1):
+            created = grdb_date(now - datetime.timedelta(days=rng.randint(1, 700)))
+            kinds = [("Birthday", "birthday", None, "household"), ("Christmas", "christmas", None, "household"),
+                     ("Trip", "date", (now + datetime.timedelta(days=rng.randint(1, 300))).strftime("%Y-%m-%d"), "household"),
+                     ("Someday", "none", None, "private")]
+            ids = []
+            for position, (name, occasion, day, visibility) in enumerate(kinds, start=1):
+                list_id += 1
+                ids.append(list_id)
+                rows.append((list_id, user_id, name, occasion, day, visibility, position, created))
+            extra_lists[user_id] = (ids[:3], ids[3])
+        db.executemany("INSERT INTO wish_list (id, user_id, name, occasion, occasion_date, visibility, is_default, position, created_at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)", rows)
+        copied, moved = [], []
+        for user_id, item in db.execute("SELECT user_id, id FROM wishlist_item WHERE user_id != 1").fetchall():
+            roll = rng.random()
+            if roll < 0.1:
+                copied.append((rng.choice(extra_lists[user_id][0]), item))
+            elif roll < 0.15:
+                moved.append((extra_lists[user_id][1], item))
+        db.executemany("INSERT INTO wish_list_item (list_id, item_id) VALUES (?, ?)", copied + moved)
+        db.executemany("DELETE FROM wish_list_item WHERE item_id = ? AND list_id != ?", [(item, private) for private, item in moved])
+        counts["wish_list"] = len(rows) + USERS  # and each member's default one
+
         # Favourite lists, sessions (all live: idle under 14 days, younger than 30), links, passkeys.
         rows = []
         for user_id in range(2, USERS + 1):
@@ -623,7 +654,7 @@ def table_counts(path):
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         names = ["user", "session", "wishlist_item", "reservation", "favorite_list", "book", "catalog_list", "edition",
-                 "edition_entry", "list_entry", "share_link", "feed_link", "passkey"]
+                 "edition_entry", "list_entry", "share_link", "feed_link", "passkey", "wish_list", "wish_list_item"]
         counts = {name: db.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in names}
         counts["current_lists"] = db.execute("SELECT COUNT(*) FROM catalog_list WHERE is_current").fetchone()[0]
         counts["bench_items"] = db.execute("SELECT COUNT(*) FROM wishlist_item WHERE user_id = 1").fetchone()[0]
@@ -972,7 +1003,8 @@ def render_report(results):
         f"- Big database: {counts['user']:,} users, {counts['wishlist_item']:,} wishlist items (bench: {counts['bench_items']}), "
         f"{counts['edition']:,} editions of {counts['current_lists']} current lists ({WEEKLY_LISTS} weekly, {WEEKS} weeks back; "
         f"the 2 monthly ones 2 years) with {counts['edition_entry']:,} entries of {counts['book']:,} books, "
-        f"{counts['reservation']:,} reservations, {counts['favorite_list']:,} favourite lists, {counts['session']:,} sessions: "
+        f"{counts['reservation']:,} reservations, {counts['favorite_list']:,} favourite lists, {counts['session']:,} sessions, "
+        f"{counts['wish_list']:,} members' lists holding {counts['wish_list_item']:,} wants: "
         f"**{big_check['bytes'] / mb:,.0f} MB**"
         + (f", built in {results['generation_s']:.0f} s" if results.get("generation_s") else "")
         + f"; foreign_key_check and integrity_check clean ({big_check['foreign_key_check_s']:.1f} s and "
