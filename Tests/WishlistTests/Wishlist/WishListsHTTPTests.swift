@@ -273,4 +273,36 @@ struct WishListsHTTPTests {
             #expect(!(try await ana.get("/people/maya")).shows("A Quiet Want"), "a private list's import stays hers")
         }
     }
+
+    @Test func aLongListComesAHundredAPageAndEveryLinkKeepsTheList() async throws {
+        let home = try await Household.make()
+        try await home.run { maya, _, _ in
+            let long = try await Self.makeList(&maya, "Long")
+            try await home.server.database.pool.write { db in
+                for number in 1...130 {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO wishlist_item (user_id, title, author, publisher, description, isbn10, isbn13,
+                                image_width, image_height, buy_links, reading_links, added_at)
+                            VALUES (1, ?, 'An Author', '', '', '', '', 0, 0, '[]', '[]', ?)
+                            """,
+                        arguments: ["Book \(1000 + number)", "2026-01-01 00:00:00.000"]
+                    )
+                    try db.execute(sql: "UPDATE wish_list_item SET list_id = ? WHERE item_id = ?", arguments: [long, db.lastInsertedRowID])
+                }
+            }
+            let first = try await maya.get("/wishlist?list=\(long)&sort=title")
+            #expect(first.text.matches(of: /<li class="book wishlist-item"/).count == 100)
+            #expect(first.text.contains(#"<a rel="next" id="wishlist-next" href="/wishlist?sort=title&amp;list=\#(long)&amp;page=2">"#))
+            let second = try await maya.get("/wishlist?sort=title&list=\(long)&page=2")
+            #expect(second.text.matches(of: /<li class="book wishlist-item"/).count == 30)
+            #expect(second.text.contains(#"<a rel="prev" id="wishlist-previous" href="/wishlist?sort=title&amp;list=\#(long)">"#))
+            // Removing a book from the second page comes back to it.
+            let here = "/wishlist?sort=title&list=\(long)&page=2"
+            #expect(second.text.contains("/remove?return_to=%2Fwishlist%3Fsort%3Dtitle%26list%3D\(long)%26page%3D2\""))
+            let item = try #require(second.text.firstMatch(of: /data-item="(\d+)"/)?.1)
+            #expect(try await maya.post("/wishlist/\(item)/delete", [("return_to", here)]).location == here)
+            #expect(try await maya.get("/wishlist?list=\(long)").shows("129 books"))
+        }
+    }
 }
