@@ -26,7 +26,7 @@ extension HouseholdController {
                 shared = true
             case .idea(let id, let note):
                 value = [
-                    "idea": true, "id": .int(Int(id)), "title": .string(gift.title), "author": .string(gift.author), "note": .string(note),
+                    "idea": true, "id": .id(id), "title": .string(gift.title), "author": .string(gift.author), "note": .string(note),
                     "cancel_path": .string(SitePath.ideas(gift.ownerName) + "/\(id)/reservation/delete"),
                 ]
                 shared = true
@@ -39,11 +39,11 @@ extension HouseholdController {
                 continue
             case .listHidden(let itemID):
                 // Only what was stored when reserving: the list is no longer the giver's to read.
-                value = ["id": .int(Int(itemID.rawValue)), "title": .string(gift.title), "author": .string(gift.author)]
+                value = ["id": .id(itemID), "title": .string(gift.title), "author": .string(gift.author)]
                 shared = false
             case .removed, .listGone:
                 notices.append([
-                    "id": .int(Int(gift.id)), "owner": .string(gift.ownerShownName), "title": .string(gift.title),
+                    "id": .id(gift.id), "owner": .string(gift.ownerShownName), "title": .string(gift.title),
                     "list_gone": .bool(gift.state == .listGone),
                 ])
                 continue

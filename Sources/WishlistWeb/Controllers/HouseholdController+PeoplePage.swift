@@ -26,7 +26,7 @@ extension HouseholdController {
     }
 
     /// Birthdays of the members who share, in the next 30 days by the server's time zone, soonest first.
-    func upcomingBirthdays(viewerID: Int64) async throws -> [TemplateValue] {
+    func upcomingBirthdays(viewerID: UserID) async throws -> [TemplateValue] {
         let today = timeZone.localDay(at: clock.now())
         let birthdays = try await database.pageRead { try $0.profiles.birthdays(excluding: viewerID) }
         return birthdays.map { ($0.username, $0.name, $0.birthday, $0.birthday.daysUntil(from: today)) }
