@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-BUILD_PACKAGES := libargon2-dev libcurl4-openssl-dev libdeflate-dev libjpeg62-turbo-dev libpng-dev libsqlite3-dev libwebp-dev pkg-config tzdata zlib1g-dev
-TEST_PACKAGES  := caddy chromium chromium-driver nginx openssl python3 python3-venv systemd
+BUILD_PACKAGES := libargon2-dev libcurl4-openssl-dev libdeflate-dev libjpeg62-turbo-dev libpng-dev libsqlite3-dev libwebp-dev libzbar-dev pkg-config tzdata zlib1g-dev
+# wapiti: test_scanners.py runs run_wapiti.py in Debian's wapiti, as make scan does (which comes later in CI).
+TEST_PACKAGES  := caddy chromium chromium-driver nginx openssl python3 python3-venv systemd wapiti
 CONFIGURATION  ?= debug
 BIN            := .build/$(CONFIGURATION)/wishlist
 VENV           := .venv

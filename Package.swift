@@ -63,6 +63,8 @@ let package = Package(
             path: "Tests/CTestPictures",
             cSettings: [.headerSearchPath("../../Sources/CPictureCodec")]
         ),
+        // zbar reads the barcode of a photographed book (`BookBarcodeReader`, issue 52).
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
         // Foundation's calendars and date formatters would load ICU (docs/architecture.md, "Memory").
         .target(name: "CivilTime", swiftSettings: swiftSettings),
@@ -79,6 +81,7 @@ let package = Package(
                 "CArgon2",
                 "CCurl",
                 "CPictureCodec",
+                "CZBar",
                 "CivilTime",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),

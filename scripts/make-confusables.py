@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes Sources/WishlistCore/Profiles/confusables.txt: what each character counts as when two
-display names are compared (`NameSkeleton`, docs/architecture.md "Display name decisions").
+display names are compared (`NameSkeleton`, docs/decisions/display-names-compare-by-skeleton.md).
 
     make confusables   # installs libicu-dev (Debian's ICU), runs this; commit the file it writes
 
 The data is Unicode's confusables.txt (UTS #39) as Debian's ICU carries it: ICU's spoof checker
 gives each character's skeleton (`uspoof_getSkeleton`), so the mappings are Unicode's own, of the
 Unicode version that ICU was built with, and nothing is downloaded. The running server reads only
-the file this writes; it never loads ICU (docs/architecture.md, "Memory: no ICU").
+the file this writes; it never loads ICU (docs/memory.md).
 
 UTS #39's skeleton is case-sensitive, and names here compare without case, so the table also
 folds case: characters that are confusable or case variants of each other form one class, which

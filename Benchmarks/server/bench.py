@@ -848,7 +848,7 @@ def render_report(results):
         f"- Peak memory under {BUDGET_MEMORY_MB} MB after a minute of load: {verdict(results['peak_mb'] < BUDGET_MEMORY_MB)} "
         f"(server's VmHWM over the whole run {results['peak_mb']:.1f} MB, RSS after the {results['soak_seconds']} s soak "
         f"{results['rss_after_soak_mb']:.1f} MB, of which ICU's library {results['icu_resident_mb']:.1f} MB: "
-        f"docs/architecture.md, \"Memory: no ICU\").",
+        f"docs/memory.md).",
         f"- Cold start to first 200 under {BUDGET_COLD_START_S} s: {verdict(results['cold_start_first_s'] < BUDGET_COLD_START_S)} "
         f"({results['cold_start_first_s'] * 1000:.0f} ms on a new database, loading the sample catalog; "
         f"{results['cold_start_restart_s'] * 1000:.0f} ms on restart).",

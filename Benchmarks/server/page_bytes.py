@@ -10,7 +10,7 @@ Prints a Markdown table of body bytes (the bytes on the wire less the headers). 
 same whichever build serves it, so a debug build will do.
 
 Beside gzip, what brotli would make of the same uncompressed bodies (the app does not serve brotli;
-docs/architecture.md, "Compression"): Debian's libbrotlienc through ctypes, at quality 5 for pages
+docs/decisions/gzip-through-libdeflate-and-zlib.md): Debian's libbrotlienc through ctypes, at quality 5 for pages
 (per response, like gzip's level 5) and 11 for the stylesheet (once at start, like gzip's 9). The
 column is left out when libbrotlienc.so.1 is not installed.
 """

@@ -49,6 +49,9 @@ typedef struct {
     /// picture is that large.
     region_shape shape;
     int least_width;
+    /// One grey byte a pixel (luma) instead of red, green and blue, with `least_width` counted
+    /// along the shorter side: a photo read for its barcode, whichever way it is turned.
+    int grey;
     /// How the stored picture is turned to be shown, EXIF's 1 to 8: the decoder sets it before
     /// it chooses a scale, since a quarter turn makes the stored height the width shown.
     int orientation;
@@ -59,15 +62,15 @@ typedef struct {
     int factor;
     /// The region's size once shrunk.
     int width, height;
-    /// The sums of the shrunk row being gathered: red, green, blue.
+    /// The sums of the shrunk row being gathered: red, green, blue (or grey).
     uint32_t *sums;
-    /// `width` × `height` pixels, red green blue, row by row.
+    /// `width` × `height` pixels, red green blue (or grey), row by row.
     unsigned char *pixels;
 } shrunk_region;
 
 /// Of a picture `width` × `height` as stored, the side along which the region's width will be
-/// shown: the shorter for the centre square, and for the whole picture the side it is turned to
-/// show across.
+/// shown: the shorter for the centre square (and a grey picture), and for the whole picture the
+/// side it is turned to show across.
 int region_across(const shrunk_region *region, int width, int height);
 
 /// For a picture `picture_width` × `picture_height` as stored, decoded at `width` × `height`
@@ -88,6 +91,10 @@ int exif_orientation(const unsigned char *tiff, size_t length);
 
 /// Mirrors and turns the region as its `orientation` says it is shown. 0 or -1.
 int region_turn_upright(shrunk_region *region);
+
+/// A grey region's pixels, mirrored and turned as its `orientation` says they are shown, handed
+/// over to `grey` (the region keeps none). 0 or -1 out of memory.
+int region_grey_upright(shrunk_region *region, picture_grey *grey);
 
 /// The region resampled to `width` × `height` by averaging areas, or NULL out of memory.
 unsigned char *region_resample(const shrunk_region *region, int width, int height);

@@ -59,6 +59,33 @@ int region_turn_upright(shrunk_region *region) {
     return 0;
 }
 
+int region_grey_upright(shrunk_region *region, picture_grey *grey) {
+    int orientation = region->orientation;
+    int width = region->width;
+    int height = region->height;
+    unsigned char *pixels = region->pixels;
+    if (orientation > 1 && orientation <= 8) {
+        if ((pixels = malloc((size_t)width * height)) == NULL) {
+            return -1;
+        }
+        bool quarter = orientation >= 5;
+        int shown_width = quarter ? height : width;
+        for (int y = 0; y < (quarter ? width : height); y++) {
+            for (int x = 0; x < shown_width; x++) {
+                int stored_x, stored_y;
+                stored_position(orientation, width, height, x, y, &stored_x, &stored_y);
+                pixels[(size_t)y * shown_width + x] = region->pixels[(size_t)stored_y * width + stored_x];
+            }
+        }
+        free(region->pixels);
+        width = shown_width;
+        height = quarter ? region->width : region->height;
+    }
+    region->pixels = NULL;
+    *grey = (picture_grey){pixels, width, height};
+    return 0;
+}
+
 static unsigned int read_16(const unsigned char *bytes, int little_endian) {
     return little_endian ? bytes[0] | bytes[1] << 8 : bytes[0] << 8 | bytes[1];
 }

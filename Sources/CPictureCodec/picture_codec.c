@@ -111,6 +111,21 @@ int picture_make_fitted(const void *bytes, size_t length, picture_format format,
                              large_height, failure);
 }
 
+int picture_read_grey(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                      int least_width, picture_grey *grey, picture_failure *failure) {
+    shrunk_region region = {.shape = REGION_WHOLE, .least_width = least_width, .grey = 1, .orientation = 1};
+    *grey = (picture_grey){NULL, 0, 0};
+    if (least_width < 1) {
+        return set_failure(failure, "no width to read at");
+    }
+    int result = read_region(bytes, length, format, limits, &region, failure);
+    if (result == 0 && region_grey_upright(&region, grey)) {
+        result = set_failure(failure, "out of memory");
+    }
+    region_free(&region);
+    return result;
+}
+
 void picture_free(void *bytes) {
     free(bytes);
 }

@@ -15,8 +15,8 @@ extension ServerParts {
     private func addReadingPages(to signedIn: RouterGroup<AppRequestContext>) {
         let secureCookies = config.server.secureCookies
         CatalogController(
-            database: database, catalog: stores.catalog, pages: pages, clock: clock, wishlist: stores.wishlist, pageCaches: pageCaches,
-            secureCookies: secureCookies
+            database: database, catalog: stores.catalog, pages: pages, clock: clock, wishlist: stores.wishlist, authors: stores.authors,
+            pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
         ).addRoutes(to: signedIn, loaders: pageLoaders)
         WishlistController(
             database: database, wishlist: stores.wishlist, reading: stores.reading, importer: importer, catalog: stores.catalog, pages: pages,
@@ -24,8 +24,9 @@ extension ServerParts {
         ).addRoutes(to: signedIn, loaders: pageLoaders)
         HouseholdController(
             database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock,
-            timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies
+            timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
         ).addRoutes(to: signedIn, loaders: pageLoaders)
+        AuthorsController(database: database, authors: stores.authors, pages: pages, clock: clock).addRoutes(to: signedIn, loaders: pageLoaders)
         IdeasController(
             database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock, secureCookies: secureCookies
         ).addRoutes(to: signedIn)
@@ -38,8 +39,10 @@ extension ServerParts {
         ).addRoutes(to: signedIn)
         AddBookController(
             added: AddedBookStore(database: database), catalog: stores.catalog, wishlist: stores.wishlist,
-            openLibrary: OpenLibraryClient(baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL),
-            covers: stores.covers, fetcher: coverFetcher, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
+            openLibrary: OpenLibraryClient(
+                baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds
+            ),
+            covers: stores.covers, fetcher: coverFetcher, barcodes: barcodes, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
         ).addRoutes(to: signedIn)
     }
 
@@ -57,7 +60,7 @@ extension ServerParts {
             ).addRoutes(to: router)
         }
         ShareLinkController(shareLinks: stores.shareLinks, wishlist: stores.wishlist, pages: pages).addRoutes(to: router)
-        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
+        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
         let oidc = config.accounts.oidc
         AccountsController(
@@ -96,7 +99,7 @@ extension ServerParts {
     /// Settings and the administration page.
     private func addSettingsRoutes(to signedIn: RouterGroup<AppRequestContext>, singleSignOn: SingleSignOnController?) {
         SettingsController(
-            accounts: accounts, catalog: stores.catalog, household: stores.household, shareLinks: stores.shareLinks,
+            accounts: accounts, catalog: stores.catalog, authors: stores.authors, household: stores.household, shareLinks: stores.shareLinks,
             feedLinks: stores.feedLinks, passkeys: relyingParty.store,
             exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
             cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,

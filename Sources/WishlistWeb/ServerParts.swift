@@ -20,6 +20,8 @@ struct ServerParts {
     let logger: Logger
     let clock: WallClock
     let httpLimits: CurlHTTPClient.Limits
+    /// How long Open Library may take to answer a look-up.
+    let lookUpTimeoutSeconds: Int
 
     let staticFiles: StaticFiles
     let pages: PageRenderer
@@ -35,6 +37,8 @@ struct ServerParts {
     let stores: Stores
     let importer: GoodreadsImporter
     let pictures: PictureProcessor
+    /// Photos of barcodes decode on a pool of their own, one at a time, two waiting.
+    let barcodes: BookBarcodeReader
     let coverFetcher: CoverFetcher
     let signInAttempts: SignInAttempts
     let relyingParty: RelyingParty
@@ -43,7 +47,7 @@ struct ServerParts {
 
     init(
         config: AppConfig, database: AppDatabase, catalogSync: CatalogSync, hasher: PasswordHasher, accounts: AccountService,
-        logger: Logger, clock: WallClock, httpLimits: CurlHTTPClient.Limits
+        logger: Logger, clock: WallClock, httpLimits: CurlHTTPClient.Limits, lookUpTimeoutSeconds: Int
     ) async throws {
         self.config = config
         self.database = database
@@ -53,6 +57,7 @@ struct ServerParts {
         self.logger = logger
         self.clock = clock
         self.httpLimits = httpLimits
+        self.lookUpTimeoutSeconds = lookUpTimeoutSeconds
         staticFiles = StaticFiles(directory: config.server.publicDirectory, reload: config.server.devMode)
         pages = PageRenderer(
             templates: try TemplateLibrary(
@@ -74,6 +79,7 @@ struct ServerParts {
         importer = GoodreadsImporter(database: database)
         try await importer.rollBackUnfinished()
         pictures = try PictureProcessor()
+        barcodes = BookBarcodeReader(pictures: try PictureProcessor(threads: 1, maxWaiting: 2))
         coverFetcher = CoverFetcher(
             store: stores.covers,
             cache: try CoverCache(
@@ -155,6 +161,7 @@ struct Stores {
     let feedLinks: SecretLinkStore
     let covers: CoverStore
     let identities: SignInIdentities
+    let authors: AuthorStore
 
     init(database: AppDatabase, clock: WallClock) {
         catalog = CatalogStore(database: database)
@@ -166,6 +173,7 @@ struct Stores {
         feedLinks = SecretLinkStore(database: database, kind: .feed)
         covers = CoverStore(database: database)
         identities = SignInIdentities(database: database, clock: clock)
+        authors = AuthorStore(database: database)
     }
 }
 

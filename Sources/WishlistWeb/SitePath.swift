@@ -14,6 +14,10 @@ enum SitePath {
     static func picture(_ key: String, size: Int) -> String { "/pictures/\(key)-\(size).jpg" }
     static func cover(_ key: String, _ size: CoverSize) -> String { "/covers/\(key)-\(size.name).jpg" }
     static let newBook = "/books/new"
+    /// A photo of a book's barcode, posted from `/books/new`.
+    static let scanBook = "/books/new/scan"
+    /// The look-up of an ISBN, where a scan or a shared page leads.
+    static func lookUp(isbn: String) -> String { newBook + "?isbn=" + isbn }
     static let people = "/people"
     static let reservations = "/reservations"
 
@@ -33,6 +37,12 @@ enum SitePath {
     static func personReading(_ username: String) -> String { person(username) + "/reading" }
     static func sharedList(_ token: String) -> String { "/shared/" + token }
     static func favoritesFeed(_ token: String) -> String { "/feeds/" + token + "/favorites.atom" }
+    static func authorsFeed(_ token: String) -> String { "/feeds/" + token + "/authors.atom" }
+    /// An author's page, by their key (``AuthorKey``) with hyphens for spaces: "/authors/brene-brown".
+    /// The page takes any spelling of the name, since it reads the key of what it is given.
+    static func author(_ key: String) -> String {
+        "/authors/" + PercentEncoding.encode(key.replacingOccurrences(of: " ", with: "-"))
+    }
     static func passwordReset(_ token: String) -> String { "/reset/" + token }
     static func signUp(invite token: String) -> String { "/signup?invite=" + token }
     static func admin(done: String) -> String { "/admin?done=" + done }

@@ -21,10 +21,11 @@ public struct WishlistServer: Sendable {
     let mailSender: MailSender?
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
-    /// naming file, line and column) and assembles the routes.
+    /// naming file, line and column) and assembles the routes. Tests may move `clock`, and give the
+    /// NYT's and the provider's clients `httpLimits`, and look-up a longer `lookUpTimeoutSeconds`.
     public static func build(
         config: AppConfig, logger: Logger, clock: WallClock = .system,
-        httpLimits: CurlHTTPClient.Limits = .init()
+        httpLimits: CurlHTTPClient.Limits = .init(), lookUpTimeoutSeconds: Int = OpenLibraryClient.defaultTimeoutSeconds
     ) async throws -> WishlistServer {
         let database = try AppDatabase.open(path: config.database.path)
         let catalogSync = try await startCatalog(config: config, database: database, logger: logger, clock: clock, httpLimits: httpLimits)
@@ -37,7 +38,7 @@ public struct WishlistServer: Sendable {
         try await accounts.calibratePasswordChecks()
         let parts = try await ServerParts(
             config: config, database: database, catalogSync: catalogSync, hasher: hasher, accounts: accounts, logger: logger,
-            clock: clock, httpLimits: httpLimits
+            clock: clock, httpLimits: httpLimits, lookUpTimeoutSeconds: lookUpTimeoutSeconds
         )
         let router = Router(context: AppRequestContext.self)
         parts.addMiddleware(to: router)

@@ -9,7 +9,14 @@
 #include <string.h>
 #include <webp/encode.h>
 
-// MARK: Stripes
+// MARK: Stripes, or given grey pixels
+
+/* What is drawn: the recipe's stripes, or with `grey` (width × height bytes, row by row) those
+   pixels, in the recipe's format and colours. */
+typedef struct {
+    const test_picture_recipe *recipe;
+    const unsigned char *grey;
+} drawing;
 
 static int colour_channels(const test_picture_recipe *recipe) {
     switch (recipe->colours) {
@@ -31,10 +38,16 @@ static const unsigned char *stripe_at(const test_picture_recipe *recipe, int x, 
 }
 
 /* Inverted CMYK with no black is the RGB bytes themselves, then 255. */
-static void fill_row(const test_picture_recipe *recipe, int y, unsigned char *row) {
+static void fill_row(const drawing *drawing, int y, unsigned char *row) {
+    const test_picture_recipe *recipe = drawing->recipe;
     int count = channels(recipe);
     for (int x = 0; x < recipe->width; x++) {
+        unsigned char given[3];
         const unsigned char *rgb = stripe_at(recipe, x, y);
+        if (drawing->grey != NULL) {
+            memset(given, drawing->grey[(size_t)y * recipe->width + x], 3);
+            rgb = given;
+        }
         unsigned char *pixel = row + (size_t)count * x;
         memcpy(pixel, rgb, recipe->colours == TEST_PICTURE_GREY ? 1 : 3);
         if (recipe->colours == TEST_PICTURE_CMYK) {
@@ -64,7 +77,8 @@ static J_COLOR_SPACE jpeg_colours(const test_picture_recipe *recipe) {
     }
 }
 
-static int write_jpeg_or_jump(test_jpeg_writing *writing, const test_picture_recipe *recipe) {
+static int write_jpeg_or_jump(test_jpeg_writing *writing, const drawing *drawing) {
+    const test_picture_recipe *recipe = drawing->recipe;
     j_compress_ptr info = &writing->info;
     if (setjmp(writing->errors.jump)) {
         return -1;
@@ -86,16 +100,16 @@ static int write_jpeg_or_jump(test_jpeg_writing *writing, const test_picture_rec
         jpeg_errors_stop((j_common_ptr)info, "out of memory");
     }
     while (info->next_scanline < info->image_height) {
-        fill_row(recipe, (int)info->next_scanline, writing->row);
+        fill_row(drawing, (int)info->next_scanline, writing->row);
         jpeg_write_scanlines(info, &writing->row, 1);
     }
     jpeg_finish_compress(info);
     return 0;
 }
 
-static int write_jpeg(const test_picture_recipe *recipe, picture_bytes *out) {
+static int write_jpeg(const drawing *drawing, picture_bytes *out) {
     test_jpeg_writing writing = {0};
-    int result = recipe->with_alpha ? -1 : write_jpeg_or_jump(&writing, recipe);
+    int result = drawing->recipe->with_alpha ? -1 : write_jpeg_or_jump(&writing, drawing);
     if (result == 0) {
         *out = growing_destination_take(&writing.destination);
     }
@@ -143,7 +157,8 @@ static int png_colour_type(const test_picture_recipe *recipe) {
 }
 
 /* An interlaced PNG takes every row once a pass; libpng keeps the ones each pass needs. */
-static int write_png_or_jump(test_png_writing *writing, const test_picture_recipe *recipe) {
+static int write_png_or_jump(test_png_writing *writing, const drawing *drawing) {
+    const test_picture_recipe *recipe = drawing->recipe;
     png_structp png = writing->png;
     if (setjmp(png_jmpbuf(png))) {
         return -1;
@@ -160,7 +175,7 @@ static int write_png_or_jump(test_png_writing *writing, const test_picture_recip
     }
     for (int pass = 0; pass < passes; pass++) {
         for (int y = 0; y < recipe->height; y++) {
-            fill_row(recipe, y, writing->row);
+            fill_row(drawing, y, writing->row);
             png_write_row(png, writing->row);
         }
     }
@@ -168,13 +183,14 @@ static int write_png_or_jump(test_png_writing *writing, const test_picture_recip
     return 0;
 }
 
-static int write_png(const test_picture_recipe *recipe, picture_bytes *out) {
+static int write_png(const drawing *drawing, picture_bytes *out) {
+    const test_picture_recipe *recipe = drawing->recipe;
     test_png_writing writing = {0};
     int result = -1;
     writing.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     if (writing.png != NULL && (writing.info = png_create_info_struct(writing.png)) != NULL
         && recipe->colours != TEST_PICTURE_CMYK) {
-        result = write_png_or_jump(&writing, recipe);
+        result = write_png_or_jump(&writing, drawing);
     }
     png_destroy_write_struct(&writing.png, &writing.info);
     free(writing.row);
@@ -189,11 +205,12 @@ static int write_png(const test_picture_recipe *recipe, picture_bytes *out) {
 // MARK: WebP
 
 /* libwebp's encoder takes the whole picture at once. */
-static unsigned char *whole_picture(const test_picture_recipe *recipe) {
+static unsigned char *whole_picture(const drawing *drawing) {
+    const test_picture_recipe *recipe = drawing->recipe;
     size_t row_bytes = (size_t)recipe->width * channels(recipe);
     unsigned char *pixels = malloc(row_bytes * recipe->height);
     for (int y = 0; pixels != NULL && y < recipe->height; y++) {
-        fill_row(recipe, y, pixels + row_bytes * y);
+        fill_row(drawing, y, pixels + row_bytes * y);
     }
     return pixels;
 }
@@ -220,9 +237,10 @@ static int encode_webp(const test_picture_recipe *recipe, const unsigned char *p
 }
 
 /* Copied, so that picture_free (free) frees it whatever allocator libwebp uses. */
-static int write_webp(const test_picture_recipe *recipe, picture_bytes *out) {
+static int write_webp(const drawing *drawing, picture_bytes *out) {
+    const test_picture_recipe *recipe = drawing->recipe;
     WebPMemoryWriter writer;
-    unsigned char *pixels = recipe->colours == TEST_PICTURE_RGB ? whole_picture(recipe) : NULL;
+    unsigned char *pixels = recipe->colours == TEST_PICTURE_RGB ? whole_picture(drawing) : NULL;
     int result = -1;
     WebPMemoryWriterInit(&writer);
     if (pixels != NULL && encode_webp(recipe, pixels, &writer) == 0 && (out->bytes = malloc(writer.size)) != NULL) {
@@ -235,14 +253,24 @@ static int write_webp(const test_picture_recipe *recipe, picture_bytes *out) {
     return result;
 }
 
-int test_picture_encode(const test_picture_recipe *recipe, picture_bytes *out) {
+static int encode(const drawing *drawing, picture_bytes *out) {
     *out = (picture_bytes){NULL, 0};
-    switch (recipe->format) {
-    case PICTURE_JPEG: return write_jpeg(recipe, out);
-    case PICTURE_PNG: return write_png(recipe, out);
-    case PICTURE_WEBP: return write_webp(recipe, out);
+    switch (drawing->recipe->format) {
+    case PICTURE_JPEG: return write_jpeg(drawing, out);
+    case PICTURE_PNG: return write_png(drawing, out);
+    case PICTURE_WEBP: return write_webp(drawing, out);
     default: return -1;
     }
+}
+
+int test_picture_encode(const test_picture_recipe *recipe, picture_bytes *out) {
+    drawing stripes = {recipe, NULL};
+    return encode(&stripes, out);
+}
+
+int test_picture_encode_grey(const test_picture_recipe *recipe, const unsigned char *grey, picture_bytes *out) {
+    drawing pixels = {recipe, grey};
+    return encode(&pixels, out);
 }
 
 // MARK: Reading a pixel back

@@ -143,8 +143,8 @@ class Server:
 
     def settled_log(self) -> str:
         """The log with every line logged so far written. The server writes its access lines in
-        batches, in order (docs/architecture.md, `LogSink`), so once a /healthz request made now
-        shows in the log, every request before it does too."""
+        batches, in order (`LogSink`, docs/decisions/access-log-in-batches.md), so once a /healthz
+        request made now shows in the log, every request before it does too."""
         before = self.log().count("GET /healthz ")
         status, _, _ = Client(self.port).request("GET", "/healthz", timeout=REQUEST_TIMEOUT_S)
         if status != 200:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 from contextlib import AbstractContextManager, contextmanager
@@ -16,16 +15,16 @@ from urllib.parse import urlsplit
 import pytest
 
 from support import (
-    DEFAULT_WINDOW, PASSWORD, REPO_ROOT, Browser, http_get, new_chromium, sign_in, sign_up, unique_username,
+    DEFAULT_WINDOW, PASSWORD, REPO_ROOT, Browser, free_port, http_get, new_chromium, sign_in, sign_up, unique_username,
 )
 
 STARTUP_DEADLINE_S = 30.0
 SHUTDOWN_DEADLINE_S = 5.0
 
 
-# Test files whose tests build on one another (one browser, one household, links that earlier pages
-# made, one report) and so must run on one worker, in file order, when pytest-xdist spreads the
-# tests over workers (`make e2e`: two). Every other test goes to whichever worker is free.
+# Test files whose tests share one browser, one household and one report, which two workers would
+# each make and both write, and so run on one worker when pytest-xdist spreads the tests over
+# workers (`make e2e`: two). Every other test goes to whichever worker is free.
 ONE_WORKER_FILES = ("test_accessibility.py",)
 
 
@@ -54,12 +53,6 @@ def _public_url(port: int) -> str:
     """The origin the server is told browsers use (`server.publicURL`): passkeys are bound to its
     host, and browsers refuse an IP address there, so it is localhost rather than 127.0.0.1."""
     return f"http://localhost:{port}"
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _output(log_path: Path) -> str:
@@ -119,7 +112,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.fail(f"no wishlist executable at {binary}: build it first or set WISHLIST_BIN", pytrace=False)
 
     workdir = tmp_path_factory.mktemp("server")
-    port = _free_port()
+    port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = workdir / "server.log"
     env = dict(os.environ)
@@ -214,7 +207,7 @@ def configured_server(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str
     @contextmanager
     def run(name: str, settings: dict, workdir: Path | None = None) -> Iterator[str]:
         workdir = workdir or tmp_path_factory.mktemp(name)
-        port = _free_port()
+        port = free_port()
         base_url = f"http://127.0.0.1:{port}"
         log_path = workdir / "server.log"
         env = {key: value for key, value in os.environ.items() if key not in SERVICE_VARIABLES}

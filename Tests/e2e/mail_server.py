@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import socket
 import ssl
 import subprocess
 import threading
@@ -28,15 +27,11 @@ from typing import Callable
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
+from support import free_port
+
 USERNAME = "wishlist-app"
 PASSWORD = "smtp-secret-Pa55word"
 DEADLINE_S = 20.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _certificate(folder: Path) -> ssl.SSLContext:
@@ -56,7 +51,7 @@ def _certificate(folder: Path) -> ssl.SSLContext:
 class MailServer:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.port = _free_port()
+        self.port = free_port()
         self.messages: list[EmailMessage] = []
         self.envelopes: list[tuple[str, list[str]]] = []
         self.answer: str | None = None

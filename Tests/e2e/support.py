@@ -12,13 +12,17 @@ import functools
 import json
 import os
 import re
+import socket
 import unicodedata
 import urllib.error
 import urllib.request
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from selenium import webdriver
@@ -55,6 +59,27 @@ def http_get(url: str, timeout: float = 5.0, headers: dict[str, str] | None = No
             error.close()
 
 
+# The sockets that hold the ports free_port() handed out, open until the test process ends.
+_RESERVED_PORTS: list[socket.socket] = []
+
+
+def free_port() -> int:
+    """A loopback port for a server a test starts, which no one else is given in the meantime.
+
+    Finding a free port and closing the probe leaves a window in which another process (the other
+    pytest-xdist worker, another build's tests) may be given the same port. Here the probe stays
+    bound, without listening, for the rest of the test process: the system gives the port to no
+    one else who asks for a free one, while a server that binds it by number with SO_REUSEADDR
+    (ours through Hummingbird, nginx, Caddy, aiosmtpd) gets it. Until the server listens, a
+    connection to the port is refused, as to any closed port.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    probe.bind(("127.0.0.1", 0))
+    _RESERVED_PORTS.append(probe)
+    return probe.getsockname()[1]
+
+
 def chromium_options(width: int, height: int) -> webdriver.ChromeOptions:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -84,6 +109,22 @@ def new_chromium(width: int = DEFAULT_WINDOW[0], height: int = DEFAULT_WINDOW[1]
         if not os.access(path, os.X_OK):
             pytest.fail(f"{path} is missing: install Debian's chromium and chromium-driver", pytrace=False)
     return webdriver.Chrome(options=chromium_options(width, height), service=Service(executable_path=CHROMEDRIVER))
+
+
+@contextmanager
+def chromium(base_url: str, name: str) -> Iterator["Browser"]:
+    """A Chromium of a test's own on a server of its own (`configured_server`), quit when the block ends."""
+    driver = new_chromium()
+    try:
+        yield Browser(driver, base_url, name)
+    finally:
+        driver.quit()
+
+
+def at_public_url(base_url: str) -> str:
+    """The server at its public URL, http://localhost:PORT, where links in mail and the OpenID
+    provider send the browser (cookies are per host, so a test browses there too)."""
+    return f"http://localhost:{urlsplit(base_url).port}"
 
 
 _FAILED_OWN_LOAD = re.compile(r"^(?P<url>\S+) - Failed to load resource: the server responded with a status of (?P<status>\d{3})")
@@ -410,6 +451,12 @@ def _sample_book(raw: dict) -> SampleBook:
     )
 
 
+def sample_list(name: str) -> SampleList:
+    catalog = sample_catalog()
+    assert name in catalog, f"the sample catalog has no list {name!r}: {sorted(catalog)}"
+    return catalog[name]
+
+
 @functools.lru_cache(maxsize=1)
 def sample_catalog() -> dict[str, SampleList]:
     """Every current list of the sample catalog by `list_name_encoded`, its books in rank order.
@@ -445,6 +492,57 @@ def fold(text: str) -> str:
     """Case- and accent-insensitive form, for comparing what a page shows with the sample data."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def text_of(element: WebElement) -> str:
+    """All the text of an element, visually hidden parts included, with whitespace collapsed."""
+    return re.sub(r"\s+", " ", element.get_attribute("textContent") or "").strip()
+
+
+def heading(browser: "Browser") -> str:
+    return text_of(browser.driver.find_element(By.TAG_NAME, "h1"))
+
+
+def query_of(browser: "Browser") -> dict[str, list[str]]:
+    return parse_qs(urlsplit(browser.driver.current_url).query)
+
+
+def sort_link(browser: "Browser", label: str) -> WebElement:
+    return browser.driver.find_element(By.XPATH, f'//nav[@id="sort-nav"]//a[normalize-space()="{label}"]')
+
+
+def click(browser: "Browser", element: WebElement) -> None:
+    """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
+    smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
+    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
+    element.click()
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def long_date(day: date) -> str:
+    """A date as the pages write it: "November 26, 2026"."""
+    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
+def accessibility_problems(browser: "Browser", name: str) -> list[str]:
+    """What test_accessibility.py finds on the page `browser` shows: axe-core's violations at both
+    widths in both colour schemes, and overflow at the reflow width; for the pages a test of its own
+    reaches (mail, single sign-on). The browser is left at the wider width."""
+    from test_accessibility import REFLOW_WIDTH, SCHEMES, WIDTHS, emulate, overflow_problems, run_axe
+
+    found = []
+    for width in WIDTHS:
+        for scheme in SCHEMES:
+            emulate(browser, width, scheme)
+            found += [f"{name} at {width} px, {scheme}: {v['id']} {v['help']} {[n['target'] for n in v['nodes']]}"
+                      for v in run_axe(browser)["violations"]]
+    emulate(browser, REFLOW_WIDTH)
+    found += [f"{name} at {REFLOW_WIDTH} px: {p}" for p in overflow_problems(browser)]
+    emulate(browser, WIDTHS[-1])
+    return found
 
 
 def visible_text(browser: "Browser", element: WebElement) -> str:

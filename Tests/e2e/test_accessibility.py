@@ -51,6 +51,7 @@ from test_gift_cycle import MONTHS, idea_for, reserve_idea, suggest_idea
 from test_household import share_with_household
 from test_profile_picture import jpeg_with_exif
 from test_reading import add_to_wishlist, book_path, mark_read, sample_book, save_profile
+from test_scan import barcode_photo
 
 LIST = "hardcover-fiction"
 HISTORY_BOOK = "9798940831327"  # on LIST in seven of the eight stored editions: its chart has a gap
@@ -62,8 +63,10 @@ REFLOW_WIDTH = 320
 TEXT_SPACING_WIDTHS = (320, 1280)
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 REPORT_DIR = REPO_ROOT / ".build" / "accessibility"
-# The pages build on one another and share one report: under pytest-xdist (`make e2e`, two workers)
-# this file runs on one worker, in order (conftest.py, ONE_WORKER_FILES).
+# The pages share one household and one report: under pytest-xdist (`make e2e`, two workers) this
+# file runs on one worker (conftest.py, ONE_WORKER_FILES). No page relies on another having run
+# before it: what a page shows that another page makes (a link, readings, gifts) is made by
+# whichever of them comes first.
 
 # WCAG 1.4.12's own test values, as the Understanding document's bookmarklet applies them.
 TEXT_SPACING_CSS = """
@@ -132,6 +135,7 @@ class Site:
         self._gift_cycle: GiftCycle | None = None
         self.profile_saved = False
         self.birthday_saved = False
+        self.owner_is_admin = False
 
     @property
     def driver(self):
@@ -212,18 +216,21 @@ class Site:
 
     def _make_gift_cycle(self) -> GiftCycle:
         b, driver, h = self.browser, self.driver, self.household
-        received, bought, taken = h.items[1], h.open_item, h.items[2]
+        # The book the owner gets is the one the member page's check reserves, so the item the
+        # owner's own pages show (items[1], most wanted with a note) stays on her wishlist, whichever
+        # pages come first.
+        received, bought, taken = h.open_item, h.items[1], h.items[2]
         ideas = [sample_book(LIST, rank) for rank in IDEA_RANKS]
 
         def row(item: str):
             return driver.find_element(By.CSS_SELECTOR, f'#member-items > li[data-item="{item}"]')
 
-        # The giver buys both books reserved (the second one reserved here unless the member page's
-        # check did it) and writes a card for each; the other giver buys the one it reserved.
+        # The giver buys both books reserved (the one to be received reserved here unless the member
+        # page's check did it) and writes a card for each; the other giver buys the one it reserved.
         self.become("giver")
         b.visit(f"/people/{h.owner}", "member")
-        if row(bought).find_elements(By.CSS_SELECTOR, "form.reserve-form"):
-            follow(b, row(bought).find_element(By.CSS_SELECTOR, 'form.reserve-form button[type="submit"]'))
+        if row(received).find_elements(By.CSS_SELECTOR, "form.reserve-form"):
+            follow(b, row(received).find_element(By.CSS_SELECTOR, 'form.reserve-form button[type="submit"]'))
         for item, card in ((received, "Happy birthday! The chapter on the lighthouse keeper made me think of you."),
                            (bought, "For the long evenings — “read slowly”.\nLove, your neighbour")):
             follow(b, row(item).find_element(By.CSS_SELECTOR, 'form.bought-form button[type="submit"]'))
@@ -265,6 +272,25 @@ class Site:
         save_profile(self.browser, "", (MONTHS[soon.month - 1], str(soon.day)), [], "birthday-saved")
         self.birthday_saved = True
         self.become(role)
+
+    def make_reset_link(self) -> None:
+        """As the owner, on /admin, makes a reset link for the giver and keeps it, leaving the
+        browser on the admin page with the link shown. The owner is made an admin on the command
+        line the first time, as a person installing the app would."""
+        h, b = self.household, self.browser
+        if not self.owner_is_admin:
+            promoted = subprocess.run(
+                [str(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist")), "user", "promote", h.owner,
+                 "--database", os.environ["WISHLIST_E2E_DATABASE"]],
+                capture_output=True, text=True, cwd=REPO_ROOT, timeout=60,
+            )
+            assert promoted.returncode == 0, promoted.stderr
+            self.owner_is_admin = True
+        b.visit("/admin", "admin")
+        follow(b, b.driver.find_element(By.CSS_SELECTOR, f'#users tr[data-user="{h.giver}"] form[action$="/reset-link"] button'))
+        url = b.driver.find_element(By.ID, "new-link-url").get_attribute("value")
+        assert url.startswith(self.public_url + "/reset/"), f"the reset link is not on {self.public_url}: {url}"
+        h.reset_link = url  # a new link replaces the one before
 
     def _reserve(self, owner: str, item: str) -> None:
         """Presses "Reserve as a gift" on `item` of `owner`'s shared list."""
@@ -447,21 +473,19 @@ def _lists_new_this_week(site: Site) -> None:
 
 
 def _admin_with_a_new_link(site: Site) -> None:
-    """The admin page, right after making a reset link (so the one-time link is on it): the owner
-    is made an admin on the command line, as a person installing the app would."""
-    h = site.household
-    promoted = subprocess.run(
-        [str(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist")), "user", "promote", h.owner,
-         "--database", os.environ["WISHLIST_E2E_DATABASE"]],
-        capture_output=True, text=True, cwd=REPO_ROOT, timeout=60,
-    )
-    assert promoted.returncode == 0, promoted.stderr
-    b = site.browser
-    b.visit("/admin", "admin")
-    follow(b, b.driver.find_element(By.CSS_SELECTOR, f'#users tr[data-user="{h.giver}"] form[action$="/reset-link"] button'))
-    url = b.driver.find_element(By.ID, "new-link-url").get_attribute("value")
-    assert url.startswith(site.public_url + "/reset/"), f"the reset link is not on {site.public_url}: {url}"
-    site.household.reset_link = url
+    """The admin page, right after making a reset link (so the one-time link is on it)."""
+    site.make_reset_link()
+
+
+def _reset_password(site: Site) -> None:
+    """The page of an admin's reset link, opened signed out as handed over (made here unless the
+    admin page's check made one)."""
+    if not site.household.reset_link:
+        site.become("owner")
+        site.make_reset_link()
+        site.become(None)
+    _get(lambda h: h.reset_link, shot="reset-password")(site)
+    assert site.driver.find_elements(By.ID, "new_password"), "the reset link did not open the form for a new password"
 
 
 def _member_after_reserving(site: Site) -> None:
@@ -626,6 +650,36 @@ def _add_book_refused(site: Site) -> None:
         assert b.driver.find_element(By.ID, f"{field}-error").text.strip(), f"the {field} was not refused"
 
 
+def _add_book_scan_refused(site: Site) -> None:
+    """Add a book, with a photo whose barcode is another product's: refused beside the photo field."""
+    b = site.browser
+    REPORT_DIR.mkdir(parents=True, exist_ok=True)
+    photo = barcode_photo("4006381333931", REPORT_DIR / "product-barcode.png")
+    b.visit("/books/new", "add-book")
+    b.allow_failed_load(b.url("/books/new/scan"), 422)
+    b.driver.find_element(By.ID, "photo").send_keys(str(photo))
+    follow(b, b.driver.find_element(By.ID, "scan-submit"))
+    assert "That barcode is an EAN-13 of another product" in b.driver.find_element(By.ID, "photo-error").text, "the photo was not refused"
+
+
+def _author_followed(site: Site) -> None:
+    """An author's page as following them answers: from a book new on LIST (starred before), its
+    author's link, then Follow."""
+    b = site.browser
+    b.visit("/lists", "lists")
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, "#new-this-week li a"))
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, ".book-detail-header a.author-link"))
+    follow(b, b.driver.find_element(By.ID, "follow-submit"))
+    assert b.driver.current_url.endswith("?done=followed"), b.driver.current_url
+
+
+def _lists_new_from_authors(site: Site) -> None:
+    """The catalog with "New from authors you follow" on it (the author followed just before)."""
+    b = site.browser
+    b.visit("/lists", "lists")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "#new-from-authors li"), "nothing new from the author followed"
+
+
 @dataclass(frozen=True)
 class Page:
     name: str
@@ -645,6 +699,8 @@ PAGES = [
     # The owner.
     Page("lists", "owner", _get("/lists")),
     Page("lists-new-this-week", "owner", _lists_new_this_week),  # LIST starred from here on
+    Page("author-followed", "owner", _author_followed),  # the owner follows an author new on LIST from here on
+    Page("lists-new-from-authors", "owner", _lists_new_from_authors),
     Page("list", "owner", _get(f"/lists/{LIST}")),
     Page("book", "owner", _get(lambda h: h.book_path)),
     Page("book-rank-history", "owner", _book_rank_history),
@@ -652,6 +708,7 @@ PAGES = [
     Page("search-nothing", "owner", _get("/search?q=zzzqqq")),
     Page("add-book", "owner", _get("/books/new")),
     Page("add-book-refused", "owner", _add_book_refused),
+    Page("add-book-scan-refused", "owner", _add_book_scan_refused),
     Page("wishlist", "owner", _get("/wishlist")),
     Page("wishlist-item", "owner", _get(lambda h: f"/wishlist/{h.items[1]}")),
     Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),
@@ -674,7 +731,7 @@ PAGES = [
     Page("list-most-wanted", "owner", _list_most_wanted),
     Page("settings-profile", "owner", _settings_profile),  # the owner's profile from here on
     Page("admin", "owner", _admin_with_a_new_link),
-    Page("reset-password", None, _get(lambda h: h.reset_link, shot="reset-password")),
+    Page("reset-password", None, _reset_password),
     # A giver.
     Page("people", "giver", _get("/people")),
     Page("people-member", "giver", _member_after_reserving),

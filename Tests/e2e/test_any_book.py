@@ -86,7 +86,7 @@ def lookup_off_server(configured_server) -> Iterator[str]:
 
 
 @contextmanager
-def chromium(base_url: str, name: str) -> Iterator[Browser]:
+def chromium_logging_requests(base_url: str, name: str) -> Iterator[Browser]:
     """A headless Chromium as the `browser` fixture makes, on `base_url`, that also keeps Chromium's
     performance log: every request each page makes (`network_requests`)."""
     options = chromium_options(*DEFAULT_WINDOW)
@@ -102,7 +102,7 @@ def chromium(base_url: str, name: str) -> Iterator[Browser]:
 
 @pytest.fixture
 def visitor(any_book_server: str, request: pytest.FixtureRequest) -> Iterator[Browser]:
-    with chromium(any_book_server, request.node.name) as browser:
+    with chromium_logging_requests(any_book_server, request.node.name) as browser:
         yield browser
 
 
@@ -384,7 +384,7 @@ def test_a_book_found_by_title_and_author_goes_on_the_wishlist(visitor: Browser)
 
 def test_a_book_typed_in_while_look_up_is_off(lookup_off_server: str, request: pytest.FixtureRequest) -> None:
     title, author, link = "Notes from the Salt Marsh", "Odile Brennan", "https://example.com/salt-marsh"
-    with chromium(lookup_off_server, request.node.name) as browser:
+    with chromium_logging_requests(lookup_off_server, request.node.name) as browser:
         sign_up(browser, unique_username("by-hand"))
         browser.visit("/books/new", "form")
         assert "Look-up is off on this server" in lookup_unavailable(browser)
@@ -425,7 +425,7 @@ def test_a_book_typed_in_while_look_up_is_off(lookup_off_server: str, request: p
 def test_no_page_makes_the_browser_reach_another_site(visitor: Browser, any_book_server: str, request: pytest.FixtureRequest) -> None:
     # Someone sharing a wishlist with a cover on it, for a profile page with covers.
     neighbour = unique_username("neighbour")
-    with chromium(any_book_server, f"{request.node.name}-neighbour") as other:
+    with chromium_logging_requests(any_book_server, f"{request.node.name}-neighbour") as other:
         sign_up(other, neighbour)
         share_with_household(other)
         add_first_book_of_list(other, "neighbour")
@@ -470,7 +470,7 @@ def test_covers_stay_when_the_services_are_gone(configured_server, request: pyte
         open_library = stack.enter_context(OpenLibraryFake())
         nyt = stack.enter_context(NYTFake())
         base_url = stack.enter_context(configured_server("offline", app_settings(open_library, nyt)))
-        browser = stack.enter_context(chromium(base_url, request.node.name))
+        browser = stack.enter_context(chromium_logging_requests(base_url, request.node.name))
         sign_up(browser, unique_username("offline"))
 
         # A wishlist with a list book, an Open Library book with a cover and one without.

@@ -7,7 +7,7 @@ show is read from that catalog's source (`support.sample_catalog()`), not repeat
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -15,7 +15,8 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
 from support import (
-    Browser, SampleBook, SampleList, fill, fold, follow, inline_styles_and_scripts, sample_catalog, visible_text,
+    Browser, SampleBook, SampleList, fill, fold, follow, inline_styles_and_scripts, query_of, sample_catalog, sample_list,
+    sort_link, text_of, visible_text,
 )
 
 NYT_URL = "https://developer.nytimes.com"
@@ -27,21 +28,6 @@ MONTH_DAY_YEAR = r"(January|February|March|April|May|June|July|August|September|
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def sample_list(name: str = LIST) -> SampleList:
-    catalog = sample_catalog()
-    assert name in catalog, f"the sample catalog has no list {name!r}: {sorted(catalog)}"
-    return catalog[name]
-
-
-def text_of(element: WebElement) -> str:
-    """All the text of an element, visually hidden parts included, with whitespace collapsed."""
-    return re.sub(r"\s+", " ", element.get_attribute("textContent") or "").strip()
-
-
-def query_of(browser: Browser) -> dict[str, list[str]]:
-    return parse_qs(urlsplit(browser.driver.current_url).query)
 
 
 def cards(browser: Browser, group: str) -> list[str]:
@@ -90,10 +76,6 @@ def row_weeks(row: WebElement) -> int:
 
 def row_rank(row: WebElement) -> int:
     return int(row.get_attribute("data-rank"))
-
-
-def sort_link(browser: Browser, label: str) -> WebElement:
-    return browser.driver.find_element(By.XPATH, f'//nav[@id="sort-nav"]//a[normalize-space()="{label}"]')
 
 
 def assert_sorted_by(browser: Browser, sort: str, expected: SampleList) -> None:

@@ -24,15 +24,13 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
-from support import Browser, fold, follow, sign_out, sign_up, unique_username, visible_text
+from support import MONTHS, Browser, click, fold, follow, long_date, sign_out, sign_up, text_of, unique_username, visible_text
 from test_household import (
     LIST, add_books, another_browser, assert_well_made, first_difference, flash_text, owner_view, row_by_id, rows,
-    share_with_household, text_of, wishlist_items,
+    share_with_household, wishlist_items,
 )
-from test_reading import click, flash_message, sample_book, save_profile
+from test_reading import flash_message, sample_book, save_profile
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 RESERVATION_MARKS = "p.reserved-mark, form.reserve-form, form.bought-form, details.card-details, form.cancel-reservation-form"
 
 
@@ -43,11 +41,6 @@ RESERVATION_MARKS = "p.reserved-mark, form.reserve-form, form.bought-form, detai
 def utc_today() -> date:
     """Today where the server reckons it (`server.timeZone`, UTC unless configured; dates render in UTC)."""
     return datetime.now(timezone.utc).date()
-
-
-def long_date(day: date) -> str:
-    """A date as the gift pages write it: "November 26, 2026"."""
-    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
 
 
 def mark_of(row: WebElement) -> str:

@@ -24,7 +24,7 @@ import re
 import secrets
 import xml.etree.ElementTree as ET
 from datetime import date, datetime
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -32,7 +32,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
-from support import Browser, fold, follow, http_get, sample_catalog, visible_text
+from support import Browser, fold, follow, http_get, long_date, query_of, sample_catalog, text_of, visible_text
 
 LIST = "hardcover-fiction"
 BOOK = "9798940831327"  # "Low Water on the Mississippi"
@@ -60,16 +60,6 @@ MIN_LABEL_PX = 11
 # Helpers
 
 
-def text_of(element: WebElement) -> str:
-    """All the text of an element, visually hidden parts included, with whitespace collapsed."""
-    return re.sub(r"\s+", " ", element.get_attribute("textContent") or "").strip()
-
-
-def long_date(iso: str) -> str:
-    day = date.fromisoformat(iso)
-    return f"{day:%B} {day.day}, {day.year}"
-
-
 def short_date(iso: str) -> str:
     day = date.fromisoformat(iso)
     return f"{day:%b} {day.day}, {day.year}"
@@ -83,8 +73,8 @@ def expected_summary() -> str:
     at_peak = sum(1 for rank in on_list.values() if rank == peak)
     listed = sample_catalog()[LIST]
     weeks = next(book.weeks_on_list for book in listed.books if book.isbn13 == BOOK)
-    return (f"{weeks} weeks on {listed.display_name} by the NYT’s count, most recently {long_date(max(on_list))}. "
-            f"Charted here: {len(on_list)} editions since {long_date(min(on_list))}, peak #{peak} in {at_peak} of them.")
+    return (f"{weeks} weeks on {listed.display_name} by the NYT’s count, most recently {long_date(date.fromisoformat(max(on_list)))}. "
+            f"Charted here: {len(on_list)} editions since {long_date(date.fromisoformat(min(on_list)))}, peak #{peak} in {at_peak} of them.")
 
 
 def runs_on_list() -> list[int]:
@@ -100,14 +90,10 @@ def runs_on_list() -> list[int]:
     return runs + ([length] if length else [])
 
 
-def query_of(browser: Browser) -> dict[str, list[str]]:
-    return parse_qs(urlsplit(browser.driver.current_url).query)
-
-
 def edition_shown(browser: Browser) -> str:
     """The date of the edition a list page shows, from its "Published" line."""
     published = browser.driver.find_element(By.CSS_SELECTOR, ".list-header .list-meta time")
-    assert text_of(published) == long_date(published.get_attribute("datetime")), text_of(published)
+    assert text_of(published) == long_date(date.fromisoformat(published.get_attribute("datetime"))), text_of(published)
     return published.get_attribute("datetime")
 
 

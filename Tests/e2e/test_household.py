@@ -20,8 +20,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 
 from support import (  # _navigates: waits for the page a key press leads to, as `follow` does for a click
-    DEFAULT_WINDOW, Browser, _navigates, fold, follow, http_get, inline_styles_and_scripts, new_chromium,
-    page_structure_problems, sign_up, signed_in_as, unique_username, visible_text,
+    DEFAULT_WINDOW, Browser, _navigates, fold, follow, heading, http_get, inline_styles_and_scripts, new_chromium,
+    page_structure_problems, sign_up, signed_in_as, text_of, unique_username, visible_text,
 )
 
 LIST = "hardcover-fiction"  # the sample's long weekly list, every row with "Add to wishlist"
@@ -43,15 +43,6 @@ def another_browser(server: str, name: str) -> Iterator[Browser]:
         yield session
     finally:
         driver.quit()
-
-
-def text_of(element: WebElement) -> str:
-    """All the text of an element, visually hidden parts included, with whitespace collapsed."""
-    return re.sub(r"\s+", " ", element.get_attribute("textContent") or "").strip()
-
-
-def heading(browser: Browser) -> str:
-    return text_of(browser.driver.find_element(By.TAG_NAME, "h1"))
 
 
 def flash_text(browser: Browser) -> str:

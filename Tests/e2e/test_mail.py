@@ -21,7 +21,6 @@ import json
 import os
 import subprocess
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
@@ -30,24 +29,11 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from mail_server import PASSWORD as SMTP_PASSWORD, MailServer, body_text, link_in
-from support import PASSWORD, REPO_ROOT, Browser, fill, follow, new_chromium, sign_in, sign_out, signed_in_as, unique_username
+from support import (
+    PASSWORD, REPO_ROOT, Browser, accessibility_problems, at_public_url, chromium, fill, follow, sign_in, sign_out, signed_in_as, unique_username,
+)
 
 BINARY = Path(os.environ.get("WISHLIST_BIN", REPO_ROOT / ".build" / "debug" / "wishlist"))
-
-
-def public(base_url: str) -> str:
-    """Links in mail use the public URL (http://localhost:PORT); cookies are per host, so the tests
-    browse there too."""
-    return f"http://localhost:{urlsplit(base_url).port}"
-
-
-@contextmanager
-def chromium(base_url: str, name: str) -> Iterator[Browser]:
-    driver = new_chromium()
-    try:
-        yield Browser(driver, public(base_url), name)
-    finally:
-        driver.quit()
 
 
 def sign_up_with_address(browser: Browser, username: str, address: str) -> None:
@@ -86,7 +72,7 @@ def mail_app(configured_server, smtp: MailServer, tmp_path_factory: pytest.TempP
 def test_a_new_address_is_confirmed_from_the_message(mail_app, smtp: MailServer, request: pytest.FixtureRequest) -> None:
     base_url, _ = mail_app
     name, address = unique_username("ann"), f"{unique_username('ann')}@example.com"
-    with chromium(base_url, request.node.name) as browser:
+    with chromium(at_public_url(base_url), request.node.name) as browser:
         sign_up_with_address(browser, name, address)
         browser.visit("/settings/email", "settings-unconfirmed")
         assert browser.driver.find_elements(By.ID, "email-unverified"), "the address is not confirmed yet"
@@ -103,7 +89,7 @@ def test_a_new_address_is_confirmed_from_the_message(mail_app, smtp: MailServer,
 def test_forgot_password_end_to_end(mail_app, smtp: MailServer, request: pytest.FixtureRequest) -> None:
     base_url, _ = mail_app
     name, address = unique_username("bo"), f"{unique_username('bo')}@example.com"
-    with chromium(base_url, request.node.name) as browser:
+    with chromium(at_public_url(base_url), request.node.name) as browser:
         sign_up_with_address(browser, name, address)
         confirm_address(browser, smtp, address)
         sign_out(browser)
@@ -130,7 +116,7 @@ def test_forgot_password_end_to_end(mail_app, smtp: MailServer, request: pytest.
 def test_an_invite_goes_by_mail_and_makes_an_account(mail_app, smtp: MailServer, request: pytest.FixtureRequest) -> None:
     base_url, workdir = mail_app
     admin, friend = unique_username("admin"), f"{unique_username('friend')}@example.com"
-    with chromium(base_url, request.node.name) as browser:
+    with chromium(at_public_url(base_url), request.node.name) as browser:
         sign_up_with_address(browser, admin, f"{admin}@example.com")
         promote(workdir, admin)
         browser.visit("/admin#invites", "admin")
@@ -154,7 +140,7 @@ def test_the_digest_brings_news_and_unsubscribes_in_one_click(configured_server,
     then restarts the server in the same folder, as an upgrade or a reboot would."""
     name, address = unique_username("reader"), f"{unique_username('reader')}@example.com"
     with configured_server("digest", {"mail": smtp.settings()}, workdir=tmp_path) as base_url:
-        with chromium(base_url, request.node.name) as browser:
+        with chromium(at_public_url(base_url), request.node.name) as browser:
             sign_up_with_address(browser, name, address)
             confirm_address(browser, smtp, address)
             browser.visit("/lists", "catalog")
@@ -175,7 +161,7 @@ def test_the_digest_brings_news_and_unsubscribes_in_one_click(configured_server,
                                            headers={"Content-Type": "application/x-www-form-urlencoded"})
         with urllib.request.urlopen(one_click, timeout=5) as response:
             assert response.status == 200
-        with chromium(base_url, request.node.name + "-after") as browser:
+        with chromium(at_public_url(base_url), request.node.name + "-after") as browser:
             sign_in(browser, name)
             browser.visit("/settings/email", "digest-off")
             assert not browser.driver.find_element(By.ID, "digest-weekly").is_selected()
@@ -192,7 +178,7 @@ def test_mail_waits_while_the_server_is_down_and_goes_after_a_restart(configured
     smtp = MailServer(tmp_path)  # not started: down
     name, address = unique_username("patient"), f"{unique_username('patient')}@example.com"
     with configured_server("mail-down", {"mail": smtp.settings()}, workdir=tmp_path) as base_url:
-        with chromium(base_url, request.node.name) as browser:
+        with chromium(at_public_url(base_url), request.node.name) as browser:
             sign_up_with_address(browser, name, address)
             promote(tmp_path, name)
             rows = outbox_rows(browser)
@@ -230,7 +216,7 @@ def test_no_copy_of_the_database_holds_a_mailed_link(configured_server, tmp_path
     name, address = unique_username("sealed"), f"{unique_username('sealed')}@example.com"
     database, backup = tmp_path / "e2e.sqlite", tmp_path / "while-waiting.sqlite"
     with configured_server("sealed", {"mail": smtp.settings()}, workdir=tmp_path) as base_url:
-        with chromium(base_url, request.node.name) as browser:
+        with chromium(at_public_url(base_url), request.node.name) as browser:
             sign_up_with_address(browser, name, address)
         subprocess.run([str(BINARY), "backup", str(backup), "--database", str(database)], check=True, capture_output=True)
     with smtp, configured_server("sealed", {"mail": smtp.settings()}, workdir=tmp_path) as base_url:
@@ -240,7 +226,7 @@ def test_no_copy_of_the_database_holds_a_mailed_link(configured_server, tmp_path
         assert holds(token, confirmation.as_bytes()), "the check finds a token in a message"
         assert not holds(token, backup.read_bytes()), "the backup taken while the message waited"
         assert not holds(token, database_bytes(database)), "the database after delivery"
-        with chromium(base_url, request.node.name + "-back") as browser:
+        with chromium(at_public_url(base_url), request.node.name + "-back") as browser:
             # The link names the port of the run that made it; this run listens on another.
             browser.visit(urlsplit(link).path, "address-confirmed")
             assert "your e-mail address is confirmed" in browser.driver.find_element(By.ID, "verified-message").text
@@ -261,7 +247,7 @@ def test_a_refused_message_fails_for_good_and_a_wrong_password_is_named(configur
         refusing = tmp_path / "550"
         refusing.mkdir()
         with configured_server("mail-550", {"mail": smtp.settings()}, workdir=refusing) as base_url:
-            with chromium(base_url, request.node.name) as browser:
+            with chromium(at_public_url(base_url), request.node.name) as browser:
                 sign_up_with_address(browser, name, f"{name}@example.com")
                 promote(refusing, name)
                 for _ in range(50):
@@ -274,7 +260,7 @@ def test_a_refused_message_fails_for_good_and_a_wrong_password_is_named(configur
         workdir = tmp_path / "auth"
         workdir.mkdir()
         with configured_server("mail-auth", {"mail": smtp.settings(password=wrong)}, workdir=workdir) as base_url:
-            with chromium(base_url, request.node.name + "-auth") as browser:
+            with chromium(at_public_url(base_url), request.node.name + "-auth") as browser:
                 sign_up_with_address(browser, name, f"{name}@example.com")
                 promote(workdir, name)
                 for _ in range(50):
@@ -293,41 +279,27 @@ def test_the_pages_mail_adds_are_accessible(mail_app, smtp: MailServer, request:
     e-mail section before and after confirming, the confirmation page, /admin's mail section and the
     unsubscribe page: axe-core's WCAG A and AA rules at both widths and in both colour schemes, and
     reflow at 320 px, as test_accessibility.py checks every other page."""
-    from test_accessibility import REFLOW_WIDTH, SCHEMES, WIDTHS, emulate, overflow_problems, run_axe
-
-    def problems(browser: Browser, name: str) -> list[str]:
-        found = []
-        for width in WIDTHS:
-            for scheme in SCHEMES:
-                emulate(browser, width, scheme)
-                found += [f"{name} at {width} px, {scheme}: {v['id']} {v['help']} {[n['target'] for n in v['nodes']]}"
-                          for v in run_axe(browser)["violations"]]
-        emulate(browser, REFLOW_WIDTH)
-        found += [f"{name} at {REFLOW_WIDTH} px: {p}" for p in overflow_problems(browser)]
-        emulate(browser, WIDTHS[-1])
-        return found
-
     base_url, workdir = mail_app
     name, address = unique_username("a11y"), f"{unique_username('a11y')}@example.com"
-    with chromium(base_url, request.node.name) as browser:
+    with chromium(at_public_url(base_url), request.node.name) as browser:
         browser.visit("/login", "mail-login")
-        found = problems(browser, "sign-in")
+        found = accessibility_problems(browser, "sign-in")
         browser.visit("/forgot", "forgot")
-        found += problems(browser, "forgot")
+        found += accessibility_problems(browser, "forgot")
         fill(browser, "name_or_email", "nobody-" + name)
         follow(browser, browser.driver.find_element(By.ID, "forgot-submit"))
-        found += problems(browser, "forgot, answered")
+        found += accessibility_problems(browser, "forgot, answered")
         sign_up_with_address(browser, name, address)
         promote(workdir, name)
         browser.visit("/settings/email", "settings-email-unconfirmed")
-        found += problems(browser, "settings, unconfirmed")
+        found += accessibility_problems(browser, "settings, unconfirmed")
         message = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == address)
         browser.visit(link_in(message, "/verify-email/"))
-        found += problems(browser, "address confirmed")
+        found += accessibility_problems(browser, "address confirmed")
         browser.visit("/admin#mail", "admin-mail")
-        found += problems(browser, "admin")
+        found += accessibility_problems(browser, "admin")
         browser.visit("/unsubscribe/" + "u" * 43, expect_status=404)
-        found += problems(browser, "unsubscribe, unknown link")
+        found += accessibility_problems(browser, "unsubscribe, unknown link")
     assert not found, "\n".join(found)
 
 

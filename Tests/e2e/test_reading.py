@@ -30,11 +30,10 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 
 from support import (  # _navigates: waits for the page a key press leads to, as `follow` does for a click
-    Browser, SampleBook, _navigates, fold, follow, open_me_menu, sample_catalog, sign_up, unique_username, visible_text,
+    Browser, SampleBook, _navigates, click, fold, follow, heading, open_me_menu, sample_catalog, sign_up, sort_link, text_of,
+    unique_username, visible_text,
 )
-from test_household import (
-    another_browser, assert_well_made, flash_text, heading, share_with_household, text_of, wishlist_items,
-)
+from test_household import another_browser, assert_well_made, flash_text, share_with_household, wishlist_items
 
 READ_LIST = "hardcover-nonfiction"  # the keyboard story's book; its reader keeps the list private
 HOUSEHOLD_LIST = "graphic-books-and-manga"  # the household panel's book
@@ -47,13 +46,6 @@ MAX_TABS = 80  # more stops than a book page has before its rating: one not reac
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def click(browser: Browser, element: WebElement) -> None:
-    """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
-    smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
-    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
-    element.click()
 
 
 def sample_book(list_name: str, rank: int) -> SampleBook:
@@ -85,10 +77,6 @@ def standing(browser: Browser, book: SampleBook) -> str:
 
 def current_sort(browser: Browser) -> list[str]:
     return [text_of(a) for a in browser.driver.find_elements(By.CSS_SELECTOR, '#sort-nav a[aria-current="true"]')]
-
-
-def sort_link(browser: Browser, label: str) -> WebElement:
-    return browser.driver.find_element(By.XPATH, f'//nav[@id="sort-nav"]//a[normalize-space()="{label}"]')
 
 
 def flash_message(browser: Browser) -> str:

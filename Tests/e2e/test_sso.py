@@ -23,16 +23,18 @@ from __future__ import annotations
 import json
 import urllib.request
 import uuid
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Iterator
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import oidc_provider_mock
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
-from support import PASSWORD, Browser, fill, follow, new_chromium, sign_in, sign_out, sign_up, signed_in_as, unique_username
+from support import (
+    PASSWORD, Browser, accessibility_problems, at_public_url, chromium, fill, follow, sign_in, sign_out, sign_up, signed_in_as, unique_username,
+)
 
 
 @pytest.fixture(scope="module")
@@ -66,13 +68,13 @@ def settings(provider: str, signup: bool | None) -> dict:
 def sso_server(configured_server, provider: str) -> Iterator[str]:
     """A server whose single sign-on may make accounts, on its public URL."""
     with configured_server("sso", settings(provider, signup=True)) as base_url:
-        yield public(base_url)
+        yield at_public_url(base_url)
 
 
 @pytest.fixture(scope="module")
 def sso_server_without_signup(configured_server, provider: str) -> Iterator[str]:
     with configured_server("sso-no-signup", settings(provider, signup=False)) as base_url:
-        yield public(base_url)
+        yield at_public_url(base_url)
 
 
 @pytest.fixture(scope="module")
@@ -81,21 +83,7 @@ def sso_server_signup_closed(configured_server, provider: str) -> Iterator[str]:
     closed = settings(provider, signup=None)
     closed["accounts"]["signup"] = "closed"
     with configured_server("sso-signup-closed", closed) as base_url:
-        yield public(base_url)
-
-
-def public(base_url: str) -> str:
-    """The server at its public URL, where the provider sends the browser back (cookies are per host)."""
-    return f"http://localhost:{urlsplit(base_url).port}"
-
-
-@contextmanager
-def chromium(base_url: str, name: str) -> Iterator[Browser]:
-    driver = new_chromium()
-    try:
-        yield Browser(driver, base_url, name)
-    finally:
-        driver.quit()
+        yield at_public_url(base_url)
 
 
 def sign_in_at_provider(browser: Browser, provider: str, subject: str, start: str, password: str = PASSWORD) -> None:
@@ -178,28 +166,14 @@ def test_the_pages_single_sign_on_adds_are_accessible(sso_server: str, provider:
     """The sign-in page with its single sign-on button, and Settings' "Single sign-on" section
     before and after linking: axe-core's WCAG A and AA rules at both widths and in both colour
     schemes, and reflow at 320 px, as test_accessibility.py checks every other page."""
-    from test_accessibility import REFLOW_WIDTH, SCHEMES, WIDTHS, emulate, overflow_problems, run_axe
-
-    def problems(browser: Browser, name: str) -> list[str]:
-        found = []
-        for width in WIDTHS:
-            for scheme in SCHEMES:
-                emulate(browser, width, scheme)
-                found += [f"{name} at {width} px, {scheme}: {v['id']} {v['help']} {[n['target'] for n in v['nodes']]}"
-                          for v in run_axe(browser)["violations"]]
-        emulate(browser, REFLOW_WIDTH)
-        found += [f"{name} at {REFLOW_WIDTH} px: {p}" for p in overflow_problems(browser)]
-        emulate(browser, WIDTHS[-1])
-        return found
-
     with chromium(sso_server, request.node.name) as browser:
         browser.visit("/login", "sso-login")
-        found = problems(browser, "sign-in")
+        found = accessibility_problems(browser, "sign-in")
         sign_up(browser, unique_username("a11y"))
         browser.visit("/settings/sign-in", "sso-settings")
-        found += problems(browser, "settings, nothing linked")
+        found += accessibility_problems(browser, "settings, nothing linked")
         sign_in_at_provider(browser, provider, provider_user(provider, "a11y"), "/settings/sign-in")
-        found += problems(browser, "settings, linked")
+        found += accessibility_problems(browser, "settings, linked")
     assert not found, "\n".join(found)
 
 
@@ -218,7 +192,7 @@ def test_with_the_provider_stopped_passwords_and_passkeys_sign_in_and_the_button
         stopped = settings(issuer, signup=True)
         stopped["accounts"]["oidc"]["providerName"] = "Example ID"
         with configured_server("sso-stopped", stopped) as base_url:
-            browser.base_url = public(base_url)
+            browser.base_url = at_public_url(base_url)
             browser.driver.add_virtual_authenticator(VirtualAuthenticatorOptions(
                 protocol=Protocol.CTAP2, transport=Transport.INTERNAL,
                 has_resident_key=True, has_user_verification=True, is_user_verified=True,

@@ -14,7 +14,7 @@ import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -22,8 +22,9 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 
 from support import (
-    DEFAULT_WINDOW, PASSWORD, Browser, SampleBook, SampleList, fill, fold, follow, http_get, inline_styles_and_scripts,
-    new_chromium, page_structure_problems, sample_catalog, sign_in, sign_out, sign_up, unique_username, visible_text,
+    DEFAULT_WINDOW, PASSWORD, Browser, SampleBook, fill, fold, follow, heading, http_get, inline_styles_and_scripts,
+    new_chromium, page_structure_problems, query_of, sample_catalog, sample_list, sign_in, sign_out, sign_up, sort_link,
+    text_of, unique_username, visible_text,
 )
 
 LIST = "hardcover-fiction"  # the sample's long weekly list
@@ -48,21 +49,6 @@ GOODREADS_COLUMNS = [
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def sample_list(name: str = LIST) -> SampleList:
-    catalog = sample_catalog()
-    assert name in catalog, f"the sample catalog has no list {name!r}: {sorted(catalog)}"
-    return catalog[name]
-
-
-def text_of(element: WebElement) -> str:
-    """All the text of an element, visually hidden parts included, with whitespace collapsed."""
-    return re.sub(r"\s+", " ", element.get_attribute("textContent") or "").strip()
-
-
-def query_of(browser: Browser) -> dict[str, list[str]]:
-    return parse_qs(urlsplit(browser.driver.current_url).query)
 
 
 def path_of(element: WebElement, attribute: str = "href") -> str:
@@ -134,16 +120,8 @@ def wishlist_row(browser: Browser, title: str) -> WebElement:
     return found[0]
 
 
-def sort_link(browser: Browser, label: str) -> WebElement:
-    return browser.driver.find_element(By.XPATH, f'//nav[@id="sort-nav"]//a[normalize-space()="{label}"]')
-
-
 def current_sort(browser: Browser) -> list[str]:
     return [a.text for a in browser.driver.find_elements(By.CSS_SELECTOR, '#sort-nav a[aria-current="true"]')]
-
-
-def heading(browser: Browser) -> str:
-    return text_of(browser.driver.find_element(By.TAG_NAME, "h1"))
 
 
 def details(browser: Browser) -> dict[str, str]:
@@ -195,7 +173,7 @@ def sort_trio() -> tuple[list[SampleBook], list[SampleBook], list[SampleBook]]:
     text (with or without a leading "The", by whole name or surname, accents, case), and an order to
     add them in so that newest first, by title and by author are three different orders.
     Returns (add order, title order, author order)."""
-    books = [b for b in sample_list().books if b.isbn13.isdigit()]
+    books = [b for b in sample_list(LIST).books if b.isbn13.isdigit()]
     for trio in itertools.combinations(books, 3):
         keys = {
             "title": [_initial(b.title) for b in trio], "bare title": [_initial(_without_article(b.title)) for b in trio],
@@ -222,7 +200,7 @@ def sort_trio() -> tuple[list[SampleBook], list[SampleBook], list[SampleBook]]:
 
 def test_add_from_a_list_mark_note_and_remove(browser: Browser, new_account: str) -> None:
     driver = browser.driver
-    home = sample_list()
+    home = sample_list(LIST)
     older, newer = home.books[1], home.books[0]
 
     # Add from a list row: back on the same list, told so, and the row is marked.
@@ -425,7 +403,7 @@ def test_sort_by_title_and_author_and_export_csv(browser: Browser, new_account: 
 
 def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path: Path) -> None:
     driver = browser.driver
-    in_catalog = next(b for b in sample_list().books[2:] if b.isbn13.isdigit() and b.isbn10)
+    in_catalog = next(b for b in sample_list(LIST).books[2:] if b.isbn13.isdigit() and b.isbn10)
     outside = ("The Quiet Orchard", "Wren Halloway", "0306406152", "9780306406157")  # valid ISBNs, not in the sample
     finished = ("Tales Already Read", "Ada Finchley", "0140449132", "9780140449136")
     assert all(b.isbn13 not in (outside[3], finished[3]) for l in sample_catalog().values() for b in l.books)
@@ -465,7 +443,7 @@ def test_import_a_goodreads_export(browser: Browser, new_account: str, tmp_path:
     browser.visit("/wishlist", "after-import")
     assert sorted(fold(t) for t in wishlist_titles(browser)) == sorted([fold(in_catalog.title), fold(outside[0])])
     matched = wishlist_row(browser, in_catalog.title)
-    assert f"On {sample_list().display_name} (#{in_catalog.rank})" in matched.find_element(By.CSS_SELECTOR, ".item-standing").text
+    assert f"On {sample_list(LIST).display_name} (#{in_catalog.rank})" in matched.find_element(By.CSS_SELECTOR, ".item-standing").text
     stranger = wishlist_row(browser, outside[0])
     assert stranger.find_element(By.CSS_SELECTOR, ".item-standing").text == "Not on a current list"
     assert stranger.find_element(By.CSS_SELECTOR, ".book-author").text == f"by {outside[1]}"
@@ -544,10 +522,10 @@ def test_start_page_and_favourite_lists_in_settings(browser: Browser, new_accoun
     entries = driver.find_elements(By.CSS_SELECTOR, "#favorite-lists > li")
     assert [e.get_attribute("data-list") for e in entries] == [LIST]
     link = entries[0].find_element(By.CSS_SELECTOR, "a")
-    assert path_of(link) == f"/lists/{LIST}" and sample_list().display_name in link.text
+    assert path_of(link) == f"/lists/{LIST}" and sample_list(LIST).display_name in link.text
     remove = entries[0].find_element(By.CSS_SELECTOR, 'button[type="submit"]')
     assert visible_text(browser, remove) == "Remove"
-    assert sample_list().display_name in remove.accessible_name, remove.accessible_name
+    assert sample_list(LIST).display_name in remove.accessible_name, remove.accessible_name
     assert not driver.find_elements(By.ID, "no-favorites")
     follow(browser, remove, "favourite-removed")
     assert browser.path == "/settings/lists", driver.current_url

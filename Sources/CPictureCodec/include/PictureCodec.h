@@ -5,7 +5,7 @@
 
 // Profile pictures from uploads and book covers from other servers: read by the libraries
 // browsers themselves use on untrusted images (libjpeg-turbo, libpng, libwebp), shrunk to a square
-// or kept whole while they decode, and written out as JPEGs. Swift sees this header and
+// or kept whole while they decode, and written out as JPEGs; and photos of barcodes, read as grey. Swift sees this header and
 // TestPictures.h only, never a codec's own types.
 
 /// The formats we accept. The caller names the format from the file's first bytes, and only
@@ -90,8 +90,32 @@ int picture_make_fitted(const void *bytes, size_t length, picture_format format,
                         int large_width, int small_width, picture_bytes *large, picture_bytes *small,
                         int *large_height, picture_failure *failure);
 
-/// Frees what `picture_make_squares`, `picture_make_fitted` or `test_picture_encode` returned;
-/// NULL is fine.
+/// A picture as one grey byte a pixel (luma), row by row, for a barcode reader.
+typedef struct {
+    unsigned char *pixels;
+    int width;
+    int height;
+} picture_grey;
+
+/// Decodes the whole picture, upright by its EXIF orientation, flattened onto white, as grey,
+/// shrunk by whole boxes (and by libjpeg's and libwebp's scaling) no further than `least_width`
+/// pixels along its shorter side, where it is that large. The caller has checked the header. 0 with `grey` set (free its
+/// pixels with `picture_free`), or -1 with nothing to free and `failure` set.
+int picture_read_grey(const void *bytes, size_t length, picture_format format, const picture_limits *limits,
+                      int least_width, picture_grey *grey, picture_failure *failure);
+
+/// `grey` at half its width and height, each pixel the mean of four. 0 with `halved` set (free its
+/// pixels with `picture_free`), or -1 (out of memory, or a side under 2 pixels) with nothing to free.
+int picture_grey_halved(const picture_grey *grey, picture_grey *halved);
+
+/// `grey` turned `degrees` clockwise about its centre, in a frame large enough to hold all of it
+/// (the corners white), sampled bilinearly: a barcode at an angle that scan lines cannot cross
+/// whole becomes one they can. 0 with `turned` set (free its pixels with `picture_free`), or -1
+/// out of memory with nothing to free.
+int picture_grey_turned(const picture_grey *grey, double degrees, picture_grey *turned);
+
+/// Frees what `picture_make_squares`, `picture_make_fitted`, `test_picture_encode` and the grey
+/// functions returned; NULL is fine.
 void picture_free(void *bytes);
 
 #endif

@@ -32,6 +32,13 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The ISBN of a book's barcode: an EAN-13 is a book's only when it starts with 978 or 979
+    /// (the prefixes GS1 gave books) and its check digit holds; any other EAN is another product's.
+    public init?(barcode digits: String) {
+        guard digits.utf8.count == 13, digits.hasPrefix("978") || digits.hasPrefix("979"), let isbn = try? ISBN(digits) else { return nil }
+        self = isbn
+    }
+
     /// The ISBN-10 of a 978 ISBN-13 (979 ones have none).
     public var isbn10: String? {
         guard isbn13.hasPrefix("978") else { return nil }

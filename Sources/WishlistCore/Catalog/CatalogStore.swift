@@ -36,6 +36,8 @@ public struct BookSummary: Sendable, Equatable {
     public let imageURL: String?
     public let imageWidth: Int
     public let imageHeight: Int
+    /// The NYT's contributor line ("by A. Illustrated by B"), where rows link each name (``Byline``).
+    public var contributor = ""
 }
 
 /// Where a book stands now: a current list and its rank there.
@@ -223,6 +225,7 @@ public struct CatalogStore: Sendable {
         for isbn in Set([book.isbn13, book.isbn10] + book.otherISBNs) where !isbn.isEmpty {
             try db.execute(sql: "INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)", arguments: [book.id, isbn])
         }
+        try AuthorStore.writeCredits(bookID: book.id, author: book.author, contributor: book.contributor, db)
         try AddedBookStore.merge(addedBooksOf: book, db)
     }
 
@@ -359,7 +362,8 @@ public struct CatalogStore: Sendable {
     static func bookSummary(_ row: Row) -> BookSummary {
         BookSummary(
             id: row["id"], title: row["title"], author: row["author"], description: row["description"],
-            imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"]
+            imageURL: row["image_url"], imageWidth: row["image_width"], imageHeight: row["image_height"],
+            contributor: row["contributor"]
         )
     }
 }

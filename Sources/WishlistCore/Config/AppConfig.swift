@@ -180,6 +180,15 @@ public struct AppConfig: Sendable, Equatable {
         public var debugDescription: String { description }
     }
 
+    /// Where a book can be borrowed and bought beyond the NYT's own links (issue 52).
+    public struct Books: Sendable, Equatable {
+        public var borrowLinks = [BookLinkTemplates.worldCat]
+        /// Shown before the NYT's buy links, which stay.
+        public var buyLinks: [BookLinkTemplate] = []
+
+        public var linkTemplates: BookLinkTemplates { BookLinkTemplates(borrow: borrowLinks, buy: buyLinks) }
+    }
+
     public var server = Server()
     public var database = Database()
     public var nyt = NYT()
@@ -188,6 +197,7 @@ public struct AppConfig: Sendable, Equatable {
     public var accounts = Accounts()
     public var metrics = Metrics()
     public var mail = Mail()
+    public var books = Books()
 
     public init() {}
 }

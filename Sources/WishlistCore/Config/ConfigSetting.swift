@@ -66,6 +66,8 @@ struct ConfigSetting {
         bool("accounts.oidc.signup", env: nil, \.accounts.oidc.signup),
         bool("accounts.passwordSignIn", env: "WISHLIST_PASSWORD_SIGNIN", \.accounts.passwordSignIn),
         headerName("accounts.trustedHeader", env: "WISHLIST_TRUSTED_HEADER", \.accounts.trustedHeader),
+        linkTemplates("books.borrowLinks", \.books.borrowLinks),
+        linkTemplates("books.buyLinks", \.books.buyLinks),
         ]
     }
 
@@ -282,6 +284,34 @@ struct ConfigSetting {
                     throw ConfigError(key: key, problem: "expected an IP address or CIDR block such as 127.0.0.1 or 10.0.0.0/8, got \"\(text)\"")
                 }
                 return range
+            }
+        }
+    }
+
+    /// A list of `{ "name": "…", "url": "https://…{isbn13}…" }` (``BookLinkTemplate``); no
+    /// environment variable, so as JSON text when given as text.
+    private static func linkTemplates(_ key: String, _ path: WritableKeyPath<AppConfig, [BookLinkTemplate]>) -> ConfigSetting {
+        ConfigSetting(key: key, environmentName: nil) { input, config in
+            let shape = "expected a list of { \"name\": \"…\", \"url\": \"https://…\" }"
+            let json: JSONValue
+            switch input {
+            case .json(let value): json = value
+            case .text(let text):
+                guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { throw ConfigError(key: key, problem: shape) }
+                json = value
+            }
+            guard case .array(let entries) = json else { throw ConfigError(key: key, problem: "\(shape), got \(json.description)") }
+            config[keyPath: path] = try entries.enumerated().map { index, entry in
+                guard case .object(let fields) = entry, case .string(let name)? = fields["name"], case .string(let url)? = fields["url"],
+                      Set(fields.keys).isSubset(of: ["name", "url"])
+                else {
+                    throw ConfigError(key: key, problem: "entry \(index + 1): \(shape), with nothing else")
+                }
+                do {
+                    return try BookLinkTemplate(name: name, url: url)
+                } catch let problem as BookLinkTemplate.Problem {
+                    throw ConfigError(key: key, problem: "entry \(index + 1) (\"\(name)\") \(problem.sentence)")
+                }
             }
         }
     }

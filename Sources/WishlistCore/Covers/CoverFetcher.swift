@@ -10,6 +10,11 @@ import Synchronization
 /// the placeholder until its next try (`CoverStore.markFailed`).
 package final class CoverFetcher: Service, Sendable {
     package static let maximumBytes = 5 * 1024 * 1024
+    /// Each cover's transfer: 5 MB and 10 s at most, connecting included, and up to three redirects
+    /// (Open Library's covers answer with one).
+    package static let limits = CurlHTTPClient.Limits(
+        connectTimeoutSeconds: 5, totalTimeoutSeconds: 10, maximumBodyBytes: maximumBytes, maximumRedirects: 3
+    )
     static let concurrentFetches = 2
     static let pollInterval: Duration = .seconds(30)
 
@@ -30,18 +35,17 @@ package final class CoverFetcher: Service, Sendable {
     /// says when that starts and when it ends, not once per cover or per page.
     private let cacheWritesFailing = Atomic<Bool>(false)
 
+    /// `limits` are ``limits`` but in a test that needs a stall to end sooner.
     package init(
-        store: CoverStore, cache: CoverCache, pictures: PictureProcessor, reachable: ReachableAddresses, clock: WallClock, logger: Logger
+        store: CoverStore, cache: CoverCache, pictures: PictureProcessor, reachable: ReachableAddresses, clock: WallClock, logger: Logger,
+        limits: CurlHTTPClient.Limits = CoverFetcher.limits
     ) {
         self.store = store
         self.cache = cache
         self.pictures = pictures
         self.clock = clock
         self.logger = logger
-        self.http = CurlHTTPClient(
-            limits: .init(connectTimeoutSeconds: 5, totalTimeoutSeconds: 10, maximumBodyBytes: Self.maximumBytes, maximumRedirects: 3),
-            threads: Self.concurrentFetches, reachable: reachable
-        )
+        self.http = CurlHTTPClient(limits: limits, threads: Self.concurrentFetches, reachable: reachable)
     }
 
     /// Something new may be due: look now rather than at the next poll.

@@ -17,6 +17,8 @@ struct MemberData: Encodable {
         let sharing: String
         let startList: String?
         let favouriteLists: [String]
+        /// The authors she follows, by the names she followed them under.
+        let followedAuthors: [String]
     }
 
     struct SignedInBrowser: Encodable {

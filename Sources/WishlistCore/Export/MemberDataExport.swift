@@ -89,9 +89,12 @@ public struct MemberDataExport: Sendable {
                 """,
             arguments: [userID]
         )
+        let followed = try String.fetchAll(
+            db, sql: "SELECT name FROM followed_author WHERE user_id = ? ORDER BY followed_at, name", arguments: [userID]
+        )
         return MemberData.Account(
             username: row["username"], displayName: row["display_name"], email: row["email"], createdAt: MemberData.time(row.date("created_at")), admin: row["is_admin"],
-            sharing: row["sharing"], startList: row["start_list"], favouriteLists: favourites
+            sharing: row["sharing"], startList: row["start_list"], favouriteLists: favourites, followedAuthors: followed
         )
     }
 

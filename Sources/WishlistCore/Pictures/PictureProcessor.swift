@@ -143,7 +143,7 @@ package final class PictureProcessor: Sendable {
     }
 
     /// The decoders' own guards, behind the checks above.
-    private static let limits = picture_limits(longest_side: Int32(maximumSide), whole_frame_bytes: decodingBudget)
+    static let limits = picture_limits(longest_side: Int32(maximumSide), whole_frame_bytes: decodingBudget)
 
     /// The two JPEGs that `make` (a `picture_make_…` call, given the decoders' limits and where to
     /// put them) writes.

@@ -14,6 +14,7 @@ public struct PageRead {
     public var household: HouseholdStore.Reader { HouseholdStore.Reader(db: db) }
     public var reading: ReadingStore.Reader { ReadingStore.Reader(db: db) }
     public var profiles: ProfileStore.Reader { ProfileStore.Reader(db: db) }
+    public var authors: AuthorStore.Reader { AuthorStore.Reader(db: db) }
 }
 
 extension AppDatabase {

@@ -29,6 +29,12 @@ package enum PercentEncoding {
         return current
     }
 
+    /// `text` with its `%XX` escapes decoded once, or nil when the bytes are not UTF-8 text: a
+    /// path's component as a person would read it.
+    package static func decoded(_ text: String) -> String? {
+        String(validating: decodedOnce(Array(text.utf8)), as: UTF8.self)
+    }
+
     private static func decodedOnce(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -7,6 +7,8 @@ import WishlistTemplates
 /// "Add a book that is not on a list" (`/books/new`): look it up on Open Library by ISBN or by
 /// title and author and choose a result, or type it by hand when nothing is found or look-up is
 /// off or down. The book gets a page of its own, and goes on the wishlist when the box is ticked.
+/// An ISBN can also come from a photo of the book's barcode, or a page shared into the app
+/// (`AddBookController+Barcodes.swift`).
 struct AddBookController {
     let added: AddedBookStore
     let catalog: CatalogStore
@@ -14,6 +16,7 @@ struct AddBookController {
     let openLibrary: OpenLibraryClient
     let covers: CoverStore
     let fetcher: CoverFetcher
+    let barcodes: BookBarcodeReader
     let pages: PageRenderer
     let clock: WallClock
     let logger: Logger
@@ -22,6 +25,8 @@ struct AddBookController {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("books/new", use: page)
         group.post("books/new", use: add)
+        group.post("books/new/scan", use: scan)
+        group.get("books/new/shared", use: shared)
     }
 
     /// What the person typed into the hand-entry form, shown again when it is refused.
@@ -138,7 +143,7 @@ struct AddBookController {
 
     // MARK: The page
 
-    private func render(
+    func render(
         _ context: AppRequestContext, query: (isbn: String, title: String, author: String), typed: TypedBook,
         results: [LookupResult]? = nil, known: String? = nil, lookupProblem: OpenLibraryClient.Failure? = nil,
         errors: FieldErrors = [:], status: HTTPResponse.Status = .ok
@@ -151,6 +156,7 @@ struct AddBookController {
             ],
             "lookup_on": .bool(openLibrary.isOn),
             "errors": TemplateValue(errors),
+            "barcode_script": true,
         ]
         if let results {
             values["results"] = .array(results.map(resultValue))

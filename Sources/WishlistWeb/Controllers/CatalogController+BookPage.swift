@@ -86,6 +86,9 @@ extension CatalogController {
         let book = content.book
         let detail = BookPresenter.bookDetail(book)
         let slot = { (name: String) in BookPage.Slot(name, bookID: book.id) }
+        let getLinks = BookPresenter.getLinks(
+            BookPresenter.linkFacts(isbn13: book.isbn13, title: book.title, author: book.author), templates: links, nytBuyLinks: book.buyLinks
+        )
         let page = try pages.renderShared(
             "books/show.html", title: book.title, nav: "lists", isAdmin: key.isAdmin, statusLine: key.statusLine,
             values: [
@@ -99,7 +102,8 @@ extension CatalogController {
                 }),
                 // The book's first list leads back from it in the breadcrumbs.
                 "breadcrumb_list": content.placements.first.map(BookPresenter.placementValue) ?? .null,
-                "buy_links": BookPresenter.linksValue(book.buyLinks, label: "name"),
+                "borrow_links": getLinks.borrow,
+                "buy_links": getLinks.buy,
                 "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
                 "your_reading": .slot("your_reading"),
                 "household_html": .slot("household"),

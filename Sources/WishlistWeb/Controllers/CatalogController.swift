@@ -10,9 +10,13 @@ struct CatalogController {
     let pages: PageRenderer
     let clock: WallClock
     let wishlist: WishlistStore
+    /// For "New from authors you follow" on the catalog.
+    let authors: AuthorStore
     let pageCaches: PageCaches
     /// Behind HTTPS (`server.secureCookies`): the sort cookie gets `Secure` like every other cookie.
     var secureCookies = false
+    /// Where a book page sends readers to borrow and buy it (`books.borrowLinks`, `books.buyLinks`).
+    var links = BookLinkTemplates(borrow: [], buy: [])
     var charts = RankChartCache()
 
     func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
@@ -38,6 +42,7 @@ struct CatalogController {
         let favorites = try await catalog.favoriteLists(userID: user.userID)
         let lists = try await catalog.currentLists().filter { folded.isEmpty || Self.fold($0.displayName).contains(folded) }
         let newThisWeek = favorites.isEmpty || !query.isEmpty ? [] : try await catalog.newOnFavoriteLists(userID: user.userID)
+        let newFromAuthors = query.isEmpty ? try await authors.newFromFollowed(userID: user.userID) : []
         let values = { (list: ListSummary) in BookPresenter.listValue(list, isFavorite: favorites.contains(list.nameEncoded)) }
         let others = lists.filter { !favorites.contains($0.nameEncoded) }
         return try pages.render(
@@ -49,6 +54,7 @@ struct CatalogController {
                 "monthly": .array(others.filter { $0.frequency == .monthly }.map(values)),
                 "no_match": .bool(lists.isEmpty && !query.isEmpty),
                 "new_this_week": BookPresenter.newEntries(newThisWeek),
+                "new_from_authors": BookPresenter.newFromAuthors(newFromAuthors),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )

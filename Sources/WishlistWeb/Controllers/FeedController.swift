@@ -12,11 +12,13 @@ struct FeedController {
 
     let feedLinks: SecretLinkStore
     let catalog: CatalogStore
+    let authors: AuthorStore
     /// Where the feed's links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("feeds/:token/favorites.atom", use: favorites)
+        router.get("feeds/:token/authors.atom", use: followedAuthors)
     }
 
     static let notFound = PageError(
@@ -30,14 +32,34 @@ struct FeedController {
         guard let owner = try await feedLinks.owner(token: token), let made = try await feedLinks.createdAt(userID: owner.userID) else {
             throw Self.notFound
         }
-        let feed = AtomFeed(
+        return Self.response(AtomFeed(
             id: NewEntry.uniformName(of: "favorites-feed:\(owner.userID)"),
             title: "New on \(owner.name)’s favourite lists",
             origin: publicOrigin,
             selfPath: Self.pathPrefix + token + "/favorites.atom",
             emptyUpdated: made,
             entries: try await catalog.feedEntries(userID: owner.userID, weeks: Self.weeks)
-        )
+        ))
+    }
+
+    /// The books new on any list by the authors the link's owner follows, behind the same token.
+    @Sendable func followedAuthors(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        guard let owner = try await feedLinks.owner(token: token), let made = try await feedLinks.createdAt(userID: owner.userID) else {
+            throw Self.notFound
+        }
+        return Self.response(AtomFeed(
+            id: NewEntry.uniformName(of: "authors-feed:\(owner.userID)"),
+            title: "New from the authors \(owner.name) follows",
+            origin: publicOrigin,
+            selfPath: Self.pathPrefix + token + "/authors.atom",
+            emptyUpdated: made,
+            subtitle: "Books by the authors you follow that are new on a New York Times best-seller list, edition by edition.",
+            entries: try await authors.feedEntries(userID: owner.userID, weeks: Self.weeks).map(\.entry)
+        ))
+    }
+
+    private static func response(_ feed: AtomFeed) -> Response {
         var headers = ShareLinkController.privateHeaders
         headers[.contentType] = "application/atom+xml; charset=utf-8"
         headers[.cacheControl] = "private, max-age=300"

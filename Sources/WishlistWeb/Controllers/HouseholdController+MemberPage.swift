@@ -151,6 +151,7 @@ extension HouseholdController {
                     "sort": .string(sort.rawValue),
                     "items": .array(items.items.map { held in
                         var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
+                        value["get_links"] = getLinks(held.item)
                         value["reservation_html"] = .slot("reservation:" + Card.item(held.item.id))
                         value["flash_html"] = .slot("flash:" + Card.item(held.item.id))
                         return .dictionary(value)
@@ -163,6 +164,14 @@ extension HouseholdController {
             pageCaches.memberWishlists.keep(page, for: key)
             return page
         }
+    }
+
+    /// Where to borrow or buy a wished-for book, for `partials/get-links.html`: the item's own copy
+    /// of its ISBN, title, author and the NYT's buy links, through the configured templates.
+    private func getLinks(_ item: WishlistItem) -> TemplateValue {
+        let facts = BookPresenter.linkFacts(isbn13: item.isbn13, title: item.title, author: item.author)
+        let (borrow, buy) = BookPresenter.getLinks(facts, templates: links, nytBuyLinks: item.buyLinks)
+        return ["borrow": borrow, "buy": buy, "any": .bool(borrow != .array([]) || buy != .array([]))]
     }
 
     /// A book's reservation controls as its holder sees them and as everyone else does, each with

@@ -17,6 +17,8 @@ struct HouseholdController {
     let timeZone: ZoneRules
     let pageCaches: PageCaches
     let secureCookies: Bool
+    /// Where a giver can borrow or buy a wished-for book (`books.borrowLinks`, `books.buyLinks`).
+    var links = BookLinkTemplates(borrow: [], buy: [])
 
     func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
         group.get("people", use: people)

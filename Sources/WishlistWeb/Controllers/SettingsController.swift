@@ -9,6 +9,8 @@ import WishlistTemplates
 struct SettingsController {
     let accounts: AccountService
     let catalog: CatalogStore
+    /// The authors a member follows, listed beside her favourite lists.
+    let authors: AuthorStore
     let household: HouseholdStore
     let shareLinks: SecretLinkStore
     let feedLinks: SecretLinkStore
@@ -150,7 +152,10 @@ struct SettingsController {
         let user = try context.signedInUser()
         let token = try await feedLinks.create(userID: user.userID, at: clock.now())
         let link = publicOrigin + SitePath.favoritesFeed(token)
-        return try await page(.lists, context, shownOnce: ["new_feed_link": .string(link)])
+        // The same token reads the feed of new books by the authors she follows.
+        return try await page(.lists, context, shownOnce: [
+            "new_feed_link": .string(link), "new_authors_feed_link": .string(publicOrigin + SitePath.authorsFeed(token)),
+        ])
     }
 
     @Sendable func revokeFeedLink(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -315,6 +320,9 @@ struct SettingsController {
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
                 "default_list": .string(try await catalog.defaultList(userID: user.userID) ?? ""),
                 "feed_link": try await feedLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+                "followed_authors": .array(try await authors.followed(userID: user.userID).map { author in
+                    ["name": .string(author.name), "path": .string(SitePath.author(author.key))]
+                }),
             ]
         case .sharing:
             return [

@@ -2,8 +2,9 @@ import CivilTime
 import Foundation
 import WishlistCore
 
-/// An Atom 1.0 document (RFC 4287) of the books new on a user's favourite lists: one entry per
-/// book per edition, dated by the edition's publication so a refresh never changes an entry.
+/// An Atom 1.0 document (RFC 4287) of the books new on a user's favourite lists, or by the authors
+/// she follows: one entry per book per edition, dated by the edition's publication so a refresh
+/// never changes an entry.
 struct AtomFeed {
     let id: String
     let title: String
@@ -12,6 +13,7 @@ struct AtomFeed {
     let selfPath: String
     /// When nothing is in the feed: a fixed date (the link's making), so polling sees no change.
     let emptyUpdated: Date
+    var subtitle = "Books new on your favourite New York Times best-seller lists, edition by edition."
     let entries: [NewEntry]
 
     var updated: String { entries.map(\.publishedDate).max().map(Self.timestamp) ?? Self.timestamp(emptyUpdated) }
@@ -22,7 +24,7 @@ struct AtomFeed {
             #"<feed xmlns="http://www.w3.org/2005/Atom">"#,
             "  <id>\(Self.escaped(id))</id>",
             "  <title>\(Self.escaped(title))</title>",
-            "  <subtitle>Books new on your favourite New York Times best-seller lists, edition by edition.</subtitle>",
+            "  <subtitle>\(Self.escaped(subtitle))</subtitle>",
             "  <updated>\(Self.escaped(updated))</updated>",
             #"  <link rel="self" type="application/atom+xml" href="\#(Self.escaped(origin + selfPath))"/>"#,
             #"  <link rel="alternate" type="text/html" href="\#(Self.escaped(origin + "/lists"))"/>"#,

@@ -10,7 +10,7 @@ public struct FormBody: Sendable {
     public static let maximumBytes = 64 * 1024
     /// The routes that take a file, each with its form field and its body limit: a Goodreads
     /// export (its 50,000 rows at 400 bytes each, twice a plain export's rows), and a profile
-    /// picture (8 MB, the picture rule's, and room for the form around it).
+    /// picture or a barcode's photo (8 MB, the picture rule's, and room for the form around it).
     public struct Upload: Sendable {
         public let field: String
         public let maximumBytes: Int
@@ -24,6 +24,9 @@ public struct FormBody: Sendable {
         ),
         SitePath.profilePicture: Upload(
             field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
+        ),
+        SitePath.scanBook: Upload(
+            field: "photo", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Photos can be up to 8 MB. Take a closer one, or a smaller size."
         ),
     ]
 

@@ -51,6 +51,7 @@ enum BookPresenter {
     static func bookRow(_ book: BookSummary, listed: ListedBook?, movement: Movement = .same, wishlistItem: ItemID?) -> TemplateValue {
         var row: [String: TemplateValue] = [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
+            "byline": bylineValue(author: book.author, contributor: book.contributor),
             "description": .string(book.description), "path": .string(SitePath.book(book.id)),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
             "on_wishlist": .bool(wishlistItem != nil),
@@ -83,10 +84,64 @@ enum BookPresenter {
         })
     }
 
+    /// A byline's parts for `partials/byline.html`: with `linked`, each name it credits links to
+    /// the author's page.
+    static func bylineValue(_ byline: Byline, linked: Bool = true) -> TemplateValue {
+        .array(byline.parts.map { part in
+            switch part {
+            case .text(let text): ["text": .string(text), "path": ""]
+            case .name(let credited): ["text": .string(credited.name), "path": .string(linked ? SitePath.author(credited.key) : "")]
+            }
+        })
+    }
+
+    /// The byline a book is shown with, on its page and in rows: the NYT's contributor line as it
+    /// is ("by A. Illustrated by B"), or "by" and the author field. An author's page shows the
+    /// lists' books, so a book a member added links no name (`linked` false): it might have none.
+    static func bylineValue(author: String, contributor: String, linked: Bool = true) -> TemplateValue {
+        let full = Byline(contributor)
+        if !full.names.isEmpty { return bylineValue(full, linked: linked) }
+        guard case .array(let parts) = bylineValue(Byline(author), linked: linked), !parts.isEmpty else { return .null }
+        return .array([["text": "by ", "path": ""]] + parts)
+    }
+
+    /// Where to borrow and buy a book ({ name, url }, for `partials/book-links.html` and
+    /// `partials/get-links.html`): the configured templates made with its facts (a template that
+    /// needs an ISBN the book lacks is left out), the buying ones before the NYT's own (`nytBuyLinks`).
+    static func getLinks(
+        _ facts: BookLinkTemplate.Facts, templates: BookLinkTemplates, nytBuyLinks: [CatalogBook.Link]
+    ) -> (borrow: TemplateValue, buy: TemplateValue) {
+        let made = { (templates: [BookLinkTemplate]) -> [TemplateValue] in
+            templates.compactMap { template in template.link(for: facts).map { ["name": .string(template.name), "url": .string($0)] } }
+        }
+        let nyt = nytBuyLinks.map { link -> TemplateValue in ["name": .string(link.name), "url": .string(link.url)] }
+        return (.array(made(templates.borrow)), .array(made(templates.buy) + nyt))
+    }
+
+    /// What a link template can say of a book: its ISBNs only when its ISBN-13 is one.
+    static func linkFacts(isbn13: String, title: String, author: String) -> BookLinkTemplate.Facts {
+        let isbn = try? ISBN(isbn13)
+        return BookLinkTemplate.Facts(isbn13: isbn?.isbn13 ?? "", isbn10: isbn?.isbn10 ?? "", title: title, author: author)
+    }
+
+    /// "New from authors you follow": each book with the list it entered and the author followed.
+    static func newFromAuthors(_ entries: [NewFromAuthor]) -> TemplateValue {
+        .array(entries.map { new in
+            [
+                "title": .string(new.entry.book.title), "path": .string(SitePath.book(new.entry.book.id)),
+                "author_name": .string(new.authorName), "author_path": .string(SitePath.author(AuthorKey.of(new.authorName))),
+                "rank": .int(new.entry.rank), "is_returning": .bool(new.entry.isReturning),
+                "name_encoded": .string(new.entry.listNameEncoded), "display_name": .string(new.entry.displayName),
+                "published_date": .string(new.entry.publishedDate),
+            ]
+        })
+    }
+
     /// A book's fields for its own page; its wishlist mark is the page's `wishlist_mark` slot.
     static func bookDetail(_ book: CatalogBook) -> [String: TemplateValue] {
         [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
+            "byline": bylineValue(author: book.author, contributor: book.contributor, linked: !book.isAdded),
             "contributor": .string(book.contributor), "publisher": .string(book.publisher),
             "description": .string(book.description), "price": book.price.map(TemplateValue.string) ?? .null,
             "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),

@@ -35,6 +35,10 @@ typedef struct {
 /// costs no full-size buffer; WebP's encoder needs one. 0, or -1 with nothing to free.
 int test_picture_encode(const test_picture_recipe *recipe, picture_bytes *out);
 
+/// Encodes `grey` (the recipe's width × height bytes, row by row) in the recipe's format and
+/// colours instead of its stripes: the barcodes the scanning tests draw. 0, or -1 with nothing to free.
+int test_picture_encode_grey(const test_picture_recipe *recipe, const unsigned char *grey, picture_bytes *out);
+
 /// The red, green and blue values of the pixel at (`x`, `y`) of a JPEG. 0 or -1.
 int test_picture_pixel(const void *jpeg, size_t length, int x, int y, unsigned char rgb[3]);
 

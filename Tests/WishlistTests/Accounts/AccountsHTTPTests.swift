@@ -473,6 +473,11 @@ struct AccountsHTTPTests {
                 _ = try UnsubscribeLinks.create(userID: gonerID, now: Date(), db)
                 // A Goodreads import under way (issue 50), which her deletion ends.
                 try db.execute(sql: "INSERT INTO goodreads_import (user_id, started_at) VALUES (?, ?)", arguments: [gonerID, Date()])
+                // An author she follows (issue 52).
+                try db.execute(
+                    sql: "INSERT INTO followed_author (user_id, author_key, name, followed_at) VALUES (?, 'colleen hoover', 'Colleen Hoover', ?)",
+                    arguments: [gonerID, Date()]
+                )
             }
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             let gonerBefore = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }

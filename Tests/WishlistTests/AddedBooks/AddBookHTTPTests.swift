@@ -68,7 +68,7 @@ struct AddBookHTTPTests {
             let added = try await browser.post("/books/new", Self.manual(isbn: Self.isbn, link: "https://example.org/orchard"))
             #expect(added.location == "/books/\(Self.isbn13)", "under its ISBN-13, the id a list would give it")
             let page = try await browser.follow(added)
-            #expect(page.shows("The Quiet Orchard") && page.shows("by Ilse Varga"))
+            #expect(page.shows("The Quiet Orchard") && page.shows("by Ilse Varga"), "an added book's author has no page to link to")
             #expect(page.shows("Added “The Quiet Orchard” to your wishlist."))
             #expect(page.shows("Added by a member here; no NYT list carries it."))
             #expect(page.text.contains(#"href="https://example.org/orchard""#))
@@ -102,9 +102,7 @@ struct AddBookHTTPTests {
 
     @Test func whenAListCarriesTheBookItIsTheSameRecordAndItsWishesReservationsAndReadingFollow() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             _ = try await maya.get("/books/new")
             #expect(try await maya.post("/books/new", Self.manual(isbn: Self.isbn)).status == .seeOther)
             // A paperback she added by hand, whose ISBN a list's book later names among its others.
@@ -113,7 +111,6 @@ struct AddBookHTTPTests {
                 try Row.fetchAll($0, sql: "SELECT id, book_id FROM wishlist_item WHERE book_id IN ('9780306406157', '9780804429573') ORDER BY book_id")
             }
             let (orchardItem, moonsItem): (Int64, Int64) = (items[0]["id"], items[1]["id"])
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
             #expect(try await ana.reserve(orchardItem).status == .seeOther)
             #expect(try await ana.reserve(moonsItem).status == .seeOther)
             #expect(try await maya.markRead(Self.isbn13, rating: "5").status == .seeOther)

@@ -158,11 +158,7 @@ struct SharedPageCacheTests {
         let home = try await Household.make()
         let book = try await home.bookIDs()[0]
         let (lists, books) = (home.server.pageCaches.lists, home.server.pageCaches.books)
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await maya.share()
-            try await ana.share()
+        try await home.run(sharing: [.maya, .ana]) { maya, ana, _ in
             let (listPath, bookPath, byWanted) = ("/lists/hardcover-fiction", "/books/\(book)", "/lists/hardcover-fiction?sort=wanted")
             for path in [listPath, bookPath, byWanted] { try await maya.get(path) }
             #expect(try await maya.get(listPath).shows("1 here wants it"), "Maya's own wish")
@@ -191,11 +187,8 @@ struct SharedPageCacheTests {
         let home = try await Household.make()
         let database = home.server.database
         @Sendable func generation() async throws -> Int64 { try await database.pageRead { try $0.wishlist.wishesGeneration(ownerID: UserID(1)) } }
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ana2 = try await TestBrowser.signedIn("ana", like: browser)
+        try await home.run { maya, ana, ben in
+            var ana2 = try await TestBrowser.signedIn("ana", like: maya)
             let first = try await ana.get("/people/maya").text
             let second = try await ana2.get("/people/maya").text
             #expect(Self.tokens(in: first) == [ana.csrfToken] && Self.tokens(in: second) == [ana2.csrfToken], "each session its own token")
@@ -209,7 +202,6 @@ struct SharedPageCacheTests {
             #expect(try await ana.get("/people/maya").shows("Retitled Elsewhere"))
             #expect(try await maya.get("/wishlist").shows("Retitled Elsewhere"))
 
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
             #expect(try await ben.get("/people/maya").text.components(separatedBy: "Reserve as a gift").count == 4)
             #expect(try await ana.reserve(home.itemIDs[2]).status == .seeOther)
             let seenByBen = try await ben.get("/people/maya")
@@ -232,10 +224,7 @@ struct SharedPageCacheTests {
     @Test func theOwnersPagesStayCachedWhenGiversReserveBuyWriteCardsSuggestAndCancel() async throws {
         let home = try await Household.make()
         let cache = home.server.pageCaches.ownWishlists
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
+        try await home.run { maya, ana, _ in
             let pages = ["/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist?sort=author"]
             for path in pages { try await maya.get(path) }
 
@@ -271,12 +260,7 @@ struct SharedPageCacheTests {
         let home = try await Household.make()
         let caches = home.server.pageCaches
         let books = try #require(try await CatalogStore(database: home.server.database).list(named: "hardcover-fiction")).1.map(\.book)
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await ana.share()
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run(sharing: [.maya, .ana]) { maya, ana, ben in
             /// Maya's wishlist as she sees it, and her page as Ben sees it, its wishlist and its
             /// profile and reading: each from the cache or not.
             func cached(_ maya: inout TestBrowser, _ ben: inout TestBrowser) async throws -> (own: Bool, member: Bool, about: Bool) {
@@ -321,11 +305,7 @@ struct SharedPageCacheTests {
     @Test func aMembersPageIsOneForAllTheOthersAndEachSeesOnlyTheirOwnReservation() async throws {
         let home = try await Household.make()
         let cache = home.server.pageCaches.memberWishlists
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
             #expect(try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "Love from Ana")]).status == .seeOther)
 

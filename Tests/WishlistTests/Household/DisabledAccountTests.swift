@@ -12,14 +12,11 @@ import Testing
 struct DisabledAccountTests {
     @Test func sharedListFeedMemberPageAndReservationsAllStopWhileDisabled() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             let sharedPath = try PriorityAndShareLinkTests.sharedPath(in: try await maya.post("/settings/share-link", []))
             try await maya.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")])
             let feedPath = try HistoryPagesTests.feedPath(in: try await maya.post("/settings/feed-link", []))
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var guest = TestBrowser(client: browser.client)
+            var guest = TestBrowser(client: maya.client)
             #expect(try await guest.get(sharedPath).status == .ok)
             #expect(try await guest.get(feedPath).status == .ok)
             #expect(try await ana.get("/people/maya").status == .ok)
@@ -49,11 +46,8 @@ struct DisabledAccountTests {
 
     @Test func aGiverSeesOnlyTheStoredTitleWhileTheOwnerIsDisabled() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             try await maya.post("/wishlist/\(home.itemIDs[0])", [("note", "Only-while-enabled note"), ("priority", "high")])
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
             #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
             #expect(try await ana.get("/reservations").shows("Only-while-enabled note"))
             try await Self.setDisabled(true, try await AdminHTTPTests.userID("maya", home.server), home.server)

@@ -62,11 +62,7 @@ struct DisplayNameHTTPTests {
 
     @Test func theNameIsShownWhereverTheMemberAppearsAndURLsKeepTheUsername() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, ben in
             // Seen once before the names change, so a page kept from then must not be served.
             #expect(try await ben.get("/people/maya").text.contains(#"<h1 id="page-title">maya</h1>"#))
             #expect(try await maya.setDisplayName("Mum").status == .seeOther)
@@ -134,12 +130,7 @@ struct DisplayNameHTTPTests {
 
     @Test func aNameAnotherAccountCouldBeTakenForHasTheUsernameBesideIt() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
-            try await maya.share()
-            try await ana.share()
+        try await home.run(sharing: [.maya, .ana]) { maya, ana, ben in
             // Ben calls himself "Maya": another account's username, whatever the case.
             #expect(try await ben.setDisplayName("MAYA").status == .seeOther)
             try await ben.share()
@@ -169,12 +160,10 @@ struct DisplayNameHTTPTests {
     /// by" and on cards; names are compared by what they look like (``NameSkeleton``).
     @Test func aLookAlikeOfAnotherMembersNameHasTheUsernameBesideItOnReservationsAndCards() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var alice = TestBrowser(client: browser.client)
+        try await home.run(sharing: []) { maya, ana, _ in
+            var alice = TestBrowser(client: maya.client)
             try await alice.signUp("alice")
-            var eve = TestBrowser(client: browser.client)
+            var eve = TestBrowser(client: maya.client)
             try await eve.signUp("eve")
             try await maya.share()
             for (lookAlike, item) in [("\u{0430}lice", home.itemIDs[0]), ("al\u{200D}ice", home.itemIDs[1])] {
@@ -194,10 +183,7 @@ struct DisplayNameHTTPTests {
 
     @Test func aNameIsTextWhateverItHolds() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             #expect(try await maya.setDisplayName("<b>Mum</b>").status == .seeOther)
             var page = try await ana.get("/people/maya")
             #expect(page.text.contains(#"<h1 id="page-title">&lt;b&gt;Mum&lt;/b&gt;</h1>"#))
@@ -215,11 +201,7 @@ struct DisplayNameHTTPTests {
     @Test func mailGreetsByTheDisplayNameAndNamesTheInviterAndTheBirthdaysByTheirs() async throws {
         let time = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
         let server = try await MailHTTPTests.build(clock: time.clock)
-        let digests = DigestService(
-            database: server.database,
-            mailer: try Mailer.queueing(into: server.database, clock: time.clock),
-            timeZone: try ZoneRules.load(named: "UTC"), clock: time.clock, logger: .init(label: "test")
-        )
+        let digests = try DigestService.queueing(into: server.database, clock: time.clock)
         try await TestApp.run(server) { browser in
             try await browser.signUp("ann", email: "ann@example.com")
             try await browser.get(try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/")))

@@ -11,11 +11,7 @@ struct GiftCycleHTTPTests {
     @Test func aGiverMarksAGiftBoughtTheOthersSeeItAndOnlyTheGiverCanChangeIt() async throws {
         let home = try await Household.make()
         let item = home.itemIDs[0]
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             #expect(try await ben.post("/reservations/\(item)/bought", []).status == .notFound, "nothing reserved: nothing to buy")
             _ = try await ana.reserve(item)
             #expect(try await ben.post("/reservations/\(item)/bought", []).status == .notFound, "someone else's reservation")
@@ -65,11 +61,7 @@ struct GiftCycleHTTPTests {
     @Test func aCardIsTheGiversToWriteAndUpTo500Characters() async throws {
         let home = try await Household.make()
         let item = home.itemIDs[0]
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             _ = try await ana.reserve(item)
             #expect(try await ben.post("/reservations/\(item)/card", [("message", "Ben's words")]).status == .notFound)
             let long = try await ana.post("/reservations/\(item)/card", [("message", String(repeating: "c", count: 501))])
@@ -86,11 +78,7 @@ struct GiftCycleHTTPTests {
 
     @Test func whenTheOwnerGetsItTheCardsAreHersAndTheGiversSeeItGiven() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             _ = try await ana.reserve(home.itemIDs[0])
             _ = try await ana.post("/reservations/\(home.itemIDs[0])/card", [("message", "For the train, love Ana")])
             _ = try await ben.reserve(home.itemIDs[1])
@@ -126,11 +114,7 @@ struct GiftCycleHTTPTests {
     @Test func aReceivedBookWishedForAgainIsANewWishAndItsGiversKeepItGiven() async throws {
         let home = try await Household.make()
         let item = home.itemIDs[0]
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             _ = try await ana.reserve(item)
             _ = try await ana.post("/reservations/\(item)/bought", [])
             _ = try await ana.post("/reservations/\(item)/card", [("message", "Happy reading, love Ana")])

@@ -18,10 +18,7 @@ struct GiftIdeasHTTPTests {
     @Test func theOthersSuggestAndReserveIdeasAndTheMemberNeverSeesThem() async throws {
         let home = try await Household.make()
         let book = try await Self.unwishedBook(home)
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run(sharing: []) { maya, ana, ben in
             #expect(try await ana.post("/people/maya/ideas", [("book", book.id), ("note", "x")]).status == .notFound, "her list is private")
             try await maya.share()
             let found = try await ana.get("/people/maya/ideas?q=\(book.title.split(separator: " ").last!)")
@@ -60,10 +57,7 @@ struct GiftIdeasHTTPTests {
         let book = try await Self.unwishedBook(home)
         let other = try await CatalogStore(database: home.server.database).list(named: "hardcover-fiction")!.1.map(\.book.id)
             .last { id in id != book.id }!
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
+        try await home.run { maya, ana, _ in
             _ = try await ana.post("/people/maya/ideas", [("book", book.id), ("note", "Trust me")])
             let ideaID = try #require(try await ana.get("/people/maya/ideas").text.firstMatch(of: /data-idea="(\d+)"/)?.1)
             _ = try await ana.post("/people/maya/ideas/\(ideaID)/reserve", [])

@@ -7,53 +7,6 @@ import Testing
 @testable import WishlistCore
 @testable import WishlistWeb
 
-/// A server with three members: Maya owns a list of three books, Ana and Ben give.
-struct Household {
-    let server: WishlistServer
-    let itemIDs: [Int64]
-    let titles: [String]
-
-    static func make(clock: WallClock = .system) async throws -> Household {
-        let server = try await TestApp.build(clock: clock)
-        let books = Array(try await CatalogStore(database: server.database).list(named: "hardcover-fiction")!.1.prefix(3).map(\.book))
-        try await TestApp.run(server) { maya in
-            try await maya.signUp("maya")
-            for book in books {
-                #expect(try await maya.post("/wishlist", [("book", book.id), ("return_to", "/wishlist")]).status == .seeOther)
-            }
-            var giver = TestBrowser(client: maya.client)
-            try await giver.signUp("ana")
-            giver = TestBrowser(client: maya.client)
-            try await giver.signUp("ben")
-        }
-        let ids = try await server.database.pool.read { try Int64.fetchAll($0, sql: "SELECT id FROM wishlist_item ORDER BY id") }
-        return Household(server: server, itemIDs: ids, titles: books.map(\.title))
-    }
-
-    func reservationCount() async throws -> Int {
-        try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM reservation") ?? 0 }
-    }
-}
-
-extension TestBrowser {
-    /// A second browser on the same server, signed in as `username`.
-    static func signedIn(_ username: String, like other: TestBrowser) async throws -> TestBrowser {
-        var browser = TestBrowser(client: other.client)
-        #expect(try await browser.signIn(username).status == .seeOther)
-        return browser
-    }
-
-    mutating func share(_ sharing: String = "household") async throws {
-        let response = try await post("/settings/sharing", [("sharing", sharing)])
-        #expect(response.status == .seeOther)
-        #expect(response.location == "/settings/sharing?done=sharing-\(sharing)#flash")
-    }
-
-    mutating func reserve(_ item: Int64, returnTo: String = "/people/maya") async throws -> TestResponse {
-        try await post("/reservations", [("item", "\(item)"), ("return_to", returnTo)])
-    }
-}
-
 @Suite("Household: sharing and gift reservations over HTTP", .removesTemporaryDirectories)
 struct HouseholdHTTPTests {
     @Test func peopleComeAHundredAPageFoundByNameOnceThereIsMoreThanAPage() async throws {
@@ -137,10 +90,7 @@ struct HouseholdHTTPTests {
     /// whose list had turned private, so a giver went on reading it.
     @Test func aGiverSeesOnlyTheStoredTitleOnceTheListTurnsPrivate() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
+        try await home.run { maya, ana, _ in
             #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
             try await maya.share("private")
             #expect(try await maya.post("/wishlist/\(home.itemIDs[0])", [("note", "Secret-after-private note"), ("priority", "low")]).status == .seeOther)
@@ -159,9 +109,7 @@ struct HouseholdHTTPTests {
 
     @Test func yourOwnNameLeadsToYourWishlistAndBadSharingValuesAreRefused() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             let own = try await maya.get("/people/maya")
             #expect(own.status == .seeOther)
             #expect(own.location == "/wishlist")
@@ -171,18 +119,13 @@ struct HouseholdHTTPTests {
             #expect(bad.shows("Choose who may see your wishlist: only you, or everyone on this server."))
             #expect(bad.text.contains(#"id="sharing-form""#), "the Sharing page again, with the problem on it")
             #expect(try await HouseholdStore(database: home.server.database).sharing(userID: UserID(1)) == .household, "nothing changed")
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
             #expect(try await ana.get("/people/maya?sort=shelf").status == .badRequest)
         }
     }
 
     @Test func aReservedBookShowsWhoReservedItToOtherGiversAndRefusesASecondReservation() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
 
             let reserved = try await ana.reserve(home.itemIDs[1])
             #expect(reserved.status == .seeOther)
@@ -215,11 +158,7 @@ struct HouseholdHTTPTests {
 
     @Test func aReservationThatLostTheRaceReturnsToTheListSayingWhoWasQuickerOnThatCard() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             let before = try await maya.get("/wishlist").text
             #expect(try await ana.reserve(home.itemIDs[1]).status == .seeOther)
 
@@ -241,9 +180,7 @@ struct HouseholdHTTPTests {
 
     @Test func reservingYourOwnAPrivateOrAnUnknownItemIs404AndChangesNothing() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
+        try await home.run(sharing: []) { maya, ana, _ in
             #expect(try await ana.reserve(home.itemIDs[0]).status == .notFound, "Maya's list is private")
             try await maya.share()
             let own = try await maya.reserve(home.itemIDs[0])
@@ -258,11 +195,7 @@ struct HouseholdHTTPTests {
 
     @Test func onlyTheGiverCancelsTheirReservation() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             _ = try await ana.reserve(home.itemIDs[0])
             for response in [
                 try await ben.post("/reservations/\(home.itemIDs[0])/delete", []),
@@ -284,11 +217,7 @@ struct HouseholdHTTPTests {
 
     @Test func whenTheOwnerRemovesAReservedBookTheGiverIsToldUntilTheyDismissIt() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run { maya, ana, ben in
             _ = try await ana.reserve(home.itemIDs[2])
             #expect(try await maya.post("/wishlist/\(home.itemIDs[2])/delete", []).status == .seeOther)
 
@@ -306,12 +235,8 @@ struct HouseholdHTTPTests {
 
     @Test func deletingAnAccountTakesItsReservationsAndShareLinkAndTellsItsGivers() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, ben in
             _ = try await maya.post("/settings/share-link", [])
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
             _ = try await ana.reserve(home.itemIDs[0])
             _ = try await ben.reserve(home.itemIDs[1])
 

@@ -54,11 +54,8 @@ struct PriorityAndShareLinkTests {
 
     @Test func theOthersSeePrioritiesAndTheMemberPageSortsByPriorityFirst() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             _ = try await maya.post("/wishlist/\(home.itemIDs[0])", [("note", "the blue cover"), ("priority", "high")])
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
             let page = try await ana.get("/people/maya")
             #expect(page.shows("High priority"))
             #expect(page.shows("the blue cover"))

@@ -8,62 +8,6 @@ import Testing
 @testable import WishlistCore
 @testable import WishlistWeb
 
-/// A message as the outbox holds it, opened with the key beside the database as the sender
-/// opens it: its headers, unfolded, and its text part.
-struct QueuedMail {
-    let kind: String
-    let userID: Int64?
-    let recipient: String
-    let headers: [String]
-    let text: String
-
-    init(row: Row, key: OutboxKey) {
-        kind = row["kind"]
-        userID = row["user_id"]
-        recipient = row["recipient"]
-        let raw = String(decoding: key.open(Array(row["message"] as Data)) ?? [], as: UTF8.self)
-        headers = raw.components(separatedBy: "\r\n\r\n")[0].replacingOccurrences(of: "\r\n ", with: " ").components(separatedBy: "\r\n")
-        // A message that left the queue is empty: no text.
-        let part = raw.components(separatedBy: "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n").dropFirst().first ?? ""
-        let encoded = part.components(separatedBy: "\r\n--")[0].replacingOccurrences(of: "\r\n", with: "")
-        text = String(decoding: Data(base64Encoded: encoded) ?? Data(), as: UTF8.self)
-    }
-
-    /// The path of the first link in the text that goes to `prefix` on the test server.
-    func path(startingWith prefix: String) -> String? {
-        text.split(whereSeparator: \.isWhitespace).lazy.compactMap { word -> String? in
-            guard let range = word.range(of: "http://localhost:8080" + prefix) else { return nil }
-            return String(word[range.lowerBound...].dropFirst("http://localhost:8080".count))
-        }.first
-    }
-
-    static func all(_ database: AppDatabase, kind: String? = nil) async throws -> [QueuedMail] {
-        let key = try OutboxKey.load(besideDatabase: database.pool.path)
-        return try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM mail_outbox WHERE ?1 IS NULL OR kind = ?1 ORDER BY id", arguments: [kind]).map { QueuedMail(row: $0, key: key) }
-        }
-    }
-
-    /// The mail of `kind` once it is there: "Forgot your password?" queues after answering.
-    static func awaited(_ database: AppDatabase, kind: String, count: Int = 1) async throws -> [QueuedMail] {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            let mail = try await all(database, kind: kind)
-            if mail.count >= count { return mail }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try await all(database, kind: kind)
-    }
-}
-
-extension Mailer {
-    /// Queues into the test server's outbox, sealed with its key, as the server's own mailer does.
-    static func queueing(into database: AppDatabase, clock: WallClock) throws -> Mailer {
-        let key = try OutboxKey.load(besideDatabase: database.pool.path)
-        return Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: clock, outboxKey: key) {}
-    }
-}
-
 @Suite("E-mail over HTTP: confirmation, forgotten passwords, invites, the digest", .removesTemporaryDirectories)
 struct MailHTTPTests {
     /// Mail on, to a port nothing listens on: messages stay in the outbox for the tests to read.
@@ -220,11 +164,7 @@ struct MailHTTPTests {
     @Test func theDigestGoesOnceAWeekOnlyWithNewsAndUnsubscribesInOneClick() async throws {
         let time = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
         let server = try await Self.build(clock: time.clock)
-        let digests = DigestService(
-            database: server.database,
-            mailer: try Mailer.queueing(into: server.database, clock: time.clock),
-            timeZone: try ZoneRules.load(named: "UTC"), clock: time.clock, logger: .init(label: "test")
-        )
+        let digests = try DigestService.queueing(into: server.database, clock: time.clock)
         try await TestApp.run(server) { browser in
             try await browser.signUp("ann", email: "ann@example.com")
             try await browser.get(try #require(try await QueuedMail.all(server.database, kind: "verification").first?.path(startingWith: "/verify-email/")))
@@ -259,6 +199,49 @@ struct MailHTTPTests {
             time.advance(by: 7 * 86_400)
             #expect(try await digests.queueDue() == 0)
             #expect(try await provider.post("/unsubscribe/" + String(repeating: "x", count: 43), []).status == .notFound)
+        }
+    }
+
+    /// Issue 56: in a week when three confirmed members have the same news (books new on the list
+    /// each of them starred), the digest goes to the one who asked for it and to nobody else: not
+    /// to one who never asked, nor to one who asked and then turned it off. A week without news
+    /// sends nothing to anyone, so it could not tell them apart.
+    @Test func inAWeekWithNewsOnlyTheMemberWhoAskedGetsADigest() async throws {
+        let time = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let server = try await Self.build(clock: time.clock)
+        let zone = try ZoneRules.load(named: "UTC")
+        let digests = DigestService(
+            database: server.database, mailer: try Mailer.queueing(into: server.database, clock: time.clock),
+            timeZone: zone, clock: time.clock, logger: .init(label: "test")
+        )
+        try await TestApp.run(server) { browser in
+            for name in ["ann", "cat", "dan"] {
+                var member = TestBrowser(client: browser.client)
+                try await member.signUp(name, email: "\(name)@example.com")
+                let confirmations = try await QueuedMail.all(server.database, kind: "verification")
+                let link = try #require(confirmations.first { $0.recipient == "\(name)@example.com" }?.path(startingWith: "/verify-email/"))
+                #expect(try await member.get(link).status == .ok)
+                #expect(try await member.post("/lists/hardcover-fiction/favorite", [("return_to", "/lists")]).status == .seeOther)
+                if name != "cat" {
+                    #expect(try await member.post("/settings/digest", [("digest", "weekly")]).location == "/settings/email?done=digest-on#flash")
+                }
+                if name == "dan" {
+                    #expect(try await member.post("/settings/digest", [("digest", "")]).location == "/settings/email?done=digest-off#flash")
+                }
+            }
+            // The sample's editions were fetched as the server started, this week: each member has
+            // the same news, books new on the list she starred.
+            let now = time.clock.now()
+            let news = try await server.database.pool.read { db in
+                try ["ann", "cat", "dan"].map { name in
+                    let id = try #require(try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = ?", arguments: [name]))
+                    return try DigestNews.read(userID: id, editionsFetchedAfter: StoredDate(now.addingTimeInterval(-7 * 86_400)), today: zone.localDay(at: now), db)
+                }
+            }
+            #expect(!news[0].newOnLists.isEmpty && news.allSatisfy { $0 == news[0] }, "\(news)")
+
+            #expect(try await digests.queueDue() == 1)
+            #expect(try await QueuedMail.all(server.database, kind: "digest").map(\.recipient) == ["ann@example.com"])
         }
     }
 
@@ -331,10 +314,7 @@ struct MailHTTPTests {
             try await server.database.pool.write { db in
                 try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at, sharing, birthday) VALUES ('bea', 'bea', 'x', '2026-01-01 00:00:00.000', 'household', ?)", arguments: [Self.birthdayTomorrow()])
             }
-            let digests = DigestService(
-                database: server.database, mailer: try Mailer.queueing(into: server.database, clock: .system),
-                timeZone: try ZoneRules.load(named: "UTC"), clock: .system, logger: .init(label: "test")
-            )
+            let digests = try DigestService.queueing(into: server.database, clock: .system)
             #expect(try await digests.queueDue() == 0)
         }
     }

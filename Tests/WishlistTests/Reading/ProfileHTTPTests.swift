@@ -11,10 +11,7 @@ struct ProfileHTTPTests {
     @Test func aProfileSavedInSettingsOpensTheMembersPageAboveTheirWishlistAndReading() async throws {
         let home = try await Household.make()
         let books = try await home.bookIDs()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             _ = try await maya.markRead(books[0], rating: "5", review: "Read it twice.", finished: FinishedDate(Date()).text)
             _ = try await maya.markRead(books[1], finished: "2001-05-05")
             let form = try await maya.get("/settings/profile")
@@ -68,10 +65,7 @@ struct ProfileHTTPTests {
 
     @Test func aBioIsTextWhateverItHolds() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             let hostile = "<img src=x onerror=alert(1)>\u{202E}desrever\u{200F}"
             #expect(try await maya.post("/settings/profile", [("bio", hostile)]).status == .seeOther)
             let page = try await ana.get("/people/maya")
@@ -83,9 +77,7 @@ struct ProfileHTTPTests {
 
     @Test func aPrivateMembersProfileIsNobodysToSee() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
+        try await home.run(sharing: []) { maya, ana, _ in
             #expect(try await maya.post("/settings/profile", [("bio", "secret bio")]).status == .seeOther)
             let hidden = try await ana.get("/people/maya")
             #expect(hidden.status == .notFound)
@@ -110,10 +102,7 @@ struct ProfileHTTPTests {
         }
         /// The titles of the reading rows in `html`, in order.
         @Sendable func titles(_ html: Substring) -> [String] { html.matches(of: /Shelf Book \d{3}/).map { String($0.0) } }
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
 
             let first = try await maya.get("/reading")
             #expect(first.shows("130 books"))

@@ -11,10 +11,7 @@ import Testing
 struct ProfilePictureHTTPTests {
     @Test func anUploadedPictureIsServedSquareAt256And64WithoutItsMetadataAndCachedForAYear() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, _ in
             let uploaded = try await maya.uploadPicture(PictureSamples.png(width: 600, height: 300, exifText: "GPSLatitude 51.5074 N"))
             #expect(uploaded.status == .seeOther)
             #expect(uploaded.location == "/settings/profile?done=picture")

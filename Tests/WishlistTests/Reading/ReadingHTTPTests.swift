@@ -106,9 +106,7 @@ struct ReadingHTTPTests {
     @Test func forgettingAReadingRemovesItAndOnlyTheReadersOwn() async throws {
         let home = try await Household.make()
         let book = try await home.bookIDs()[0]
-        try await TestApp.run(home.server) { browser in
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
+        try await home.run(sharing: []) { _, ana, ben in
             _ = try await ana.markRead(book, rating: "2")
             _ = try await ben.markRead(book, rating: "5")
             let forgotten = try await ana.post("/books/\(book)/reading/delete", [("return_to", "/reading")])
@@ -121,12 +119,7 @@ struct ReadingHTTPTests {
     @Test func theHouseholdPanelCountsOnlyMembersWhoShareSoAPrivateWishTellsNothing() async throws {
         let home = try await Household.make()
         let book = try await home.bookIDs()[0]
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
-            try await maya.share()
-            try await ana.share()
+        try await home.run(sharing: [.maya, .ana]) { maya, ana, ben in
             // Ben keeps his list private: nothing he does may change what the others see.
             _ = try await ana.post("/wishlist", [("book", book), ("return_to", "/lists")])
             _ = try await ana.markRead(book, rating: "4", review: "Lovely <b>prose</b>")
@@ -174,11 +167,7 @@ struct ReadingHTTPTests {
         let home = try await Household.make()
         let listed = try await CatalogStore(database: home.server.database).list(named: "hardcover-fiction")!.1.map(\.book.id)
         let (fourth, last) = (listed[3], listed[listed.count - 1])
-        try await TestApp.run(home.server) { browser in
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
-            try await ana.share()
-            try await ben.share()
+        try await home.run(sharing: [.ana, .ben]) { _, ana, ben in
             for giver in [0, 1] {
                 var member = giver == 0 ? ana : ben
                 _ = try await member.post("/wishlist", [("book", last), ("return_to", "/lists")])
@@ -266,22 +255,5 @@ struct ReadingHTTPTests {
     static func panel(_ html: String) -> Substring? {
         guard let start = html.range(of: #"id="household""#), let end = html[start.upperBound...].range(of: "</section>") else { return nil }
         return html[start.lowerBound..<end.upperBound]
-    }
-}
-
-extension Household {
-    /// The catalog ids of Maya's three books, in the order of ``itemIDs``.
-    func bookIDs() async throws -> [String] {
-        try await server.database.pool.read { try String.fetchAll($0, sql: "SELECT book_id FROM wishlist_item ORDER BY id") }
-    }
-
-    func readingCount() async throws -> Int {
-        try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM reading") ?? 0 }
-    }
-
-    func itemCount(owner: String) async throws -> Int {
-        try await server.database.pool.read {
-            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item JOIN user ON user.id = user_id WHERE username = ?", arguments: [owner]) ?? 0
-        }
     }
 }

@@ -274,6 +274,10 @@ enum UpgradeFixtures {
                 (12, 3, '9780000000040', 'North of Nowhere', 'Dev Rao', 'Quay', '', '0000000043', '9780000000040', NULL, 0, 0,
                  '[]', '[]', 'From Goodreads', 0, '2024-03-16 11:00:00.000', 1);
             """,
+        // Alice follows the author of The Lantern Road (issue 52).
+        "29-authors": """
+            INSERT INTO followed_author (user_id, author_key, name, followed_at) VALUES (1, 'ada marsh', 'Ada Marsh', '2024-03-17 09:00:00.000');
+            """,
     ]
 }
 

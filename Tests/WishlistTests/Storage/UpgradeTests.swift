@@ -158,6 +158,10 @@ struct UpgradeTests {
             #expect(try String.fetchOne(db, sql: "SELECT last_reply FROM mail_outbox WHERE id = 1")?.hasSuffix("ask for it again") == true)
             #expect(try String.fetchOne(db, sql: "SELECT last_reply FROM mail_outbox WHERE id = 2") == "550 5.1.1 No such mailbox")
         }
+        if before["book"]?.isEmpty == false {
+            // Migration 29 read the credits of the books stored before it from their bylines.
+            #expect(try String.fetchAll(db, sql: "SELECT author_key FROM book_credit WHERE book_id = '9780000000019'") == ["ada marsh"])
+        }
         if before["user"]?.first?.hasColumn("display_name") == true {
             #expect(try String.fetchAll(db, sql: "SELECT display_name FROM user WHERE display_name IS NOT NULL ORDER BY id") == ["Alice", "Grandma Carol"])
         }
@@ -188,6 +192,8 @@ struct UpgradeTests {
             if tables.contains("invite") { expected.append(("/admin", ["carol"])) }
             if tables.contains("reading") { expected.append(("/settings/profile", ["Reads on trains."])) }
             if tables.contains("received_item") { expected.append(("/wishlist/received", ["The Quiet Year", "Winter Birds"])) }
+            if tables.contains("book") { expected.append(("/authors/ada-marsh", ["<h1 id=\"page-title\">Ada Marsh</h1>", "The Lantern Road"])) }
+            if tables.contains("followed_author") { expected.append(("/authors/ada-marsh", ["Stop following"])) }
             for (path, sentences) in expected {
                 let page = try await browser.get(path)
                 #expect(page.status == .ok, "\(path)")

@@ -473,7 +473,7 @@ struct BadInputTests {
                 for path in [
                     "/lists/\(bad.encoded)", "/books/\(bad.encoded)", "/wishlist/\(bad.encoded)", "/wishlist/\(bad.encoded)/remove",
                     "/people/\(bad.encoded)", "/shared/\(bad.encoded)", "/reset/\(bad.encoded)", "/books/\(bad.encoded)/reading",
-                    "/pictures/\(bad.encoded)", "/pictures/\(bad.encoded)-256.jpg",
+                    "/pictures/\(bad.encoded)", "/pictures/\(bad.encoded)-256.jpg", "/authors/\(bad.encoded)",
                 ] {
                     try await Self.expectRefused("id \(bad.label)", &browser, server: server, path)
                 }
@@ -485,6 +485,7 @@ struct BadInputTests {
                     ("/reservations/\(bad.encoded)/delete", token), ("/reservations/notices/\(bad.encoded)/dismiss", token),
                     ("/reset/\(bad.encoded)", "new_password=long+enough+1&new_password_confirm=long+enough+1&" + token),
                     ("/books/\(bad.encoded)/reading", "rating=4&" + token), ("/books/\(bad.encoded)/reading/delete", token),
+                    ("/authors/\(bad.encoded)/follow", token),
                 ] {
                     try await Self.expectRefused("id \(bad.label)", &browser, server: server, path, method: .post, body: body)
                 }
@@ -506,6 +507,7 @@ struct BadInputTests {
             let pages = [
                 ("/lists", "q", false), ("/search", "q", false), ("/lists/hardcover-fiction", "sort", false), ("/wishlist", "sort", false),
                 ("/reading", "sort", false), ("/search", "list", false), ("/search", "sort", false),
+                ("/books/new/shared", "title", false), ("/books/new/shared", "text", false), ("/books/new/shared", "url", false),
             ]
             for (path, name, emptyIsBad) in pages {
                 for bad in Self.badValues(includingEmpty: emptyIsBad) {
@@ -531,14 +533,16 @@ struct BadInputTests {
             let getOnly = [
                 "/", "/healthz", "/lists", "/lists/hardcover-fiction", "/books/\(fixture.books[0])", "/search?q=a",
                 "/wishlist.csv", "/wishlist/\(item)/remove", "/settings", "/people", "/people/other", "/reading", "/pictures/AAAAAAAAAAAAAAAA-64.jpg",
+                "/authors/someone", "/books/new/shared",
             ]
             let postOnly = [
                 "/logout", "/lists/hardcover-fiction/favorite", "/wishlist/import", "/wishlist/\(item)/delete",
                 "/settings/default-list", "/settings/sessions/sign-out-others", "/settings/export", "/settings/delete-account",
                 "/settings/share-link", "/settings/share-link/delete", "/reservations/\(item)/delete",
                 "/books/\(fixture.books[0])/reading/delete", "/settings/profile/picture", "/settings/profile/picture/delete",
+                "/books/new/scan", "/authors/someone/follow",
             ]
-            // A Settings page whose main form posts to the page itself (docs/architecture.md, "Settings in sections").
+            // A Settings page whose main form posts to the page itself (docs/decisions/settings-in-sections.md).
             let both = [
                 "/login", "/signup", "/wishlist", "/wishlist/\(item)", "/reservations", "/books/\(fixture.books[0])/reading", "/settings/profile",
                 "/settings/password", "/settings/sharing",

@@ -95,12 +95,8 @@ struct LongWishlistHTTPTests {
 
     @Test func aGiverOnALaterPageOfAMembersListComesBackToThatPage() async throws {
         let home = try await Household.make()
-        try await TestApp.run(home.server) { browser in
-            var maya = try await TestBrowser.signedIn("maya", like: browser)
-            try await maya.share()
+        try await home.run { maya, ana, ben in
             let ids = try await Self.fill(home.server, "maya", count: 247)
-            var ana = try await TestBrowser.signedIn("ana", like: browser)
-            var ben = try await TestBrowser.signedIn("ben", like: browser)
 
             let second = try await ana.get("/people/maya?sort=title&page=2")
             #expect(second.text.contains(#"<span class="heading-count" id="member-total">250 books</span>"#))

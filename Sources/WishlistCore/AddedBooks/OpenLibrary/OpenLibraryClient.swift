@@ -49,11 +49,14 @@ public final class OpenLibraryClient: Sendable {
     /// When Open Library last failed, if it has not answered since.
     private let lastOutage = Mutex<ContinuousClock.Instant?>(nil)
     static let outagePause: Duration = .seconds(30)
+    public static let defaultTimeoutSeconds = 10
 
     /// A look-up is up to three requests (edition, work, author) a second apart, each allowed
     /// `timeoutSeconds`; the first that fails ends it, so a person waits about that long at
     /// worst before being offered to type the book in.
-    public init(baseURL: String, coversURL: String, minimumInterval: Duration = .seconds(1), timeoutSeconds: Int = 10) {
+    public init(
+        baseURL: String, coversURL: String, minimumInterval: Duration = .seconds(1), timeoutSeconds: Int = OpenLibraryClient.defaultTimeoutSeconds
+    ) {
         self.baseURL = baseURL
         self.coversURL = coversURL
         self.http = CurlHTTPClient(

@@ -32,15 +32,18 @@ public struct DigestNews: Sendable, Equatable {
     }
 
     public var newOnLists: [NewOnList] = []
+    /// Books new on any list by the authors she follows (issue 52).
+    public var newFromAuthors: [NewOnList] = []
     public var wishlistMoves: [WishlistMove] = []
     public var birthdays: [BirthdayComing] = []
 
-    public var isEmpty: Bool { newOnLists.isEmpty && wishlistMoves.isEmpty && birthdays.isEmpty }
+    public var isEmpty: Bool { newOnLists.isEmpty && newFromAuthors.isEmpty && wishlistMoves.isEmpty && birthdays.isEmpty }
 
     /// Reads the news for `userID` from the editions fetched after `since` (a stored date).
     static func read(userID: UserID, editionsFetchedAfter since: StoredDate, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> DigestNews {
         DigestNews(
             newOnLists: try newOnFavoriteLists(userID, since, db),
+            newFromAuthors: try newFromFollowedAuthors(userID, since, db),
             wishlistMoves: try wishlistMoves(userID, since, db),
             birthdays: try birthdays(excluding: userID, today: today, db)
         )
@@ -71,6 +74,28 @@ public struct DigestNews: Sendable, Equatable {
                 ELSE NOT EXISTS (SELECT 1 FROM edition_entry AS before WHERE before.book_id = entry.book_id
                     AND before.list_name_encoded = entry.list_name_encoded AND before.published_date = recent.previous_date) END
             ORDER BY recent.display_name, recent.published_date DESC, entry.rank
+            LIMIT 50
+            """, arguments: [userID, since]
+        ).map { NewOnList(list: $0[0], rank: $0[1], title: $0[2], author: $0[3], bookID: $0[4]) }
+    }
+
+    /// The books by the authors she follows (``AuthorStore``) that entered any list in the window.
+    private static func newFromFollowedAuthors(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
+        try Row.fetchAll(db, sql: """
+            WITH \(recentEditions),
+            followed_books AS (
+                SELECT DISTINCT book_credit.book_id FROM followed_author
+                JOIN book_credit ON book_credit.author_key = followed_author.author_key
+                WHERE followed_author.user_id = ?1
+            )
+            SELECT recent.display_name, entry.rank, book.title, book.author, book.id FROM recent
+            JOIN edition_entry AS entry ON entry.list_name_encoded = recent.list_name_encoded AND entry.published_date = recent.published_date
+            JOIN followed_books ON followed_books.book_id = entry.book_id
+            JOIN book ON book.id = entry.book_id
+            WHERE CASE WHEN recent.previous_date IS NULL THEN entry.rank_last_week = 0
+                ELSE NOT EXISTS (SELECT 1 FROM edition_entry AS before WHERE before.book_id = entry.book_id
+                    AND before.list_name_encoded = entry.list_name_encoded AND before.published_date = recent.previous_date) END
+            ORDER BY book.author, book.title, recent.published_date DESC, recent.display_name
             LIMIT 50
             """, arguments: [userID, since]
         ).map { NewOnList(list: $0[0], rank: $0[1], title: $0[2], author: $0[3], bookID: $0[4]) }

@@ -1,10 +1,15 @@
-/// The weekly digest's words: up to three sections, a link to each book on this server, and the
+/// The weekly digest's words: up to four sections, a link to each book on this server, and the
 /// one-click unsubscribe link in the headers (RFC 8058) and at the foot.
 enum DigestText {
     static func content(_ news: DigestNews, name: String, unsubscribe: String, site: String) -> MailContent {
         var sections: [(heading: String, lines: [(text: String, link: String?)])] = []
         if !news.newOnLists.isEmpty {
             sections.append(("New on your favourite lists", news.newOnLists.map { entry in
+                ("\(entry.title) by \(entry.author): #\(entry.rank) on \(entry.list)", site + "/books/" + entry.bookID)
+            }))
+        }
+        if !news.newFromAuthors.isEmpty {
+            sections.append(("New from authors you follow", news.newFromAuthors.map { entry in
                 ("\(entry.title) by \(entry.author): #\(entry.rank) on \(entry.list)", site + "/books/" + entry.bookID)
             }))
         }

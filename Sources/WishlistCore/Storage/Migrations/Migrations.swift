@@ -34,6 +34,7 @@ package extension AppDatabase {
         migrator.registerMigration("26-signin-review", migrate: Migrations.reviewSignIn)
         migrator.registerMigration("27-mail-review", migrate: Migrations.sealMailAndFreeUnconfirmedAddresses)
         migrator.registerMigration("28-data-review", migrate: Migrations.trackImportsAndWishesAgain)
+        migrator.registerMigration("29-authors", migrate: Migrations.createAuthors)
         return migrator
     }
 }
