@@ -30,7 +30,7 @@ enum SitePath {
     static func book(_ id: String) -> String { "/books/" + id }
     static func bookReading(_ id: String) -> String { book(id) + "/reading" }
     static let reading = "/reading"
-    static func wishlistItem(_ id: Int64) -> String { wishlist + "/\(id)" }
+    static func wishlistItem(_ id: ItemID) -> String { wishlist + "/\(id)" }
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { people + "/" + username }
     static func ideas(_ username: String) -> String { person(username) + "/ideas" }

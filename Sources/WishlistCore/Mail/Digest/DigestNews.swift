@@ -40,7 +40,7 @@ public struct DigestNews: Sendable, Equatable {
     public var isEmpty: Bool { newOnLists.isEmpty && newFromAuthors.isEmpty && wishlistMoves.isEmpty && birthdays.isEmpty }
 
     /// Reads the news for `userID` from the editions fetched after `since` (a stored date).
-    static func read(userID: Int64, editionsFetchedAfter since: StoredDate, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> DigestNews {
+    static func read(userID: UserID, editionsFetchedAfter since: StoredDate, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> DigestNews {
         DigestNews(
             newOnLists: try newOnFavoriteLists(userID, since, db),
             newFromAuthors: try newFromFollowedAuthors(userID, since, db),
@@ -63,7 +63,7 @@ public struct DigestNews: Sendable, Equatable {
         )
         """
 
-    private static func newOnFavoriteLists(_ userID: Int64, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
+    private static func newOnFavoriteLists(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
         try Row.fetchAll(db, sql: """
             WITH \(recentEditions)
             SELECT recent.display_name, entry.rank, book.title, book.author, book.id FROM recent
@@ -80,7 +80,7 @@ public struct DigestNews: Sendable, Equatable {
     }
 
     /// The books by the authors she follows (``AuthorStore``) that entered any list in the window.
-    private static func newFromFollowedAuthors(_ userID: Int64, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
+    private static func newFromFollowedAuthors(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
         try Row.fetchAll(db, sql: """
             WITH \(recentEditions),
             followed_books AS (
@@ -103,7 +103,7 @@ public struct DigestNews: Sendable, Equatable {
 
     /// Her wishlist's books that entered a list, left it, or reached a better rank than in any
     /// edition before, in the editions of the window (any list, favourite or not).
-    private static func wishlistMoves(_ userID: Int64, _ since: StoredDate, _ db: Database) throws -> [WishlistMove] {
+    private static func wishlistMoves(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [WishlistMove] {
         try Row.fetchAll(db, sql: """
             WITH \(recentEditions),
             wished AS (SELECT book_id FROM wishlist_item WHERE user_id = ?1 AND book_id IS NOT NULL),
@@ -138,7 +138,7 @@ public struct DigestNews: Sendable, Equatable {
     }
 
     /// The birthdays in the next 7 days of the members who share, as the People page shows them.
-    private static func birthdays(excluding userID: Int64, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [BirthdayComing] {
+    private static func birthdays(excluding userID: UserID, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [BirthdayComing] {
         try ProfileStore.Reader(db: db).birthdays(excluding: userID)
             .map { BirthdayComing(username: $0.username, name: $0.name, date: $0.birthday.text, daysAway: $0.birthday.daysUntil(from: today)) }
             .filter { $0.daysAway <= 7 }
