@@ -55,6 +55,14 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CPictureCodec", dependencies: ["CJPEG", "CPNG", "CWebP"]),
+        // The tests' pictures, drawn and encoded as they run instead of committed as binary files;
+        // only the test target depends on it, so none of it ships.
+        .target(
+            name: "CTestPictures",
+            dependencies: ["CPictureCodec", "CJPEG", "CPNG", "CWebP"],
+            path: "Tests/CTestPictures",
+            cSettings: [.headerSearchPath("../../Sources/CPictureCodec")]
+        ),
         // zbar reads the barcode of a photographed book (`BookBarcodeReader`, issue 52).
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
@@ -135,6 +143,7 @@ let package = Package(
                 "WishlistTemplates",
                 "WishlistWeb",
                 "CPictureCodec",
+                "CTestPictures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // A software authenticator signs the passkey tests' assertions.
                 .product(name: "Crypto", package: "swift-crypto"),

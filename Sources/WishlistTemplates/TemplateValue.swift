@@ -3,8 +3,8 @@ import Foundation
 
 /// The data a template renders: a tree of scalars, arrays and string-keyed dictionaries.
 ///
-/// Build it with literals (`["title": "Dune", "count": 3]`) or from `Encodable`
-/// view models with ``TemplateValueEncoder``.
+/// Build it with literals (`["title": "Dune", "count": 3]`): the presenters turn each model into
+/// the dictionary its template reads.
 public enum TemplateValue: Sendable, Equatable {
     case null
     case bool(Bool)

@@ -4,18 +4,12 @@
 /// markup you control (never from user data). It is deliberately not `Decodable`,
 /// so it cannot come out of a request body or a database row by accident. Inside
 /// attribute values it is escaped like any other string.
-public struct TrustedHTML: Sendable, Equatable, Encodable {
+public struct TrustedHTML: Sendable, Equatable {
     /// The markup, exactly as given.
     public let html: String
 
     /// Wraps markup that you vouch for: it must be complete, well-formed HTML.
     public init(trusted html: String) {
         self.html = html
-    }
-
-    /// Encodes as a plain string; ``TemplateValueEncoder`` recognises it and produces `.html`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(html)
     }
 }

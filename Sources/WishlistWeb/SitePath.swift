@@ -30,16 +30,16 @@ enum SitePath {
     static func book(_ id: String) -> String { "/books/" + id }
     static func bookReading(_ id: String) -> String { book(id) + "/reading" }
     static let reading = "/reading"
-    static func wishlistItem(_ id: Int64) -> String { wishlist + "/\(id)" }
+    static func wishlistItem(_ id: ItemID) -> String { wishlist + "/\(id)" }
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
-    static func wishList(_ id: Int64) -> String { wishlist + "?list=\(id)" }
-    static func wishListEdit(_ id: Int64) -> String { wishlist + "/lists/\(id)" }
+    static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
+    static func wishListEdit(_ id: ListID) -> String { wishlist + "/lists/\(id)" }
     static let newWishList = "/wishlist/lists/new"
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { people + "/" + username }
     static func ideas(_ username: String) -> String { person(username) + "/ideas" }
     /// A member's shared list, a stable address (issue 51).
-    static func personList(_ username: String, _ list: Int64) -> String { person(username) + "/lists/\(list)" }
+    static func personList(_ username: String, _ list: ListID) -> String { person(username) + "/lists/\(list)" }
     static func personReading(_ username: String) -> String { person(username) + "/reading" }
     static func sharedList(_ token: String) -> String { "/shared/" + token }
     static func favoritesFeed(_ token: String) -> String { "/feeds/" + token + "/favorites.atom" }

@@ -1,3 +1,5 @@
+import WishlistCore
+
 /// Who is making a request: a signed-in user, or an anonymous browser.
 ///
 /// Every browser holds a random token in the session cookie. For a signed-in user it names a row
@@ -5,13 +7,13 @@
 /// and sign-up forms are protected too.
 public struct Visitor: Sendable {
     public struct SignedIn: Sendable, Equatable {
-        public let userID: Int64
+        public let userID: UserID
         public let username: String
         /// What the header's "Me" menu calls them (``MemberName``).
         public let name: String
         /// The stored session; nil for a request the trusted header signed in for itself alone
         /// (``TrustedHeaderMiddleware``).
-        public let sessionID: Int64?
+        public let sessionID: SessionID?
         public var isAdmin = false
         public var wishlistCount = 0
     }

@@ -18,7 +18,7 @@ enum AccountDeletion {
 
     /// Deletes the account and the sign-in failures recorded under its name; never the last
     /// admin's. Answers whether the file should be rewritten once this transaction commits.
-    static func delete(userID: Int64, username: String, _ db: Database) throws -> Bool {
+    static func delete(userID: UserID, username: String, _ db: Database) throws -> Bool {
         let shouldRewrite = try worthRewriting(userID: userID, db)
         try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(username).key])
         try Administration.keepingAnAdmin(whileChanging: userID, db) {
@@ -29,7 +29,7 @@ enum AccountDeletion {
 
     /// Whether she holds much: more rows than ``rowsWorthRewriting``, or any picture, whose
     /// freed pages would be her face, whole.
-    static func worthRewriting(userID: Int64, _ db: Database) throws -> Bool {
+    static func worthRewriting(userID: UserID, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db,
             sql: """

@@ -85,7 +85,7 @@ public struct AccountService: Sendable {
     /// Changes the password and signs the user out of every other browser, in one transaction.
     /// Wrong current passwords count against the account like failed sign-ins, so a stolen
     /// session cannot guess the password without limit.
-    public func changePassword(userID: Int64, current: String, new: String, confirmation: String, keepingSession sessionID: Int64?) async throws -> PasswordCheckOutcome {
+    public func changePassword(userID: UserID, current: String, new: String, confirmation: String, keepingSession sessionID: SessionID?) async throws -> PasswordCheckOutcome {
         guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
         var errors = AccountProblems()
         errors[.password] = AccountRules.passwordProblem(new)
@@ -101,7 +101,7 @@ public struct AccountService: Sendable {
     }
 
     /// Deletes the account and everything that belongs to it, when the password is right.
-    public func deleteAccount(userID: Int64, password: String) async throws -> PasswordCheckOutcome {
+    public func deleteAccount(userID: UserID, password: String) async throws -> PasswordCheckOutcome {
         guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "That is not your password."]) }
         switch try await checkPassword(password, of: user) {
         case .done: break
@@ -124,7 +124,7 @@ public struct AccountService: Sendable {
     /// added (linking single sign-on), so that a stolen session cannot add a lasting one: the
     /// password, counted against the account as a sign-in is; for an account without a password,
     /// a sign-in in this very session in the last ten minutes, which a stolen session seldom is.
-    public func confirmOwner(userID: Int64, sessionID: Int64?, password: String) async throws -> PasswordCheckOutcome {
+    public func confirmOwner(userID: UserID, sessionID: SessionID?, password: String) async throws -> PasswordCheckOutcome {
         guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
         guard user.passwordHash.isEmpty else {
             switch try await checkPassword(password, of: user) {
@@ -143,7 +143,7 @@ public struct AccountService: Sendable {
 
     /// Checks the signed-in user's password before something that needs it (adding a passkey),
     /// counted against the account as a sign-in is.
-    public func confirmPassword(userID: Int64, password: String) async throws -> PasswordCheckOutcome {
+    public func confirmPassword(userID: UserID, password: String) async throws -> PasswordCheckOutcome {
         guard let user = try await users.find(id: userID) else { return .invalid([:]) }
         return try await checkPassword(password, of: user)
     }

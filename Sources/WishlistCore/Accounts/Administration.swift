@@ -6,7 +6,7 @@ import GRDB
 public struct Administration: Sendable {
     /// One account as `/admin` lists it.
     public struct Account: Sendable, Equatable {
-        public let id: Int64
+        public let id: UserID
         public let username: String
         /// What the member chose to be known by, nil for none: `/admin` shows both names.
         public let displayName: String?
@@ -21,10 +21,10 @@ public struct Administration: Sendable {
 
     /// The admin doing something, as the audit log names them.
     public struct Actor: Sendable, Equatable {
-        public let userID: Int64
+        public let userID: UserID
         public let username: String
 
-        public init(userID: Int64, username: String) {
+        public init(userID: UserID, username: String) {
             self.userID = userID
             self.username = username
         }
@@ -95,12 +95,12 @@ public struct Administration: Sendable {
     }
 
     /// The account's name, or nil when there is no such account.
-    public func username(userID: Int64) async throws -> String? {
+    public func username(userID: UserID) async throws -> String? {
         try await database.pool.read { db in try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) }
     }
 
     /// Disables (ending every session at once) or enables an account.
-    public func setDisabled(_ disabled: Bool, userID: Int64, by actor: Administration.Actor) async throws {
+    public func setDisabled(_ disabled: Bool, userID: UserID, by actor: Administration.Actor) async throws {
         if disabled && userID == actor.userID { throw Refusal.yourself }
         let now = clock.now()
         try await database.pool.write { db in
@@ -118,7 +118,7 @@ public struct Administration: Sendable {
     /// the admin suspects is needed because someone else got in: either, added through a stolen
     /// session, would outlive the new password. Returns how many of each went.
     @discardableResult
-    public func removePasskeysAndIdentities(userID: Int64, by actor: Administration.Actor) async throws -> (passkeys: Int, identities: Int) {
+    public func removePasskeysAndIdentities(userID: UserID, by actor: Administration.Actor) async throws -> (passkeys: Int, identities: Int) {
         let now = clock.now()
         return try await database.pool.write { db in
             try Self.requireAdmin(actor, db)
@@ -135,7 +135,7 @@ public struct Administration: Sendable {
     }
 
     /// Deletes an account and everything of theirs; never the last active admin.
-    public func delete(userID: Int64, by actor: Administration.Actor) async throws {
+    public func delete(userID: UserID, by actor: Administration.Actor) async throws {
         let now = clock.now()
         let worthRewriting = try await database.pool.write { db in
             try Self.requireAdmin(actor, db)
@@ -151,7 +151,7 @@ public struct Administration: Sendable {
     public func setAdmin(_ admin: Bool, username: String) async throws {
         let now = clock.now()
         try await database.pool.write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) else {
+            guard let id = try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) else {
                 throw Refusal.noSuchUser
             }
             try Self.keepingAnAdmin(whileChanging: id, db) {
@@ -176,7 +176,7 @@ public struct Administration: Sendable {
         )
     }
 
-    static func username(_ userID: Int64, _ db: Database) throws -> String {
+    static func username(_ userID: UserID, _ db: Database) throws -> String {
         guard let name = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { throw Refusal.noSuchUser }
         return name
     }
@@ -185,7 +185,7 @@ public struct Administration: Sendable {
     /// took away the server's last active admin. Checked in the writer's transaction after the
     /// change, so two admins removing each other at once cannot both pass: SQLite runs one write
     /// at a time, and the second sees the first.
-    static func keepingAnAdmin(whileChanging userID: Int64, _ db: Database, _ change: () throws -> Void) throws {
+    static func keepingAnAdmin(whileChanging userID: UserID, _ db: Database, _ change: () throws -> Void) throws {
         let wasAdmin = try isActiveAdmin(userID, db)
         try change()
         if wasAdmin, try activeAdminCount(db) == 0 { throw Refusal.lastAdmin }
@@ -196,7 +196,7 @@ public struct Administration: Sendable {
         guard try isActiveAdmin(actor.userID, db) else { throw Refusal.noLongerAdmin }
     }
 
-    private static func isActiveAdmin(_ userID: Int64, _ db: Database) throws -> Bool {
+    private static func isActiveAdmin(_ userID: UserID, _ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT is_admin AND disabled_at IS NULL FROM user WHERE id = ?", arguments: [userID]) ?? false
     }
 

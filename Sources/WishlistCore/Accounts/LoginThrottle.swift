@@ -11,7 +11,7 @@ struct LoginThrottle: Sendable {
         case account(String), address(String), signup(String)
         /// Mail a client asked for ("Forgot your password?"), and mail one account receives on
         /// request (reset and verification links): so no one can turn the server into a sender of spam.
-        case mailFromAddress(String), mailToAccount(Int64)
+        case mailFromAddress(String), mailToAccount(UserID)
 
         var key: String {
             switch self {

@@ -25,7 +25,7 @@ public struct PasswordResetLinks: Sendable {
     }
 
     /// Makes a link for `userID` and returns its token, recording who made it.
-    public func create(userID: Int64, by actor: Administration.Actor) async throws -> String {
+    public func create(userID: UserID, by actor: Administration.Actor) async throws -> String {
         let now = clock.now()
         return try await database.pool.write { db in
             let name = try Administration.username(userID, db)
@@ -36,7 +36,7 @@ public struct PasswordResetLinks: Sendable {
     }
 
     /// A new link for `userID`, replacing any earlier one; returns its token.
-    static func insert(userID: Int64, lifetime: TimeInterval, now: Date, _ db: Database) throws -> String {
+    static func insert(userID: UserID, lifetime: TimeInterval, now: Date, _ db: Database) throws -> String {
         let token = SecureRandom.token()
         try db.execute(sql: "DELETE FROM password_reset WHERE user_id = ?", arguments: [userID])
         try db.execute(
@@ -73,7 +73,7 @@ public struct PasswordResetLinks: Sendable {
             guard let row = try Self.row(token, db) else { return .unknown }
             let state = Self.state(row, now: now)
             guard state == .valid else { return state }
-            let userID: Int64 = row["user_id"]
+            let userID: UserID = row["user_id"]
             try db.execute(sql: "UPDATE password_reset SET used_at = ? WHERE id = ?", arguments: [StoredDate(now), row["id"]])
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [newHash, userID])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID])
@@ -107,7 +107,7 @@ public struct Invites: Sendable {
     public static let lifetime: TimeInterval = 7 * 86_400
 
     public struct Invite: Sendable, Equatable {
-        public let id: Int64
+        public let id: InviteID
         public let createdBy: String
         public let createdAt: Date
         public let expiresAt: Date
@@ -148,7 +148,7 @@ public struct Invites: Sendable {
     public func revoke(id: InviteID, by actor: Administration.Actor) async throws -> Bool {
         let now = clock.now()
         return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM invite WHERE id = ? AND used_at IS NULL", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM invite WHERE id = ? AND used_at IS NULL", arguments: [id])
             guard db.changesCount == 1 else { return false }
             try Administration.record(actor: actor.username, action: "revoked invite", subject: "#\(id)", at: now, db)
             return true

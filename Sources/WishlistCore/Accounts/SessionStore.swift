@@ -3,8 +3,8 @@ import GRDB
 
 /// A signed-in browser, as the settings page lists it.
 public struct ActiveSession: Sendable, Equatable {
-    public let id: Int64
-    public let userID: Int64
+    public let id: SessionID
+    public let userID: UserID
     public let username: String
     /// The member's name as pages show it (``MemberName``).
     public let name: String
@@ -41,7 +41,7 @@ public struct SessionStore: Sendable {
     static let maximumPerUser = 50
 
     /// Starts a session for `userID` and returns the token for the cookie.
-    package func create(userID: Int64, userAgent: String) async throws -> String {
+    package func create(userID: UserID, userAgent: String) async throws -> String {
         let token = SecureRandom.token()
         let now = clock.now()
         try await database.pool.write { db in
@@ -103,7 +103,7 @@ public struct SessionStore: Sendable {
     /// in for one request without one (an authenticating proxy's). Nil for an account that is
     /// gone or disabled.
     public func member<Extra: Sendable>(
-        userID: Int64, alsoReading alsoRead: @escaping @Sendable (PageRead) throws -> Extra
+        userID: UserID, alsoReading alsoRead: @escaping @Sendable (PageRead) throws -> Extra
     ) async throws -> (name: String, extra: Extra)? {
         try await database.pool.read { db in
             guard let name = try String.fetchOne(
@@ -123,20 +123,20 @@ public struct SessionStore: Sendable {
     }
 
     /// When the session began, that is when its browser signed in; nil when it is gone.
-    func signedInAt(sessionID: Int64) async throws -> Date? {
+    func signedInAt(sessionID: SessionID) async throws -> Date? {
         try await database.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT created_at FROM session WHERE id = ?", arguments: [sessionID])?.date("created_at")
         }
     }
 
     /// The user's sessions that have not expired, most recently used first.
-    package func list(userID: Int64) async throws -> [ActiveSession] {
+    package func list(userID: UserID) async throws -> [ActiveSession] {
         let now = clock.now()
         return try await database.pool.read { db in try list(userID: userID, at: now, db) }
     }
 
     /// The same on a connection that a longer read holds.
-    func list(userID: Int64, at now: Date, _ db: Database) throws -> [ActiveSession] {
+    func list(userID: UserID, at now: Date, _ db: Database) throws -> [ActiveSession] {
         let (createdAfter, seenAfter) = liveSince(now)
         return try Row.fetchAll(
             db,
@@ -163,14 +163,14 @@ public struct SessionStore: Sendable {
         (now.addingTimeInterval(-absoluteLifetime), now.addingTimeInterval(-idleLifetime))
     }
 
-    package func delete(id: Int64) async throws {
+    package func delete(id: SessionID) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
         }
     }
 
     /// Signs the user out of every browser but the one with `keptSessionID`.
-    package func deleteAll(userID: Int64, except keptSessionID: Int64?) async throws {
+    package func deleteAll(userID: UserID, except keptSessionID: SessionID?) async throws {
         try await database.pool.write { db in
             try db.execute(
                 sql: "DELETE FROM session WHERE user_id = ? AND id IS NOT ?",

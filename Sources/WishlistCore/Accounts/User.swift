@@ -3,7 +3,7 @@ import GRDB
 
 /// A person with an account.
 public struct User: Sendable, Equatable {
-    public let id: Int64
+    public let id: UserID
     public let username: String
     public let email: String?
     public let createdAt: Date

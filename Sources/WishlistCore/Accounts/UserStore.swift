@@ -19,7 +19,7 @@ struct UserStore: Sendable {
         }
     }
 
-    func find(id: Int64) async throws -> User? {
+    func find(id: UserID) async throws -> User? {
         try await database.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]).map(User.init(row:))
         }
@@ -51,7 +51,7 @@ struct UserStore: Sendable {
     }
 
     /// Upgrades the hash of the same password to the configured parameters.
-    func updatePasswordHash(userID: Int64, to hash: String) async throws {
+    func updatePasswordHash(userID: UserID, to hash: String) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
         }
@@ -59,7 +59,7 @@ struct UserStore: Sendable {
 
     /// Sets a new hash and ends every session of the user but `keptSessionID`, in one transaction:
     /// a password that changed never leaves another browser signed in.
-    func updatePasswordHash(userID: Int64, to hash: String, endingSessionsExcept keptSessionID: Int64?) async throws {
+    func updatePasswordHash(userID: UserID, to hash: String, endingSessionsExcept keptSessionID: SessionID?) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND id IS NOT ?", arguments: [userID, keptSessionID])
@@ -80,7 +80,7 @@ struct UserStore: Sendable {
     /// Removes the user; every row that belongs to them goes with it: foreign keys cascade, and
     /// the failed sign-ins counted under their name, which refer to them by name, go here.
     /// Throws `Administration.Refusal.lastAdmin`, changing nothing, for the last active admin.
-    func delete(userID: Int64) async throws {
+    func delete(userID: UserID) async throws {
         let worthRewriting = try await database.pool.write { db in
             guard let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { return false }
             return try AccountDeletion.delete(userID: userID, username: username, db)

@@ -29,7 +29,7 @@ public struct AddedBookStore: Sendable {
     /// The book's id: the existing book with its ISBN, or a new one under its ISBN-13 (the id a
     /// list would give it), or under `added-` and random hex when it has no ISBN. `importID`
     /// names the Goodreads import that adds it, if one does.
-    static func add(_ book: NewBook, at now: Date, importID: Int64? = nil, _ db: Database) throws -> Outcome {
+    static func add(_ book: NewBook, at now: Date, importID: ImportID? = nil, _ db: Database) throws -> Outcome {
         if let isbn = book.isbn, let known = try CatalogStore.bookID(isbn: isbn.isbn13, db) ?? CatalogStore.bookID(isbn: isbn.isbn10 ?? "", db) {
             return .known(bookID: known)
         }
@@ -63,7 +63,7 @@ public struct AddedBookStore: Sendable {
     /// An imported book the catalog does not know, as an added book of its own (or the one
     /// added before under its ISBN), so that it has a page like any other. A book added here
     /// carries the import's id, so that a failed import takes it away again.
-    static func book(forImported imported: CatalogBook, at now: Date, importID: Int64, _ db: Database) throws -> CatalogBook {
+    static func book(forImported imported: CatalogBook, at now: Date, importID: ImportID, _ db: Database) throws -> CatalogBook {
         let isbn = (try? ISBN(imported.isbn13)) ?? (try? ISBN(imported.isbn10))
         let outcome = try add(
             NewBook(title: imported.title, author: imported.author, isbn: isbn, publisher: imported.publisher), at: now, importID: importID, db

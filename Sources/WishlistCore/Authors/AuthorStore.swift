@@ -68,7 +68,7 @@ public struct AuthorStore: Sendable {
     // MARK: Following
 
     /// Follows the author of `key`, or stops following them; returns whether she follows them now.
-    public func toggleFollowing(userID: Int64, key: String, name: String, at now: Date) async throws -> Bool {
+    public func toggleFollowing(userID: UserID, key: String, name: String, at now: Date) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM followed_author WHERE user_id = ? AND author_key = ?", arguments: [userID, key])
             guard db.changesCount == 0 else { return false }
@@ -80,17 +80,17 @@ public struct AuthorStore: Sendable {
         }
     }
 
-    public func followed(userID: Int64) async throws -> [FollowedAuthor] {
+    public func followed(userID: UserID) async throws -> [FollowedAuthor] {
         try await database.pool.read { try Reader(db: $0).followed(userID: userID) }
     }
 
     /// The books that entered a list in its newest edition by authors the member follows.
-    public func newFromFollowed(userID: Int64) async throws -> [NewFromAuthor] {
+    public func newFromFollowed(userID: UserID) async throws -> [NewFromAuthor] {
         try await database.pool.read { try Reader(db: $0).newFromFollowed(userID: userID, newestOnly: true, weeks: 0, limit: 100) }
     }
 
     /// The same over the editions of the last `weeks` weeks of each list, newest first: a feed's entries.
-    public func feedEntries(userID: Int64, weeks: Int, limit: Int = 200) async throws -> [NewFromAuthor] {
+    public func feedEntries(userID: UserID, weeks: Int, limit: Int = 200) async throws -> [NewFromAuthor] {
         try await database.pool.read { try Reader(db: $0).newFromFollowed(userID: userID, newestOnly: false, weeks: weeks, limit: limit) }
     }
 
@@ -126,14 +126,14 @@ public struct AuthorStore: Sendable {
         }
 
         /// Whether the member follows the author, and under which name.
-        public func following(userID: Int64, key: String) throws -> FollowedAuthor? {
+        public func following(userID: UserID, key: String) throws -> FollowedAuthor? {
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT author_key, name, followed_at FROM followed_author WHERE user_id = ? AND author_key = ?"),
                 arguments: [userID, key]
             ).map(Self.followedAuthor)
         }
 
-        public func followed(userID: Int64) throws -> [FollowedAuthor] {
+        public func followed(userID: UserID) throws -> [FollowedAuthor] {
             try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT author_key, name, followed_at FROM followed_author WHERE user_id = ? ORDER BY name COLLATE NOCASE"),
                 arguments: [userID]
@@ -162,7 +162,7 @@ public struct AuthorStore: Sendable {
         /// of the last `weeks` weeks before it, by authors the member follows: an entry is new
         /// when the book was not on the list's edition before (for a list's first stored edition,
         /// when the API calls it new), as "New this week on your favourite lists" reckons it.
-        func newFromFollowed(userID: Int64, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewFromAuthor] {
+        func newFromFollowed(userID: UserID, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewFromAuthor] {
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     WITH editions AS (

@@ -61,18 +61,18 @@ extension CatalogStore {
     }
 
     /// The books that entered the user's favourite lists in their newest editions.
-    public func newOnFavoriteLists(userID: Int64) async throws -> [NewEntry] {
+    public func newOnFavoriteLists(userID: UserID) async throws -> [NewEntry] {
         try await newEntries(userID: userID, newestOnly: true, weeks: 0, limit: 200)
     }
 
     /// The books that entered the user's favourite lists in the editions of the last `weeks`
     /// weeks of each list (counted back from its newest edition, so a list the NYT stopped
     /// publishing keeps its last news), newest editions first: the Atom feed's entries.
-    public func feedEntries(userID: Int64, weeks: Int, limit: Int = 200) async throws -> [NewEntry] {
+    public func feedEntries(userID: UserID, weeks: Int, limit: Int = 200) async throws -> [NewEntry] {
         try await newEntries(userID: userID, newestOnly: false, weeks: weeks, limit: limit)
     }
 
-    private func newEntries(userID: Int64, newestOnly: Bool, weeks: Int, limit: Int) async throws -> [NewEntry] {
+    private func newEntries(userID: UserID, newestOnly: Bool, weeks: Int, limit: Int) async throws -> [NewEntry] {
         try await database.pool.read { try Reader(db: $0).newEntries(userID: userID, newestOnly: newestOnly, weeks: weeks, limit: limit) }
     }
 }
@@ -113,11 +113,11 @@ extension CatalogStore.Reader {
     }
 
     /// The books that entered the user's favourite lists in their newest editions.
-    public func newOnFavoriteLists(userID: Int64) throws -> [NewEntry] {
+    public func newOnFavoriteLists(userID: UserID) throws -> [NewEntry] {
         try newEntries(userID: userID, newestOnly: true, weeks: 0, limit: 200)
     }
 
-    func newEntries(userID: Int64, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewEntry] {
+    func newEntries(userID: UserID, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewEntry] {
         try Row.fetchAll(
             db.cachedStatement(sql: """
                 WITH followed AS (

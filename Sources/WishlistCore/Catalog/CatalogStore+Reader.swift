@@ -114,12 +114,12 @@ extension CatalogStore {
             return Dictionary(uniqueKeysWithValues: rows.map { ($0["book_id"], EarlierAppearance(date: $0["published_date"], rank: $0["rank"])) })
         }
 
-        public func favoriteLists(userID: Int64) throws -> Set<String> {
+        public func favoriteLists(userID: UserID) throws -> Set<String> {
             Set(try String.fetchAll(db.cachedStatement(sql: "SELECT list_name_encoded FROM favorite_list WHERE user_id = ?"), arguments: [userID]))
         }
 
         /// The list `GET /` opens for the user, when it is still a current list.
-        public func defaultList(userID: Int64) throws -> String? {
+        public func defaultList(userID: UserID) throws -> String? {
             try String.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT user.default_list FROM user JOIN catalog_list ON catalog_list.name_encoded = user.default_list

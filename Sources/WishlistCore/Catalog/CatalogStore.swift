@@ -315,12 +315,12 @@ public struct CatalogStore: Sendable {
 
     // MARK: Per-user preferences
 
-    public func favoriteLists(userID: Int64) async throws -> Set<String> {
+    public func favoriteLists(userID: UserID) async throws -> Set<String> {
         try await database.pool.read { try Reader(db: $0).favoriteLists(userID: userID) }
     }
 
     /// Stars or unstars a list; returns whether it is a favourite now.
-    public func toggleFavorite(userID: Int64, list: String, at now: Date) async throws -> Bool {
+    public func toggleFavorite(userID: UserID, list: String, at now: Date) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM favorite_list WHERE user_id = ? AND list_name_encoded = ?", arguments: [userID, list])
             guard db.changesCount == 0 else { return false }
@@ -330,12 +330,12 @@ public struct CatalogStore: Sendable {
     }
 
     /// The list `GET /` opens for the user, when it is still a current list.
-    public func defaultList(userID: Int64) async throws -> String? {
+    public func defaultList(userID: UserID) async throws -> String? {
         try await database.pool.read { try Reader(db: $0).defaultList(userID: userID) }
     }
 
     /// Sets (or with nil clears) the user's start list; false when `list` is not a current list.
-    public func setDefaultList(userID: Int64, list: String?) async throws -> Bool {
+    public func setDefaultList(userID: UserID, list: String?) async throws -> Bool {
         try await database.pool.write { db in
             if let list, try Bool.fetchOne(db, sql: "SELECT 1 FROM catalog_list WHERE name_encoded = ? AND is_current", arguments: [list]) != true {
                 return false

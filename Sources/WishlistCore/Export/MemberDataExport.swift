@@ -26,7 +26,7 @@ public struct MemberDataExport: Sendable {
     static let pictureName = "picture-256.jpg"
 
     /// The member's archive made at `now`, or nil when the account is gone.
-    public func download(userID: Int64, at now: Date) async throws -> Download? {
+    public func download(userID: UserID, at now: Date) async throws -> Download? {
         guard let read = try await database.pool.read({ db in try contents(userID: userID, at: now, db) }) else { return nil }
         let (data, csv, picture) = read
         var archive = ZipArchive(modified: now)
@@ -37,7 +37,7 @@ public struct MemberDataExport: Sendable {
         return Download(fileName: fileName, bytes: archive.bytes)
     }
 
-    private func contents(userID: Int64, at now: Date, _ db: Database) throws -> (MemberData, String, [UInt8]?)? {
+    private func contents(userID: UserID, at now: Date, _ db: Database) throws -> (MemberData, String, [UInt8]?)? {
         guard let account = try Self.account(userID: userID, db) else { return nil }
         let wishes = try WishlistStore.Reader(db: db).items(userID: userID, sort: .added)
         let readings = try ReadingStore.Reader(db: db).readings(userID: userID, sort: .finished)
@@ -71,7 +71,7 @@ public struct MemberDataExport: Sendable {
         return (data, GoodreadsCSV.export(wishes: wishes, readings: readings), picture)
     }
 
-    private static func account(userID: Int64, _ db: Database) throws -> MemberData.Account? {
+    private static func account(userID: UserID, _ db: Database) throws -> MemberData.Account? {
         guard let row = try Row.fetchOne(
             db,
             sql: """
@@ -101,19 +101,19 @@ public struct MemberDataExport: Sendable {
 
     /// The books she reserved for others: her own acts as a giver, never anyone's for her.
     /// Her lists, the default first, each with its books in the wishlist's order.
-    private static func lists(userID: Int64, wishes: [WishlistItem], _ db: Database) throws -> [MemberData.List] {
+    private static func lists(userID: UserID, wishes: [WishlistItem], _ db: Database) throws -> [MemberData.List] {
         let reader = WishListStore.Reader(db: db)
-        let placed = try reader.listIDs(items: wishes.map { ItemID($0.id) })
+        let placed = try reader.listIDs(items: wishes.map(\.id))
         return try reader.lists(ownerID: userID).map { list in
             MemberData.List(
                 name: list.name, occasion: list.occasion.rawValue, date: list.occasionDate, visibility: list.visibility.rawValue,
                 first: list.isDefault, createdAt: MemberData.time(list.createdAt),
-                books: wishes.filter { placed[ItemID($0.id)]?.contains(list.id) == true }.map { "\($0.title) by \($0.author)" }
+                books: wishes.filter { placed[$0.id]?.contains(list.id) == true }.map { "\($0.title) by \($0.author)" }
             )
         }
     }
 
-    private static func gifts(giverID: Int64, _ db: Database) throws -> [MemberData.Gift] {
+    private static func gifts(giverID: UserID, _ db: Database) throws -> [MemberData.Gift] {
         try Row.fetchAll(
             db,
             sql: """
@@ -130,7 +130,7 @@ public struct MemberDataExport: Sendable {
     }
 
     /// The ideas she suggested for others; ideas others suggested for her are theirs.
-    private static func ideas(suggestedBy userID: Int64, _ db: Database) throws -> [MemberData.Idea] {
+    private static func ideas(suggestedBy userID: UserID, _ db: Database) throws -> [MemberData.Idea] {
         try Row.fetchAll(
             db,
             sql: """

@@ -16,13 +16,13 @@ extension HouseholdStore {
     public static let cardMaximumLength = 500
 
     /// Marks the giver's reservation of `itemID` bought, or with `bought` false, not bought.
-    public func markBought(itemID: ItemID, giverID: Int64, _ bought: Bool, at now: Date) async throws -> GiftChange {
+    public func markBought(itemID: ItemID, giverID: UserID, _ bought: Bool, at now: Date) async throws -> GiftChange {
         try await database.pool.write { db in
             try db.execute(
                 sql: """
                     UPDATE reservation SET bought_at = ? WHERE item_id = ? AND giver_id = ? AND (bought_at IS NULL) = ?
                     """,
-                arguments: [bought ? StoredDate(now) : nil, itemID.rawValue, giverID, bought]
+                arguments: [bought ? StoredDate(now) : nil, itemID, giverID, bought]
             )
             if db.changesCount == 1 { return .changed }
             return try Self.holdsReservation(itemID: itemID, giverID: giverID, db) ? .unchanged : .notReserved
@@ -30,20 +30,20 @@ extension HouseholdStore {
     }
 
     /// Writes (or with "" removes) the card on the giver's reservation of `itemID`.
-    public func setCard(itemID: ItemID, giverID: Int64, message: String) async throws -> GiftChange {
+    public func setCard(itemID: ItemID, giverID: UserID, message: String) async throws -> GiftChange {
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE reservation SET card = ? WHERE item_id = ? AND giver_id = ? AND card != ?",
-                arguments: [message, itemID.rawValue, giverID, message]
+                arguments: [message, itemID, giverID, message]
             )
             if db.changesCount == 1 { return .changed }
             return try Self.holdsReservation(itemID: itemID, giverID: giverID, db) ? .unchanged : .notReserved
         }
     }
 
-    private static func holdsReservation(itemID: ItemID, giverID: Int64, _ db: Database) throws -> Bool {
+    private static func holdsReservation(itemID: ItemID, giverID: UserID, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM reservation WHERE item_id = ? AND giver_id = ?)", arguments: [itemID.rawValue, giverID]
+            db, sql: "SELECT EXISTS (SELECT 1 FROM reservation WHERE item_id = ? AND giver_id = ?)", arguments: [itemID, giverID]
         ) ?? false
     }
 }

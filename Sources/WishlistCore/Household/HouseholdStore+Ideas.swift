@@ -3,7 +3,7 @@ import GRDB
 
 /// A book the others suggested for a member, as they see it (she never does).
 public struct GiftIdea: Sendable, Equatable {
-    public let id: Int64
+    public let id: IdeaID
     public let bookID: String
     public let title: String
     public let author: String
@@ -30,7 +30,7 @@ extension HouseholdStore {
     public static let ideaNoteMaximumLength = 500
 
     /// Suggests a catalog book for `ownerID`, checked and written in one transaction.
-    public func suggest(bookID: String, for ownerID: Int64, by suggesterID: Int64, note: String, at now: Date) async throws -> SuggestOutcome {
+    public func suggest(bookID: String, for ownerID: UserID, by suggesterID: UserID, note: String, at now: Date) async throws -> SuggestOutcome {
         try await database.pool.write { db in
             guard ownerID != suggesterID, try Self.isReachable(ownerID, db) else { return .notFound }
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author FROM book WHERE id = ?", arguments: [bookID]) else { return .unknownBook }
@@ -52,7 +52,7 @@ extension HouseholdStore {
     }
 
     /// Reserves an idea for a member as one reserves her items; the same outcomes.
-    public func reserveIdea(ideaID: Int64, giverID: Int64, at now: Date) async throws -> ReserveOutcome {
+    public func reserveIdea(ideaID: IdeaID, giverID: UserID, at now: Date) async throws -> ReserveOutcome {
         try await database.pool.write { db in
             guard let idea = try Row.fetchOne(
                 db,
@@ -67,7 +67,7 @@ extension HouseholdStore {
                 db, sql: "SELECT giver.id, \(MemberName.shownSQL("giver")) AS name FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE idea_id = ?",
                 arguments: [ideaID]
             ) {
-                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["name"])
+                return holder["id"] as UserID == giverID ? .alreadyYours : .takenBy(name: holder["name"])
             }
             try db.execute(
                 sql: "INSERT INTO reservation (idea_id, giver_id, owner_id, owner_name, title, author, reserved_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -78,14 +78,14 @@ extension HouseholdStore {
     }
 
     /// Cancels the giver's reservation of an idea; false when they hold none on it.
-    public func cancelIdea(ideaID: Int64, giverID: Int64) async throws -> Bool {
+    public func cancelIdea(ideaID: IdeaID, giverID: UserID) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM reservation WHERE idea_id = ? AND giver_id = ?", arguments: [ideaID, giverID])
             return db.changesCount == 1
         }
     }
 
-    private static func isReachable(_ userID: Int64, _ db: Database) throws -> Bool {
+    private static func isReachable(_ userID: UserID, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM user WHERE id = ? AND sharing = 'household' AND disabled_at IS NULL)", arguments: [userID]
         ) ?? false
@@ -94,7 +94,7 @@ extension HouseholdStore {
 
 extension HouseholdStore.Reader {
     /// The ideas for `ownerID` as `viewerID` sees them; nothing when the viewer is the owner.
-    public func ideas(for ownerID: Int64, viewerID: Int64) throws -> [GiftIdea] {
+    public func ideas(for ownerID: UserID, viewerID: UserID) throws -> [GiftIdea] {
         try Row.fetchAll(
             db.cachedStatement(sql: """
                 SELECT gift_idea.*, \(MemberName.shownSQL("suggester")) AS suggested_by_name, reservation.giver_id,
@@ -110,7 +110,7 @@ extension HouseholdStore.Reader {
             arguments: [ownerID, viewerID]
         ).map { row in
             let reservation: SharedItem.Reservation
-            switch row["giver_id"] as Int64? {
+            switch row["giver_id"] as UserID? {
             case nil: reservation = .open
             case viewerID: reservation = .byViewer(bought: row["bought"], card: row["card"])
             default: reservation = .byOther(name: row["giver_name"], bought: row["bought"])
@@ -128,7 +128,7 @@ extension WishlistStore {
     /// reservation moves to the item (unless the item has one already: a received book moved
     /// back, whose idea's giver then finds the idea gone) and the idea goes. Runs in her add's transaction; what she
     /// is answered does not depend on it.
-    static func absorbIdea(bookID: String, into itemID: Int64, ownerID: Int64, _ db: Database) throws {
+    static func absorbIdea(bookID: String, into itemID: ItemID, ownerID: UserID, _ db: Database) throws {
         // A want only on private lists leaves the idea as it was: its givers must not see it go.
         guard try Bool.fetchOne(db, sql: "SELECT shared FROM wishlist_item WHERE id = ?", arguments: [itemID]) == true else { return }
         try db.execute(

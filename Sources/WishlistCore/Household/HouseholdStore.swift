@@ -31,7 +31,7 @@ public struct HouseholdStore: Sendable {
 
     // MARK: Sharing
 
-    public func sharing(userID: Int64) async throws -> Sharing {
+    public func sharing(userID: UserID) async throws -> Sharing {
         try await database.pool.read { db in
             let stored = try String.fetchOne(db, sql: "SELECT sharing FROM user WHERE id = ?", arguments: [userID])
             return stored.flatMap(Sharing.init(rawValue:)) ?? .private
@@ -39,7 +39,7 @@ public struct HouseholdStore: Sendable {
     }
 
     /// Making a list private hides it at once; its reservations are kept for if it is shared again.
-    public func setSharing(userID: Int64, _ sharing: Sharing) async throws {
+    public func setSharing(userID: UserID, _ sharing: Sharing) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "UPDATE user SET sharing = ? WHERE id = ?", arguments: [sharing.rawValue, userID])
         }
@@ -50,7 +50,7 @@ public struct HouseholdStore: Sendable {
     /// Page `number` (from 1) of everyone but the viewer whose list is shared and whose username
     /// or display name contains `filter` (case-insensitive; everyone when empty), by the name
     /// shown, with their item counts.
-    public func members(excluding viewerID: Int64, containing filter: String = "", page number: Int = 1) async throws -> PagedList<Member> {
+    public func members(excluding viewerID: UserID, containing filter: String = "", page number: Int = 1) async throws -> PagedList<Member> {
         let key = MemberName.key(filter)
         let matching = """
             sharing = 'household' AND disabled_at IS NULL AND id != ?1
@@ -78,7 +78,7 @@ public struct HouseholdStore: Sendable {
 
     /// Reserves another member's shared item for `giverID`, checked and written in one transaction
     /// so that two givers pressing at once get one reservation and one refusal.
-    public func reserve(itemID: ItemID, giverID: Int64, at now: Date) async throws -> ReserveOutcome {
+    public func reserve(itemID: ItemID, giverID: UserID, at now: Date) async throws -> ReserveOutcome {
         try await database.pool.write { db in
             guard let item = try Row.fetchOne(
                 db,
@@ -87,41 +87,41 @@ public struct HouseholdStore: Sendable {
                     FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
                     WHERE wishlist_item.id = ? AND wishlist_item.shared AND owner.sharing = 'household' AND owner.disabled_at IS NULL AND owner.id != ?
                     """,
-                arguments: [itemID.rawValue, giverID]
+                arguments: [itemID, giverID]
             ) else { return .notFound }
             if let holder = try Row.fetchOne(
                 db,
                 sql: "SELECT giver.id, \(MemberName.shownSQL("giver")) AS name FROM reservation JOIN user AS giver ON giver.id = reservation.giver_id WHERE item_id = ?",
-                arguments: [itemID.rawValue]
+                arguments: [itemID]
             ) {
-                return holder["id"] as Int64 == giverID ? .alreadyYours : .takenBy(name: holder["name"])
+                return holder["id"] as UserID == giverID ? .alreadyYours : .takenBy(name: holder["name"])
             }
             try db.execute(
                 sql: """
                     INSERT INTO reservation (item_id, giver_id, owner_id, owner_name, title, author, reserved_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [itemID.rawValue, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], StoredDate(now)]
+                arguments: [itemID, giverID, item["owner_id"], item["owner_name"], item["title"], item["author"], StoredDate(now)]
             )
             return .reserved
         }
     }
 
     /// Cancels the giver's reservation of an item; false when they hold none on it.
-    public func cancel(itemID: ItemID, giverID: Int64) async throws -> Bool {
+    public func cancel(itemID: ItemID, giverID: UserID) async throws -> Bool {
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID.rawValue, giverID])
+            try db.execute(sql: "DELETE FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID, giverID])
             return db.changesCount == 1
         }
     }
 
     /// Forgets a reservation whose item or list is gone, once the giver has read that it is;
     /// false when the giver has no such notice.
-    public func dismiss(reservationID: ReservationID, giverID: Int64) async throws -> Bool {
+    public func dismiss(reservationID: ReservationID, giverID: UserID) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(
                 sql: "DELETE FROM reservation WHERE id = ? AND giver_id = ? AND item_id IS NULL",
-                arguments: [reservationID.rawValue, giverID]
+                arguments: [reservationID, giverID]
             )
             return db.changesCount == 1
         }
@@ -129,7 +129,7 @@ public struct HouseholdStore: Sendable {
 
     /// The book of the giver's reservation on `itemID` and its owner's name to show, for the
     /// confirmation after reserving.
-    public func reservedTitle(itemID: ItemID, giverID: Int64) async throws -> (title: String, ownerName: String)? {
+    public func reservedTitle(itemID: ItemID, giverID: UserID) async throws -> (title: String, ownerName: String)? {
         try await database.pool.read { db in
             try Row.fetchOne(
                 db,
@@ -138,13 +138,13 @@ public struct HouseholdStore: Sendable {
                     FROM reservation LEFT JOIN user AS owner ON owner.id = reservation.owner_id
                     WHERE reservation.item_id = ? AND reservation.giver_id = ?
                     """,
-                arguments: [itemID.rawValue, giverID]
+                arguments: [itemID, giverID]
             ).map { ($0["title"], $0["owner_name"]) }
         }
     }
 
     /// The giver's reservations, grouped by owner name (A–Z), newest first within each.
-    public func gifts(giverID: Int64) async throws -> [Gift] {
+    public func gifts(giverID: UserID) async throws -> [Gift] {
         try await database.pool.read { db in
             try Row.fetchAll(
                 db,
@@ -181,14 +181,14 @@ public struct HouseholdStore: Sendable {
         if row["received_at"] as String? != nil {
             // A wish on a list the giver can no longer see is not the giver's to hear about.
             state = .given(receivedAt: row.date("received_at"), wishedAgainAt: listShared ? row.optionalDate("wished_again_at") : nil)
-        } else if let ideaID = row["idea_id"] as Int64? {
+        } else if let ideaID = row["idea_id"] as IdeaID? {
             state = .idea(id: ideaID, note: row["idea_note"])
-        } else if row["owner_id"] as Int64? == nil {
+        } else if row["owner_id"] as UserID? == nil {
             state = .listGone
-        } else if row["id"] as Int64? == nil {
+        } else if row["id"] as ItemID? == nil {
             state = .removed
         } else if !listShared {
-            state = .listHidden(itemID: ItemID(row["id"] as Int64))
+            state = .listHidden(itemID: row["id"])
         } else {
             state = .reserved(item: WishlistStore.item(row))
         }
@@ -207,7 +207,7 @@ extension HouseholdStore {
         /// Grows with every change to a member's wishlist as the others see it on her page
         /// (migration 25): her items, the reservations and ideas for her, and anyone's shown name
         /// (a reserver's is on the card). Her own pages are never kept under it.
-        public func memberWishlistGeneration(ownerID: Int64) throws -> Int64 {
+        public func memberWishlistGeneration(ownerID: UserID) throws -> Int64 {
             try Int64.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT COALESCE((SELECT wishes + givers FROM owner_generation WHERE user_id = ?), 0)
@@ -220,7 +220,7 @@ extension HouseholdStore {
         /// Grows with every change to what a member's page says about her: her account,
         /// readings, favourites and picture, and anyone's shown name (hers depends on whether
         /// another member took it, ``MemberName``).
-        public func memberAboutGeneration(ownerID: Int64) throws -> Int64 {
+        public func memberAboutGeneration(ownerID: UserID) throws -> Int64 {
             try Int64.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT COALESCE((SELECT about FROM owner_generation WHERE user_id = ?), 0) + (SELECT value FROM name_generation)
@@ -230,7 +230,7 @@ extension HouseholdStore {
         }
 
         /// Whose shared list `username` names, as `viewerID` may see it.
-        public func member(named username: String, viewerID: Int64) throws -> Lookup {
+        public func member(named username: String, viewerID: UserID) throws -> Lookup {
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, user.sharing, user.disabled_at,
@@ -240,7 +240,7 @@ extension HouseholdStore {
                 arguments: [AccountRules.key(username)]
             )
             guard let row else { return .notFound }
-            if row["id"] as Int64 == viewerID { return .viewer }
+            if row["id"] as UserID == viewerID { return .viewer }
             // A disabled account's list is out of reach like a private one, so neither says it exists.
             let reachable = row["sharing"] as String == Sharing.household.rawValue && row["disabled_at"] as String? == nil
             return reachable ? .member(HouseholdStore.member(row)) : .notFound
@@ -249,7 +249,7 @@ extension HouseholdStore {
         /// Page `number` of a member's items (the last page for a number past it), each with who
         /// (if anyone) reserved it: what her page shows every other member, each seeing their own
         /// part (``HeldItem``). Never for the owner herself.
-        public func items(ownerID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
+        public func items(ownerID: UserID, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ? AND shared"), arguments: [ownerID]) ?? 0
             let number = PagedList<HeldItem>.existing(number, total: total)
             let items = try Row.decodeAll(
@@ -264,7 +264,7 @@ extension HouseholdStore {
                     """),
                 arguments: [ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
             ) { row in
-                let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
+                let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return HeldItem(item: WishlistStore.item(row), holder: holder)
             }
             return PagedList(items: items, total: total, number: number)
@@ -272,7 +272,7 @@ extension HouseholdStore {
 
         /// Page `number` of the member's shared wants on one of her lists, as ``items(ownerID:sort:page:)``;
         /// the caller has checked that the list is hers and shared.
-        public func items(ownerID: Int64, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
+        public func items(ownerID: UserID, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
             let onList = """
                 FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ?
                 LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
@@ -289,7 +289,7 @@ extension HouseholdStore {
                     """),
                 arguments: [list.rawValue, ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
             ) { row in
-                let holder = (row["giver_id"] as Int64?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
+                let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return HeldItem(item: WishlistStore.item(row), holder: holder)
             }
             return PagedList(items: items, total: total, number: number)

@@ -10,7 +10,7 @@ public enum Sharing: String, Sendable, CaseIterable {
 
 /// A member whose wishlist is shared with the household, as the People page lists them.
 public struct Member: Sendable, Equatable {
-    public let id: Int64
+    public let id: UserID
     public let username: String
     /// The name to show (``MemberName``); URLs keep the username.
     public let name: String
@@ -37,7 +37,7 @@ public struct SharedItem: Sendable, Equatable {
 public struct HeldItem: Sendable, Equatable {
     /// The giver who reserved the item.
     public struct Holder: Sendable, Equatable {
-        public let id: Int64
+        public let id: UserID
         /// The name to show (``MemberName``).
         public let name: String
         public let bought: Bool
@@ -77,10 +77,10 @@ public struct Gift: Sendable, Equatable {
         /// only while her list is shared.
         case given(receivedAt: Date, wishedAgainAt: Date?)
         /// A gift idea for the owner (never on her list, so never hidden or removed by her).
-        case idea(id: Int64, note: String)
+        case idea(id: IdeaID, note: String)
     }
 
-    public let id: Int64
+    public let id: ReservationID
     /// The owner's username when she reserved it, kept for if her account goes; paths use it.
     public let ownerName: String
     /// The owner's name to show (``MemberName``); the kept username once her account is gone.

@@ -51,7 +51,7 @@ public struct AccountMail: Sendable {
 
     // MARK: Verification
 
-    public func addressState(userID: Int64) async throws -> AddressState {
+    public func addressState(userID: UserID) async throws -> AddressState {
         try await database.pool.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT email, email_verified_at, digest_weekly FROM user WHERE id = ?", arguments: [userID])
             return AddressState(email: row?["email"], isVerified: row?.optionalDate("email_verified_at") != nil, wantsDigest: row?["digest_weekly"] ?? false)
@@ -59,21 +59,21 @@ public struct AccountMail: Sendable {
     }
 
     /// The weekly digest's opt-in; it goes only to a confirmed address (``DigestService``).
-    public func setDigest(userID: Int64, weekly: Bool) async throws {
+    public func setDigest(userID: UserID, weekly: Bool) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "UPDATE user SET digest_weekly = ? WHERE id = ?", arguments: [weekly, userID])
         }
     }
 
     /// Queues a link to the member's address, unless it is verified already or she has none.
-    public func sendVerification(userID: Int64) async throws {
+    public func sendVerification(userID: UserID) async throws {
         let now = clock.now()
         let queued = try await database.pool.write { db in try queueVerification(userID: userID, now: now, db) }
         if queued { mailer.wake() }
     }
 
     /// "Send again" on Settings: throttled per account.
-    public func resendVerification(userID: Int64) async throws -> Request {
+    public func resendVerification(userID: UserID) async throws -> Request {
         if case .throttled(let wait) = try await throttle.admit([.mailToAccount(userID)]) { return .throttled(retryAfter: wait) }
         try await sendVerification(userID: userID)
         return .queued
@@ -82,7 +82,7 @@ public struct AccountMail: Sendable {
     /// A new address, unverified, with a link on its way; an empty one removes the address.
     /// Returns the sentence to show when the address is not acceptable: never because another
     /// account has it, which would tell anyone who asks which addresses are members'.
-    public func changeAddress(userID: Int64, to email: String) async throws -> String? {
+    public func changeAddress(userID: UserID, to email: String) async throws -> String? {
         if !email.isEmpty, let problem = AccountRules.emailProblem(email) { return problem }
         let now = clock.now()
         let changed = try await database.pool.write { db in
@@ -134,11 +134,11 @@ public struct AccountMail: Sendable {
     /// Queues a link to confirm the member's unconfirmed address; when another account has
     /// confirmed that address, its owner is told instead and no link is made, so that the
     /// answer to whoever gave the address is the same either way.
-    private func queueVerification(userID: Int64, now: Date, _ db: Database) throws -> Bool {
+    private func queueVerification(userID: UserID, now: Date, _ db: Database) throws -> Bool {
         guard let (address, _, name) = try Mailer.recipient(userID: userID, for: .verification, db),
               try Bool.fetchOne(db, sql: "SELECT email_verified_at IS NULL FROM user WHERE id = ?", arguments: [userID]) == true
         else { return false }
-        if let owner = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE email_key = ?", arguments: [AccountRules.key(address.text)]) {
+        if let owner = try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE email_key = ?", arguments: [AccountRules.key(address.text)]) {
             return try queueAddressInUse(ownerID: owner, db)
         }
         let token = SecureRandom.token()
@@ -153,7 +153,7 @@ public struct AccountMail: Sendable {
 
     /// "Someone gave your address": to the member who confirmed it, naming her own account,
     /// with the way back in if it was she who forgot she had one.
-    private func queueAddressInUse(ownerID: Int64, _ db: Database) throws -> Bool {
+    private func queueAddressInUse(ownerID: UserID, _ db: Database) throws -> Bool {
         guard let (address, ownerUsername, name) = try Mailer.recipient(userID: ownerID, for: .addressInUse, db) else { return false }
         let content = MailTexts.addressInUse(name: name, username: ownerUsername, link: mailer.link("/forgot"))
         try mailer.queue(content, kind: .addressInUse, to: address, name: name, userID: ownerID, db)
@@ -182,7 +182,7 @@ public struct AccountMail: Sendable {
     func sendResetLink(matching query: String) async throws {
         let key = AccountRules.key(query)
         guard !key.isEmpty, let userID = try await database.pool.read({ db in
-            try Int64.fetchOne(
+            try UserID.fetchOne(
                 db,
                 sql: "SELECT id FROM user WHERE (username_key = ? OR (email_key = ? AND email_verified_at IS NOT NULL)) AND disabled_at IS NULL",
                 arguments: [key, key]

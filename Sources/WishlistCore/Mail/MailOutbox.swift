@@ -18,7 +18,7 @@ public struct MailOutbox: Sendable {
 
     /// A message that is due, as ``MailSender`` needs it.
     struct Pending: Sendable {
-        let id: Int64
+        let id: MailID
         let recipient: String
         /// Nil when it does not open under this server's key (the database was moved without it).
         let message: [UInt8]?
@@ -28,7 +28,7 @@ public struct MailOutbox: Sendable {
 
     /// A row for `/admin`: what waits and what failed, with the server's last words.
     public struct Entry: Sendable, Equatable {
-        public let id: Int64
+        public let id: MailID
         public let kind: String
         public let recipient: String
         public let createdAt: Date
@@ -55,7 +55,7 @@ public struct MailOutbox: Sendable {
         self.key = key
     }
 
-    static func insert(_ message: [UInt8], sealedWith key: OutboxKey, kind: Kind, userID: Int64?, recipient: MailAddress, now: Date, _ db: Database) throws {
+    static func insert(_ message: [UInt8], sealedWith key: OutboxKey, kind: Kind, userID: UserID?, recipient: MailAddress, now: Date, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO mail_outbox (kind, user_id, recipient, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [kind.rawValue, userID, recipient.text, Data(try key.seal(message)), StoredDate(now), StoredDate(now)]

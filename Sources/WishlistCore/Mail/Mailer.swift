@@ -43,7 +43,7 @@ public struct Mailer: Sendable {
 
     /// Queues `content` for `recipient` inside the caller's transaction; call ``wake()`` after
     /// it commits.
-    func queue(_ content: MailContent, kind: MailOutbox.Kind, to recipient: MailAddress, name: String = "", userID: Int64?, _ db: Database) throws {
+    func queue(_ content: MailContent, kind: MailOutbox.Kind, to recipient: MailAddress, name: String = "", userID: UserID?, _ db: Database) throws {
         let now = clock.now()
         let message = Self.rendered(content, from: sender, to: recipient, name: name, at: now)
         try MailOutbox.insert(message, sealedWith: outboxKey, kind: kind, userID: userID, recipient: recipient, now: now, db)
@@ -52,7 +52,7 @@ public struct Mailer: Sendable {
     /// The address of a member who may receive `kind`: only a verification link goes to an
     /// address not yet verified. Nil when she has no such address. `name` is what she calls
     /// herself, her display name or else her username.
-    static func recipient(userID: Int64, for kind: MailOutbox.Kind, _ db: Database) throws -> (MailAddress, username: String, name: String)? {
+    static func recipient(userID: UserID, for kind: MailOutbox.Kind, _ db: Database) throws -> (MailAddress, username: String, name: String)? {
         guard let row = try Row.fetchOne(
                   db, sql: "SELECT username, display_name, email, email_verified_at FROM user WHERE id = ? AND disabled_at IS NULL", arguments: [userID]
               ),
@@ -63,7 +63,7 @@ public struct Mailer: Sendable {
     }
 
     /// The name to show of the member `userID` (``MemberName``), nil when there is none.
-    static func shownName(userID: Int64, _ db: Database) throws -> String? {
+    static func shownName(userID: UserID, _ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT \(MemberName.shownSQL("user")) FROM user WHERE id = ?", arguments: [userID])
     }
 

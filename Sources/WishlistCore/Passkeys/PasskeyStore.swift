@@ -4,7 +4,7 @@ import GRDB
 
 /// A passkey as Settings lists it.
 public struct Passkey: Sendable, Equatable {
-    public let id: Int64
+    public let id: PasskeyID
     public let name: String
     public let createdAt: Date
     public let lastUsedAt: Date?
@@ -14,8 +14,8 @@ public struct Passkey: Sendable, Equatable {
 
 /// A stored credential, as a sign-in checks it.
 struct StoredCredential: Sendable {
-    let id: Int64
-    let userID: Int64
+    let id: PasskeyID
+    let userID: UserID
     let publicKey: COSEKey
     let signCount: UInt32
     let userHandle: [UInt8]
@@ -62,7 +62,7 @@ public struct PasskeyStore: Sendable {
 
     /// Stores a new challenge for `asker` (deleting expired ones, and the browser's oldest beyond
     /// its few, on the way) and returns it; refuses an address that holds too many.
-    func issueChallenge(_ purpose: Purpose, userID: Int64?, for asker: Asker, expiresAt: Date, now: Date) async throws -> [UInt8] {
+    func issueChallenge(_ purpose: Purpose, userID: UserID?, for asker: Asker, expiresAt: Date, now: Date) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(32)
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM passkey_challenge WHERE expires_at <= ?", arguments: [StoredDate(now)])
@@ -86,7 +86,7 @@ public struct PasskeyStore: Sendable {
     /// Deletes the challenge and says whether it was live, for this purpose, user and browser: it
     /// can be used once, whatever the outcome of the ceremony that spends it, and only by the
     /// browser that asked for it (a challenge lured out of another browser is worth nothing).
-    func spendChallenge(_ challenge: [UInt8], _ purpose: Purpose, userID: Int64?, browser: [UInt8], now: Date) async throws -> Bool {
+    func spendChallenge(_ challenge: [UInt8], _ purpose: Purpose, userID: UserID?, browser: [UInt8], now: Date) async throws -> Bool {
         try await database.pool.write { db in
             let row = try Row.fetchOne(
                 db, sql: "DELETE FROM passkey_challenge WHERE challenge = ? RETURNING purpose, user_id, browser, expires_at",
@@ -101,7 +101,7 @@ public struct PasskeyStore: Sendable {
     // MARK: Credentials
 
     /// The user's handle (random, made on first use): what a passkey stores to name its account.
-    func userHandle(userID: Int64) async throws -> [UInt8] {
+    func userHandle(userID: UserID) async throws -> [UInt8] {
         try await database.pool.write { db in
             if let handle = try Data.fetchOne(db, sql: "SELECT handle FROM passkey_user WHERE user_id = ?", arguments: [userID]) {
                 return Array(handle)
@@ -112,7 +112,7 @@ public struct PasskeyStore: Sendable {
         }
     }
 
-    func add(userID: Int64, name: String, credentialID: [UInt8], publicKey: COSEKey, signCount: UInt32, at now: Date) async throws {
+    func add(userID: UserID, name: String, credentialID: [UInt8], publicKey: COSEKey, signCount: UInt32, at now: Date) async throws {
         try await database.pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM passkey WHERE credential_id = ?", arguments: [Data(credentialID)]) == nil else {
                 throw Conflict.credentialRegistered
@@ -144,7 +144,7 @@ public struct PasskeyStore: Sendable {
 
     /// Records a use: the new sign count, if it still moves forward (two sign-ins racing with the
     /// same counter cannot both pass), and the time. Returns false when another use got there first.
-    func recordUse(passkeyID: Int64, previousCount: UInt32, newCount: UInt32, at now: Date) async throws -> Bool {
+    func recordUse(passkeyID: PasskeyID, previousCount: UInt32, newCount: UInt32, at now: Date) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE passkey SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
@@ -154,12 +154,12 @@ public struct PasskeyStore: Sendable {
         }
     }
 
-    public func passkeys(userID: Int64) async throws -> [Passkey] {
+    public func passkeys(userID: UserID) async throws -> [Passkey] {
         try await database.pool.read { try Self.passkeys(userID: userID, $0) }
     }
 
     /// The same on a connection that a longer read holds.
-    static func passkeys(userID: Int64, _ db: Database) throws -> [Passkey] {
+    static func passkeys(userID: UserID, _ db: Database) throws -> [Passkey] {
         try Row.fetchAll(
             db, sql: "SELECT id, name, created_at, last_used_at, credential_id FROM passkey WHERE user_id = ? ORDER BY created_at, id",
             arguments: [userID]
@@ -173,7 +173,7 @@ public struct PasskeyStore: Sendable {
     }
 
     /// The credential ids a new registration must not repeat (the browser skips those authenticators).
-    func credentialIDs(userID: Int64) async throws -> [[UInt8]] {
+    func credentialIDs(userID: UserID) async throws -> [[UInt8]] {
         try await database.pool.read { db in
             try Data.fetchAll(db, sql: "SELECT credential_id FROM passkey WHERE user_id = ?", arguments: [userID]).map { Array($0) }
         }
@@ -181,18 +181,18 @@ public struct PasskeyStore: Sendable {
 
     /// The passkeys of the user named `username`, or nil when there is no such user: for the
     /// command line, which helps someone who lost the device that holds one.
-    public func passkeys(username: String) async throws -> (userID: Int64, passkeys: [Passkey])? {
+    public func passkeys(username: String) async throws -> (userID: UserID, passkeys: [Passkey])? {
         let userID = try await database.pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)])
+            try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)])
         }
         guard let userID else { return nil }
         return (userID, try await passkeys(userID: userID))
     }
 
     /// Removes one of the user's passkeys; false when the user has no such passkey.
-    public func remove(passkeyID: PasskeyID, userID: Int64) async throws -> Bool {
+    public func remove(passkeyID: PasskeyID, userID: UserID) async throws -> Bool {
         try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM passkey WHERE id = ? AND user_id = ?", arguments: [passkeyID.rawValue, userID])
+            try db.execute(sql: "DELETE FROM passkey WHERE id = ? AND user_id = ?", arguments: [passkeyID, userID])
             return db.changesCount == 1
         }
     }

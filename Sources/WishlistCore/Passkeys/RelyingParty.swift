@@ -82,7 +82,7 @@ public struct RelyingParty: Sendable {
 
     // MARK: Registration
 
-    public func registrationOptions(userID: Int64, username: String, for asker: PasskeyStore.Asker) async throws -> RegistrationOptions {
+    public func registrationOptions(userID: UserID, username: String, for asker: PasskeyStore.Asker) async throws -> RegistrationOptions {
         RegistrationOptions(
             challenge: try await challenge(.registration, userID: userID, for: asker), relyingPartyID: id,
             userHandle: try await store.userHandle(userID: userID), username: username,
@@ -91,7 +91,7 @@ public struct RelyingParty: Sendable {
     }
 
     /// Checks a new passkey's registration and stores it under `name`.
-    public func register(userID: Int64, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8], from asker: PasskeyStore.Asker) async throws {
+    public func register(userID: UserID, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8], from asker: PasskeyStore.Asker) async throws {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.nameLengths.contains(name.count), !name.unicodeScalars.contains(where: \.isForbiddenControlCharacter) else {
             throw PasskeyRefusal.invalidName("Name the passkey with 1 to \(Self.nameLengths.upperBound) characters, such as “Phone”.")
@@ -125,7 +125,7 @@ public struct RelyingParty: Sendable {
     public func signIn(
         credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?,
         from asker: PasskeyStore.Asker
-    ) async throws -> Int64 {
+    ) async throws -> UserID {
         let clientData = try parsed { try ClientData(json: clientDataJSON) }
         try check(clientData, type: "webauthn.get")
         guard try await store.spendChallenge(clientData.challenge, .signIn, userID: nil, browser: asker.browser, now: clock.now()) else {
@@ -149,7 +149,7 @@ public struct RelyingParty: Sendable {
 
     // MARK: Checks
 
-    private func challenge(_ purpose: PasskeyStore.Purpose, userID: Int64?, for asker: PasskeyStore.Asker) async throws -> [UInt8] {
+    private func challenge(_ purpose: PasskeyStore.Purpose, userID: UserID?, for asker: PasskeyStore.Asker) async throws -> [UInt8] {
         let now = clock.now()
         do {
             return try await store.issueChallenge(

@@ -16,15 +16,15 @@ public struct ProfileStore: Sendable {
         self.database = database
     }
 
-    public func profile(userID: Int64) async throws -> Profile {
+    public func profile(userID: UserID) async throws -> Profile {
         try await database.pool.read { try Reader(db: $0).profile(userID: userID) }
     }
 
     /// Saves the display name (checked by ``MemberName/displayName(_:)``; nil for none), the bio,
     /// the birthday and the favourites (reading ids, in order) in one transaction.
-    public func save(userID: Int64, displayName: String?, bio: String, birthday: Birthday?, favorites: [Int64]) async throws -> SaveOutcome {
+    public func save(userID: UserID, displayName: String?, bio: String, birthday: Birthday?, favorites: [ReadingID]) async throws -> SaveOutcome {
         try await database.pool.write { db in
-            let own = try Set(Int64.fetchAll(db, sql: "SELECT id FROM reading WHERE user_id = ?", arguments: [userID]))
+            let own = try Set(ReadingID.fetchAll(db, sql: "SELECT id FROM reading WHERE user_id = ?", arguments: [userID]))
             guard favorites.allSatisfy(own.contains) else { return .unknownFavorite }
             try db.execute(
                 sql: "UPDATE user SET display_name = ?, display_name_key = ?, display_name_skeleton = ?, bio = ?, birthday = ? WHERE id = ?",
@@ -41,7 +41,7 @@ public struct ProfileStore: Sendable {
     }
 
     /// Replaces the member's picture; the new one has a new key, so no cache keeps the old.
-    public func setPicture(userID: Int64, large: [UInt8], small: [UInt8], at now: Date) async throws -> String {
+    public func setPicture(userID: UserID, large: [UInt8], small: [UInt8], at now: Date) async throws -> String {
         let key = Base64URL.encode(SecureRandom.bytes(12))
         try await database.pool.write { db in
             try db.execute(
@@ -56,7 +56,7 @@ public struct ProfileStore: Sendable {
     }
 
     /// Removes the member's picture; false when there was none.
-    public func deletePicture(userID: Int64) async throws -> Bool {
+    public func deletePicture(userID: UserID) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM profile_picture WHERE user_id = ?", arguments: [userID])
             return db.changesCount > 0
@@ -78,7 +78,7 @@ public struct ProfileStore: Sendable {
 
         /// The birthdays of the members who share (everyone's but `viewerID`'s), by username, with
         /// the name to show (``MemberName``).
-        public func birthdays(excluding viewerID: Int64) throws -> [(username: String, name: String, birthday: Birthday)] {
+        public func birthdays(excluding viewerID: UserID) throws -> [(username: String, name: String, birthday: Birthday)] {
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT username, \(MemberName.shownSQL("user")) AS name, birthday FROM user
@@ -89,7 +89,7 @@ public struct ProfileStore: Sendable {
             ).compactMap { row in (row["birthday"] as String?).flatMap(Birthday.init(stored:)).map { (row["username"], row["name"], $0) } }
         }
 
-        public func profile(userID: Int64) throws -> Profile {
+        public func profile(userID: UserID) throws -> Profile {
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT user.display_name, user.bio, user.birthday, profile_picture.key FROM user

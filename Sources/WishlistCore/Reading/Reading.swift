@@ -3,7 +3,7 @@ import Foundation
 
 /// A book a member has read, with what they thought of it.
 public struct Reading: Sendable, Equatable {
-    public let id: Int64
+    public let id: ReadingID
     /// The catalog's id, or nil for a book read elsewhere (imported from Goodreads).
     public let bookID: String?
     public let title: String

@@ -22,7 +22,7 @@ public struct ReadingStore: Sendable {
 
     /// Marks a catalog book read, or updates the reading; with `removeFromWishlist`, the member's
     /// wishlist item of the book goes in the same transaction.
-    public func record(bookID: String, userID: Int64, _ input: ReadingInput, removeFromWishlist: Bool, at now: Date) async throws -> RecordOutcome {
+    public func record(bookID: String, userID: UserID, _ input: ReadingInput, removeFromWishlist: Bool, at now: Date) async throws -> RecordOutcome {
         try await database.pool.write { db in
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author, isbn13 FROM book WHERE id = ?", arguments: [bookID]) else {
                 return .unknownBook
@@ -46,7 +46,7 @@ public struct ReadingStore: Sendable {
     }
 
     /// Forgets the member's reading of a book; false when there was none.
-    public func forget(bookID: String, userID: Int64) async throws -> Bool {
+    public func forget(bookID: String, userID: UserID) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM reading WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
             return db.changesCount > 0
@@ -56,7 +56,7 @@ public struct ReadingStore: Sendable {
     /// Adds a book of an import's "read" shelf (``GoodreadsImporter``) with its rating, date
     /// and review, tagged with the import's id; false when the member has read it already (she
     /// marked it while the import ran).
-    static func insertImported(_ book: CatalogBook, _ imported: GoodreadsImportedBook, userID: Int64, at now: Date, importID: Int64, _ db: Database) throws -> Bool {
+    static func insertImported(_ book: CatalogBook, _ imported: GoodreadsImportedBook, userID: UserID, at now: Date, importID: ImportID, _ db: Database) throws -> Bool {
         try db.cachedStatement(sql: """
             INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, finished_on, updated_at, import_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -68,11 +68,11 @@ public struct ReadingStore: Sendable {
         return db.changesCount == 1
     }
 
-    public func readings(userID: Int64, sort: ReadingSort) async throws -> [Reading] {
+    public func readings(userID: UserID, sort: ReadingSort) async throws -> [Reading] {
         try await database.pool.read { try Reader(db: $0).readings(userID: userID, sort: sort) }
     }
 
-    public func reading(bookID: String, userID: Int64) async throws -> Reading? {
+    public func reading(bookID: String, userID: UserID) async throws -> Reading? {
         try await database.pool.read { try Reader(db: $0).reading(bookID: bookID, userID: userID) }
     }
 
@@ -90,13 +90,13 @@ public struct ReadingStore: Sendable {
             WHERE book_id IN (SELECT value FROM json_each(?)) AND (wanted > 0 OR rating_count > 0)
             """
 
-        public func readings(userID: Int64, sort: ReadingSort) throws -> [Reading] {
+        public func readings(userID: UserID, sort: ReadingSort) throws -> [Reading] {
             try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], ReadingStore.reading)
         }
 
         /// Page `number` of the member's readings in `sort`'s order; a number past the last page
         /// is the last page. A Goodreads import brings a reader's whole shelf, hundreds of books.
-        public func readings(userID: Int64, sort: ReadingSort, page number: Int) throws -> PagedList<Reading> {
+        public func readings(userID: UserID, sort: ReadingSort, page number: Int) throws -> PagedList<Reading> {
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE user_id = ?"), arguments: [userID]) ?? 0
             let number = PagedList<Reading>.existing(number, total: total)
             let readings = try Row.decodeAll(
@@ -107,12 +107,12 @@ public struct ReadingStore: Sendable {
             return PagedList(items: readings, total: total, number: number)
         }
 
-        public func reading(bookID: String, userID: Int64) throws -> Reading? {
+        public func reading(bookID: String, userID: UserID) throws -> Reading? {
             try Row.decodeOne(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? AND book_id = ?"), arguments: [userID, bookID], ReadingStore.reading)
         }
 
         /// How many books the member finished in `year`.
-        public func finishedCount(userID: Int64, year: Int) throws -> Int {
+        public func finishedCount(userID: UserID, year: Int) throws -> Int {
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE user_id = ? AND finished_on >= ? AND finished_on < ?"),
                 arguments: [userID, "\(year)-01-01", "\(year + 1)-01-01"]

@@ -15,7 +15,7 @@ public struct SecretLinkStore: Sendable {
 
     /// The owner a link opens.
     public struct Owner: Sendable, Equatable {
-        public let userID: Int64
+        public let userID: UserID
         public let username: String
         /// The owner's name to show (``MemberName``).
         public let name: String
@@ -32,7 +32,7 @@ public struct SecretLinkStore: Sendable {
     }
 
     /// Makes a new link, replacing any earlier one (which stops working), and returns its token.
-    public func create(userID: Int64, at now: Date) async throws -> String {
+    public func create(userID: UserID, at now: Date) async throws -> String {
         let token = SecureRandom.token()
         try await database.pool.write { db in
             try db.execute(
@@ -47,7 +47,7 @@ public struct SecretLinkStore: Sendable {
     }
 
     /// Revokes the user's link; false when there was none.
-    public func revoke(userID: Int64) async throws -> Bool {
+    public func revoke(userID: UserID) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [userID])
             return db.changesCount == 1
@@ -55,7 +55,7 @@ public struct SecretLinkStore: Sendable {
     }
 
     /// When the user's current link was made, or nil when they have none.
-    public func createdAt(userID: Int64) async throws -> Date? {
+    public func createdAt(userID: UserID) async throws -> Date? {
         try await database.pool.read { db in
             try StoredDate.fetchOne(db, sql: "SELECT created_at FROM \(table) WHERE user_id = ?", arguments: [userID])?.date
         }

@@ -10,7 +10,7 @@ public struct SignInAttempt: Sendable, Equatable {
     /// PKCE's secret half; the provider saw only its SHA-256 (`codeChallenge`).
     public let codeVerifier: String
     /// The signed-in member linking an identity, or nil for a sign-in.
-    public let linkingUserID: Int64?
+    public let linkingUserID: UserID?
     /// Where to go afterwards (a local path).
     public let next: String
     /// The invite the sign-in was started from (the SHA-256 of its token), which a new account
@@ -44,7 +44,7 @@ public struct SignInAttempts: Sendable {
     /// A new attempt for the browser holding `browserToken`, started from `address`; throws
     /// `Busy` when that address holds too many.
     public func start(
-        browserToken: String, address: String, linkingUserID: Int64?, next: String, inviteHash: Data? = nil
+        browserToken: String, address: String, linkingUserID: UserID?, next: String, inviteHash: Data? = nil
     ) async throws -> SignInAttempt {
         let attempt = SignInAttempt(
             state: SecureRandom.token(), nonce: SecureRandom.token(), codeVerifier: SecureRandom.token(), linkingUserID: linkingUserID, next: next,

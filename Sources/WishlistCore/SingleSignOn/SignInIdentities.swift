@@ -3,7 +3,7 @@ import GRDB
 
 /// An identity at a provider linked to an account, as Settings lists it.
 public struct LinkedIdentity: Sendable, Equatable {
-    public let id: Int64
+    public let id: IdentityID
     public let issuer: String
     public let subject: String
     public let createdAt: Date
@@ -42,7 +42,7 @@ public struct SignInIdentities: Sendable {
         return User(row: row)
     }
 
-    static func insert(userID: Int64, issuer: String, subject: String, at now: Date, _ db: Database) throws {
+    static func insert(userID: UserID, issuer: String, subject: String, at now: Date, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO sign_in_identity (user_id, issuer, subject, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [userID, issuer, subject, StoredDate(now), StoredDate(now)]
@@ -50,10 +50,10 @@ public struct SignInIdentities: Sendable {
     }
 
     /// Links the identity to `userID`; linking it again to the same account changes nothing.
-    public func link(userID: Int64, issuer: String, subject: String) async throws {
+    public func link(userID: UserID, issuer: String, subject: String) async throws {
         let now = clock.now()
         try await database.pool.write { db in
-            let owner = try Int64.fetchOne(
+            let owner = try UserID.fetchOne(
                 db, sql: "SELECT user_id FROM sign_in_identity WHERE issuer = ? AND subject = ?", arguments: [issuer, subject]
             )
             if owner == userID { return }
@@ -63,7 +63,7 @@ public struct SignInIdentities: Sendable {
     }
 
     /// Unlinks one of the account's identities while the account keeps another way in.
-    public func unlink(identityID: Int64, userID: Int64) async throws {
+    public func unlink(identityID: IdentityID, userID: UserID) async throws {
         try await database.pool.write { db in
             guard try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM sign_in_identity WHERE id = ? AND user_id = ?", arguments: [identityID, userID]
@@ -77,7 +77,7 @@ public struct SignInIdentities: Sendable {
     /// when a stolen session may have linked one), while it keeps a password or a passkey;
     /// returns how many went.
     @discardableResult
-    public func unlinkAll(userID: Int64) async throws -> Int {
+    public func unlinkAll(userID: UserID) async throws -> Int {
         try await database.pool.write { db in
             let ways = try Self.waysIn(userID: userID, db)
             guard ways.identities == 0 || ways.password || ways.passkeys > 0 else { throw Refusal.lastWayIn }
@@ -86,7 +86,7 @@ public struct SignInIdentities: Sendable {
         }
     }
 
-    public func identities(of userID: Int64) async throws -> [LinkedIdentity] {
+    public func identities(of userID: UserID) async throws -> [LinkedIdentity] {
         try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM sign_in_identity WHERE user_id = ? ORDER BY id", arguments: [userID]).map { row in
                 LinkedIdentity(
@@ -119,7 +119,7 @@ public struct SignInIdentities: Sendable {
         }
     }
 
-    static func waysIn(userID: Int64, _ db: Database) throws -> WaysIn {
+    static func waysIn(userID: UserID, _ db: Database) throws -> WaysIn {
         let row = try Row.fetchOne(db, sql: """
             SELECT password_hash <> '' AS password,
                    (SELECT COUNT(*) FROM passkey WHERE user_id = user.id) AS passkeys,
@@ -129,7 +129,7 @@ public struct SignInIdentities: Sendable {
         return WaysIn(password: row?["password"] ?? false, passkeys: row?["passkeys"] ?? 0, identities: row?["identities"] ?? 0)
     }
 
-    public func waysIn(userID: Int64) async throws -> WaysIn {
+    public func waysIn(userID: UserID) async throws -> WaysIn {
         try await database.pool.read { db in try Self.waysIn(userID: userID, db) }
     }
 }

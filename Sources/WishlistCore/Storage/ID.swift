@@ -1,6 +1,10 @@
+import GRDB
+
 /// A row's id, typed by what it names: an item's id cannot be passed where a reservation's or a
 /// user's belongs, which a bare `Int64` allowed (13 functions took two of them side by side).
-public struct ID<Tag>: Hashable, Sendable, CustomStringConvertible {
+/// The database reads and writes it as the integer it is (`DatabaseValueConvertible`), so the
+/// type holds from the row to the page and back.
+public struct ID<Tag>: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: Int64
 
     public init(_ rawValue: Int64) {
@@ -20,15 +24,37 @@ public struct ID<Tag>: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { String(rawValue) }
+
+    public static func < (left: ID, right: ID) -> Bool { left.rawValue < right.rawValue }
 }
 
-/// A wishlist item's id.
+extension ID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> ID? {
+        Int64.fromDatabaseValue(value).map { ID($0) }
+    }
+}
+
+/// A member's account.
+public typealias UserID = ID<User>
+/// A wishlist item's id, which a received item keeps.
 public typealias ItemID = ID<WishlistItem>
 /// A gift reservation's id (its notice, once the item is gone).
 public typealias ReservationID = ID<Gift>
+/// A gift idea for a member.
+public typealias IdeaID = ID<GiftIdea>
+/// A book a member has read (a favourite on her profile is one).
+public typealias ReadingID = ID<Reading>
 /// A passkey's id in Settings.
-public typealias PasskeyID = ID<PasskeyStore>
+public typealias PasskeyID = ID<Passkey>
 /// An invite's id on `/admin`.
-public typealias InviteID = ID<Invites>
-/// An account's id on `/admin`.
-public typealias AccountID = ID<User>
+public typealias InviteID = ID<Invites.Invite>
+/// A signed-in browser.
+public typealias SessionID = ID<ActiveSession>
+/// A provider identity linked to an account.
+public typealias IdentityID = ID<LinkedIdentity>
+/// A Goodreads import under way, whose rows carry it until it finishes.
+public typealias ImportID = ID<GoodreadsImporter>
+/// A message of the outbox.
+public typealias MailID = ID<MailOutbox>

@@ -5,7 +5,7 @@ import Foundation
 /// "Someday". A want may be on several lists; its note, priority and reservation are the want's.
 public struct WishList: Sendable, Equatable {
     public let id: ListID
-    public let ownerID: Int64
+    public let ownerID: UserID
     public let name: String
     public let occasion: Occasion
     /// The day of a `date` occasion, `YYYY-MM-DD`; nil for the others.
@@ -21,7 +21,7 @@ public struct WishList: Sendable, Equatable {
 /// A member's days that matter to givers: her birthday, if she set one, and her lists the
 /// household sees that have an occasion.
 public struct SharedOccasions: Sendable, Equatable {
-    public let ownerID: Int64
+    public let ownerID: UserID
     public let username: String
     /// The name to show (``MemberName``).
     public let name: String

@@ -26,16 +26,16 @@ public struct WishListStore: Sendable {
         self.database = database
     }
 
-    public func lists(ownerID: Int64) async throws -> [WishList] {
+    public func lists(ownerID: UserID) async throws -> [WishList] {
         try await database.pool.read { try Reader(db: $0).lists(ownerID: ownerID) }
     }
 
-    public func list(id: ListID, ownerID: Int64) async throws -> WishList? {
+    public func list(id: ListID, ownerID: UserID) async throws -> WishList? {
         try await database.pool.read { try Reader(db: $0).list(id: id, ownerID: ownerID) }
     }
 
     /// The list a member's share link opens.
-    public func shareLinkList(ownerID: Int64) async throws -> WishList? {
+    public func shareLinkList(ownerID: UserID) async throws -> WishList? {
         try await database.pool.read { db in
             try Row.fetchOne(
                 db,
@@ -49,7 +49,7 @@ public struct WishListStore: Sendable {
     }
 
     /// Every want on one of the owner's lists, in `sort`'s order.
-    public func items(onList list: ListID, ownerID: Int64, sort: WishlistSort) async throws -> [WishlistItem] {
+    public func items(onList list: ListID, ownerID: UserID, sort: WishlistSort) async throws -> [WishlistItem] {
         try await database.pool.read { db in
             try Row.decodeAll(
                 db.cachedStatement(sql: """
@@ -67,7 +67,7 @@ public struct WishListStore: Sendable {
     }
 
     /// The owner's new list, placed after her others.
-    public func create(_ list: WishListDraft.Checked, ownerID: Int64, at now: Date) async throws -> WishList {
+    public func create(_ list: WishListDraft.Checked, ownerID: UserID, at now: Date) async throws -> WishList {
         try await database.pool.write { db in
             try db.execute(
                 sql: """
@@ -81,7 +81,7 @@ public struct WishListStore: Sendable {
     }
 
     /// Saves the list's fields; false when the owner has no such list.
-    public func update(id: ListID, ownerID: Int64, _ list: WishListDraft.Checked) async throws -> Bool {
+    public func update(id: ListID, ownerID: UserID, _ list: WishListDraft.Checked) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE wish_list SET name = ?, occasion = ?, occasion_date = ?, visibility = ? WHERE id = ? AND user_id = ?",
@@ -94,7 +94,7 @@ public struct WishListStore: Sendable {
     /// Deletes a list that is not the default one. Its wants stay, those on no other list going
     /// back to the default list; with `deleteWants`, the wants on no other list go with it (a
     /// want also on another list stays there).
-    public func delete(id: ListID, ownerID: Int64, deleteWants: Bool) async throws -> DeleteOutcome {
+    public func delete(id: ListID, ownerID: UserID, deleteWants: Bool) async throws -> DeleteOutcome {
         try await database.pool.write { db in
             guard let isDefault = try Bool.fetchOne(db, sql: "SELECT is_default FROM wish_list WHERE id = ? AND user_id = ?", arguments: [id.rawValue, ownerID])
             else { return .notFound }
@@ -114,7 +114,7 @@ public struct WishListStore: Sendable {
     }
 
     /// Puts the want on exactly `lists` (move and copy in one form), all the owner's.
-    public func place(itemID: ItemID, on lists: Set<ListID>, ownerID: Int64) async throws -> PlacementOutcome {
+    public func place(itemID: ItemID, on lists: Set<ListID>, ownerID: UserID) async throws -> PlacementOutcome {
         guard !lists.isEmpty else { return .noList }
         return try await database.pool.write { db in
             try Self.place(itemID: itemID, on: lists, ownerID: ownerID, db)
@@ -122,7 +122,7 @@ public struct WishListStore: Sendable {
     }
 
     /// The same, inside a transaction the caller holds (adding a want straight to a list).
-    static func place(itemID: ItemID, on lists: Set<ListID>, ownerID: Int64, _ db: Database) throws -> PlacementOutcome {
+    static func place(itemID: ItemID, on lists: Set<ListID>, ownerID: UserID, _ db: Database) throws -> PlacementOutcome {
         let ids = JSONText.array(ofNumbers: lists.map(\.rawValue))
         let owned = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM wish_list WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))", arguments: [ownerID, ids]) ?? 0
         let isOwnItem = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist_item WHERE id = ? AND user_id = ?)", arguments: [itemID.rawValue, ownerID]) ?? false
@@ -144,7 +144,7 @@ public struct WishListStore: Sendable {
         let db: Database
 
         /// The owner's lists, the default first, then in the order she made them, with their counts.
-        public func lists(ownerID: Int64) throws -> [WishList] {
+        public func lists(ownerID: UserID) throws -> [WishList] {
             try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT wish_list.*, (SELECT COUNT(*) FROM wish_list_item WHERE list_id = wish_list.id) AS item_count
@@ -154,7 +154,7 @@ public struct WishListStore: Sendable {
             )
         }
 
-        public func list(id: ListID, ownerID: Int64) throws -> WishList? {
+        public func list(id: ListID, ownerID: UserID) throws -> WishList? {
             try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT wish_list.*, (SELECT COUNT(*) FROM wish_list_item WHERE list_id = wish_list.id) AS item_count
@@ -166,13 +166,13 @@ public struct WishListStore: Sendable {
 
         /// The member's lists the household sees, as ``lists(ownerID:)`` orders them: what her page
         /// shows the others (only while she shares, which the caller checked).
-        public func sharedLists(ownerID: Int64) throws -> [WishList] {
+        public func sharedLists(ownerID: UserID) throws -> [WishList] {
             try lists(ownerID: ownerID).filter { $0.visibility == .household }
         }
 
         /// The birthdays and occasion lists of every member who shares but `viewerID`, for the
         /// occasions calendar: a list only when the household sees it and it has an occasion.
-        public func sharedOccasions(excluding viewerID: Int64) throws -> [SharedOccasions] {
+        public func sharedOccasions(excluding viewerID: UserID) throws -> [SharedOccasions] {
             let members = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT id, username, \(MemberName.shownSQL("user")) AS name, birthday FROM user
@@ -192,7 +192,7 @@ public struct WishListStore: Sendable {
             )
             let byOwner = Dictionary(grouping: lists, by: \.ownerID)
             return members.compactMap { row in
-                let id: Int64 = row["id"]
+                let id: UserID = row["id"]
                 let birthday = (row["birthday"] as String?).flatMap(Birthday.init(stored:))
                 let theirs = byOwner[id] ?? []
                 guard birthday != nil || !theirs.isEmpty else { return nil }
@@ -209,7 +209,7 @@ public struct WishListStore: Sendable {
             )
             var lists: [ItemID: [ListID]] = [:]
             for row in rows {
-                lists[ItemID(row["item_id"] as Int64), default: []].append(ListID(row["list_id"] as Int64))
+                lists[row["item_id"] as ItemID, default: []].append(row["list_id"] as ListID)
             }
             return lists
         }
@@ -217,7 +217,7 @@ public struct WishListStore: Sendable {
 
     static func list(_ row: Row) -> WishList {
         WishList(
-            id: ListID(row["id"] as Int64), ownerID: row["user_id"], name: row["name"],
+            id: row["id"], ownerID: row["user_id"], name: row["name"],
             occasion: Occasion(rawValue: row["occasion"]) ?? .none, occasionDate: row["occasion_date"],
             visibility: ListVisibility(rawValue: row["visibility"]) ?? .private, isDefault: row["is_default"],
             createdAt: row.date("created_at"), itemCount: row["item_count"]

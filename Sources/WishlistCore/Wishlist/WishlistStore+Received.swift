@@ -40,17 +40,17 @@ extension WishlistStore {
     private static let itemColumns = "id, \(wishColumns), added_at"
 
     /// Moves the owner's item to her received books; nil when she has no such item (any more).
-    public func markReceived(itemID: ItemID, userID: Int64, at now: Date) async throws -> WishlistItem? {
+    public func markReceived(itemID: ItemID, userID: UserID, at now: Date) async throws -> WishlistItem? {
         try await database.pool.write { db in
-            guard let item = try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE id = ? AND user_id = ?", arguments: [itemID.rawValue, userID])
+            guard let item = try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE id = ? AND user_id = ?", arguments: [itemID, userID])
                 .map(Self.item)
             else { return nil }
             try db.execute(
                 sql: "INSERT INTO received_item (\(Self.itemColumns), received_at) SELECT \(Self.itemColumns), ? FROM wishlist_item WHERE id = ?",
-                arguments: [StoredDate(now), itemID.rawValue]
+                arguments: [StoredDate(now), itemID]
             )
-            try db.execute(sql: "UPDATE reservation SET received_item_id = item_id WHERE item_id = ?", arguments: [itemID.rawValue])
-            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [itemID.rawValue])
+            try db.execute(sql: "UPDATE reservation SET received_item_id = item_id WHERE item_id = ?", arguments: [itemID])
+            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [itemID])
             return item
         }
     }
@@ -59,10 +59,10 @@ extension WishlistStore {
     /// nothing of the givers': the received book, its reservations and their cards stay where
     /// they are. The same for her whoever reserved it or wrote for it; its givers see when it was
     /// wished for again.
-    public func wishAgain(receivedID: ItemID, userID: Int64, at now: Date) async throws -> WishAgainOutcome {
+    public func wishAgain(receivedID: ItemID, userID: UserID, at now: Date) async throws -> WishAgainOutcome {
         try await database.pool.write { db in
             guard let bookID = try Row.fetchOne(
-                db, sql: "SELECT book_id FROM received_item WHERE id = ? AND user_id = ?", arguments: [receivedID.rawValue, userID]
+                db, sql: "SELECT book_id FROM received_item WHERE id = ? AND user_id = ?", arguments: [receivedID, userID]
             ).map({ $0["book_id"] as String? }) else { return .notFound }
             if let bookID, try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ?)", arguments: [userID, bookID]
@@ -71,22 +71,22 @@ extension WishlistStore {
             }
             try db.execute(
                 sql: "INSERT INTO wishlist_item (\(Self.wishColumns), added_at) SELECT \(Self.wishColumns), ? FROM received_item WHERE id = ?",
-                arguments: [StoredDate(now), receivedID.rawValue]
+                arguments: [StoredDate(now), receivedID]
             )
-            let wishID = db.lastInsertedRowID
-            try db.execute(sql: "UPDATE received_item SET wished_again_at = ? WHERE id = ?", arguments: [StoredDate(now), receivedID.rawValue])
+            let wishID = ItemID(db.lastInsertedRowID)
+            try db.execute(sql: "UPDATE received_item SET wished_again_at = ? WHERE id = ?", arguments: [StoredDate(now), receivedID])
             if let bookID { try Self.absorbIdea(bookID: bookID, into: wishID, ownerID: userID, db) }
             return .wished
         }
     }
 
     /// The owner's received books, newest first, each with the cards signed for it.
-    public func received(userID: Int64) async throws -> [ReceivedItem] {
+    public func received(userID: UserID) async throws -> [ReceivedItem] {
         try await database.pool.read { try Self.received(userID: userID, $0) }
     }
 
     /// The same on a connection that a longer read holds.
-    static func received(userID: Int64, _ db: Database) throws -> [ReceivedItem] {
+    static func received(userID: UserID, _ db: Database) throws -> [ReceivedItem] {
         let items = try Row.fetchAll(
             db, sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC", arguments: [userID]
         )
@@ -100,7 +100,7 @@ extension WishlistStore {
                 """,
             arguments: [userID]
         )
-        let cardsByItem = Dictionary(grouping: cards) { $0["received_item_id"] as Int64 }
+        let cardsByItem = Dictionary(grouping: cards) { $0["received_item_id"] as ItemID }
         return items.map { row in
             ReceivedItem(
                 item: Self.item(row), receivedAt: row.date("received_at"),

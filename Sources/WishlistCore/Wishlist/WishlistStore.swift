@@ -3,7 +3,7 @@ import GRDB
 
 /// A book on a user's wishlist, with its own copy of what the user saw when adding it.
 public struct WishlistItem: Sendable, Equatable {
-    public let id: Int64
+    public let id: ItemID
     public let bookID: String?
     public let title: String
     public let author: String
@@ -69,7 +69,7 @@ public struct WishlistStore: Sendable {
     /// Adds a catalog book unless it is already there (checked and inserted in one transaction),
     /// to the default list or to `list` (one of the user's, which the caller checked): a want
     /// already there is put on `list` as well.
-    public func add(_ book: CatalogBook, userID: Int64, list: ListID? = nil, at now: Date) async throws -> AddOutcome {
+    public func add(_ book: CatalogBook, userID: UserID, list: ListID? = nil, at now: Date) async throws -> AddOutcome {
         try await database.pool.write { db in
             if let existing = try Self.fetchOne(db, "user_id = ? AND book_id = ?", [userID, book.id]) {
                 if let list {
@@ -78,56 +78,56 @@ public struct WishlistStore: Sendable {
                 return .alreadyThere(existing)
             }
             try Self.insert(book, userID: userID, note: "", addedAt: now, db)
-            let itemID = db.lastInsertedRowID
+            let itemID = ItemID(db.lastInsertedRowID)
             if let list {
-                _ = try WishListStore.place(itemID: ItemID(itemID), on: [list], ownerID: userID, db)
+                _ = try WishListStore.place(itemID: itemID, on: [list], ownerID: userID, db)
             }
             try Self.absorbIdea(bookID: book.id, into: itemID, ownerID: userID, db)
             return .added(try Self.fetchOne(db, "id = ?", [itemID])!)
         }
     }
 
-    public func items(userID: Int64, sort: WishlistSort) async throws -> [WishlistItem] {
+    public func items(userID: UserID, sort: WishlistSort) async throws -> [WishlistItem] {
         try await database.pool.read { try Reader(db: $0).items(userID: userID, sort: sort) }
     }
 
-    public func items(userID: Int64, sort: WishlistSort, page number: Int) async throws -> PagedList<WishlistItem> {
+    public func items(userID: UserID, sort: WishlistSort, page number: Int) async throws -> PagedList<WishlistItem> {
         try await database.pool.read { try Reader(db: $0).items(userID: userID, sort: sort, page: number) }
     }
 
-    public func item(id: ItemID, userID: Int64) async throws -> WishlistItem? {
-        try await database.pool.read { db in try Self.fetchOne(db, "id = ? AND user_id = ?", [id.rawValue, userID]) }
+    public func item(id: ItemID, userID: UserID) async throws -> WishlistItem? {
+        try await database.pool.read { db in try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) }
     }
 
     /// Saves the note and the priority; false when the user has no such item.
-    public func update(id: ItemID, userID: Int64, note: String, priority: Priority) async throws -> Bool {
+    public func update(id: ItemID, userID: UserID, note: String, priority: Priority) async throws -> Bool {
         try await database.pool.write { db in
             try db.execute(
                 sql: "UPDATE wishlist_item SET note = ?, priority = ? WHERE id = ? AND user_id = ?",
-                arguments: [note, priority.storedValue, id.rawValue, userID]
+                arguments: [note, priority.storedValue, id, userID]
             )
             return db.changesCount == 1
         }
     }
 
     /// Removes the item and returns what it was, or nil when the user has no such item.
-    public func delete(id: ItemID, userID: Int64) async throws -> WishlistItem? {
+    public func delete(id: ItemID, userID: UserID) async throws -> WishlistItem? {
         try await database.pool.write { db in
-            guard let item = try Self.fetchOne(db, "id = ? AND user_id = ?", [id.rawValue, userID]) else { return nil }
-            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [id.rawValue])
+            guard let item = try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) else { return nil }
+            try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [id])
             return item
         }
     }
 
-    public func count(userID: Int64) async throws -> Int {
+    public func count(userID: UserID) async throws -> Int {
         try await database.pool.read { try Reader(db: $0).count(userID: userID) }
     }
 
     /// Catalog book id → wishlist item id, to mark books already on the wishlist.
-    public func itemIDsByBook(userID: Int64) async throws -> [String: Int64] {
+    public func itemIDsByBook(userID: UserID) async throws -> [String: ItemID] {
         try await database.pool.read { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, book_id FROM wishlist_item WHERE user_id = ? AND book_id IS NOT NULL"), arguments: [userID])
-            return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as Int64) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(rows.map { ($0["book_id"] as String, $0["id"] as ItemID) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -144,17 +144,17 @@ public struct WishlistStore: Sendable {
         /// Grows with every change to the member's own items and with nothing else (migration 25):
         /// her wishlist page is kept under it, so neither the household's traffic nor a giver's
         /// reservation changes whether her next view comes from the cache.
-        public func wishesGeneration(ownerID: Int64) throws -> Int64 {
+        public func wishesGeneration(ownerID: UserID) throws -> Int64 {
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT wishes FROM owner_generation WHERE user_id = ?"), arguments: [ownerID]) ?? 0
         }
 
-        public func items(userID: Int64, sort: WishlistSort) throws -> [WishlistItem] {
+        public func items(userID: UserID, sort: WishlistSort) throws -> [WishlistItem] {
             try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], WishlistStore.item)
         }
 
         /// Page `number` of the user's wishlist in `sort`'s order; a number past the last page is
         /// the last page.
-        public func items(userID: Int64, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
+        public func items(userID: UserID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
             let number = PagedList<WishlistItem>.existing(number, total: total)
             let items = try Row.decodeAll(
@@ -166,7 +166,7 @@ public struct WishlistStore: Sendable {
         }
 
         /// Page `number` of the wants on one of the user's lists, in `sort`'s order, as ``items(userID:sort:page:)``.
-        public func items(userID: Int64, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
+        public func items(userID: UserID, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
             let onList = "FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ? WHERE user_id = ?"
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(onList)"), arguments: [list.rawValue, userID]) ?? 0
             let number = PagedList<WishlistItem>.existing(number, total: total)
@@ -178,13 +178,13 @@ public struct WishlistStore: Sendable {
             return PagedList(items: items, total: total, number: number)
         }
 
-        public func count(userID: Int64) throws -> Int {
+        public func count(userID: UserID) throws -> Int {
             try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
         }
 
         /// Of these catalog books, those on the user's wishlist, with their item ids: one index
         /// lookup per book, however long the wishlist.
-        public func itemIDs(userID: Int64, books: [String]) throws -> [String: Int64] {
+        public func itemIDs(userID: UserID, books: [String]) throws -> [String: ItemID] {
             guard !books.isEmpty else { return [:] }
             // One statement for any number of books: the ids go in as one JSON array, which costs
             // far less to bind than an argument per book.
@@ -192,9 +192,9 @@ public struct WishlistStore: Sendable {
                 db.cachedStatement(sql: "SELECT book_id, id FROM wishlist_item WHERE user_id = ? AND book_id IN (SELECT value FROM json_each(?))"),
                 arguments: [userID, JSONText.array(of: books)]
             )
-            var items: [String: Int64] = [:]
+            var items: [String: ItemID] = [:]
             while let row = try cursor.next() {
-                items[row[0] as String] = row[1] as Int64
+                items[row[0] as String] = row[1] as ItemID
             }
             return items
         }
@@ -204,7 +204,7 @@ public struct WishlistStore: Sendable {
     /// failed import takes it away again; false when the member has the book already (she added
     /// it herself while the import ran). Prepared once per connection, because an import runs
     /// it for thousands of rows.
-    static func insertImported(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, importID: Int64, _ db: Database) throws -> Bool {
+    static func insertImported(_ book: CatalogBook, userID: UserID, note: String, addedAt: Date, importID: ImportID, _ db: Database) throws -> Bool {
         try db.cachedStatement(
             sql: """
                 INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
@@ -228,7 +228,7 @@ public struct WishlistStore: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
     }
 
-    private static func insert(_ book: CatalogBook, userID: Int64, note: String, addedAt: Date, _ db: Database) throws {
+    private static func insert(_ book: CatalogBook, userID: UserID, note: String, addedAt: Date, _ db: Database) throws {
         try db.cachedStatement(
             sql: """
                 INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
@@ -316,7 +316,7 @@ struct PresentBooks {
     private var titlesAndAuthors: Set<TitleAndAuthor> = []
 
     /// `table` is `wishlist_item` or `reading`.
-    init(userID: Int64, table: String, _ db: Database) throws {
+    init(userID: UserID, table: String, _ db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT book_id, isbn13, title, author FROM \(table) WHERE user_id = ?", arguments: [userID])
         for row in rows {
             remember(bookID: row["book_id"], isbn13: row["isbn13"], title: row["title"], author: row["author"])
@@ -325,7 +325,7 @@ struct PresentBooks {
 
     /// Records an imported book as present, with a book of its own when the catalog had none
     /// (an added book, `AddedBookStore`, tagged with the import); nil when it was present already.
-    mutating func insertGivingABook(_ book: CatalogBook, at now: Date, importID: Int64, _ db: Database) throws -> CatalogBook? {
+    mutating func insertGivingABook(_ book: CatalogBook, at now: Date, importID: ImportID, _ db: Database) throws -> CatalogBook? {
         guard insert(book) else { return nil }
         guard book.id.isEmpty else { return book }
         let added = try AddedBookStore.book(forImported: book, at: now, importID: importID, db)

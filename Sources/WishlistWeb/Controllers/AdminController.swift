@@ -111,7 +111,7 @@ struct AdminController {
         guard let outbox else { return .null }
         return .array(try await outbox.problems().map { entry in
             [
-                "id": .int(Int(entry.id)), "kind": .string(entry.kind), "recipient": .string(entry.recipient), "created_at": .date(entry.createdAt),
+                "id": .id(entry.id), "kind": .string(entry.kind), "recipient": .string(entry.recipient), "created_at": .date(entry.createdAt),
                 "next_attempt_at": .date(entry.nextAttemptAt), "state": .string(entry.state), "attempts": .int(entry.attempts),
                 "last_reply": .string(entry.lastReply ?? ""),
             ]
@@ -125,7 +125,7 @@ struct AdminController {
     }
 
     private func change(
-        _ context: AppRequestContext, done: String, _ action: (Int64, Administration.Actor) async throws -> Void
+        _ context: AppRequestContext, done: String, _ action: (UserID, Administration.Actor) async throws -> Void
     ) async throws -> Response {
         let admin = try adminSession(context)
         let userID = try Self.id(context.parameters.get("user"))
@@ -141,11 +141,11 @@ struct AdminController {
         return redirect(to: SitePath.admin(done: done) + NameListing.returning(context.form).query)
     }
 
-    private static func id(_ text: String?) throws -> Int64 {
-        guard let id = text.flatMap(AccountID.init) else {
+    private static func id(_ text: String?) throws -> UserID {
+        guard let id = text.flatMap(UserID.init) else {
             throw PageError(.notFound, title: "No such account", message: Administration.Refusal.noSuchUser.description)
         }
-        return id.rawValue
+        return id
     }
 
     private func page(
@@ -163,7 +163,7 @@ struct AdminController {
         }
         let users = accounts.items.map { account -> TemplateValue in
             [
-                "id": .int(Int(account.id)), "name": .string(account.username), "display_name": account.displayName.map(TemplateValue.string) ?? .null,
+                "id": .id(account.id), "name": .string(account.username), "display_name": account.displayName.map(TemplateValue.string) ?? .null,
                 "created_at": .date(account.createdAt),
                 "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
                 "ways_in": .string(account.waysIn.summary),
@@ -173,7 +173,7 @@ struct AdminController {
         let invites = try await invites.all().map { invite -> TemplateValue in
             let state = invite.usedBy != nil ? "used by \(invite.usedBy!)" : invite.expiresAt <= now ? "expired" : "open"
             return [
-                "id": .int(Int(invite.id)), "created_by": .string(invite.createdBy), "created_at": .date(invite.createdAt),
+                "id": .id(invite.id), "created_by": .string(invite.createdBy), "created_at": .date(invite.createdAt),
                 "expires_at": .date(invite.expiresAt), "state": .string(state), "open": .bool(state == "open"),
             ]
         }

@@ -39,7 +39,7 @@ struct AuthorsController {
         let standings: [String: BookStanding]
         let readers: [String: [AuthorReader]]
         /// The visitor's wishlist items of these books.
-        let marks: [String: Int64]
+        let marks: [String: ItemID]
         let done: String?
     }
 

@@ -58,7 +58,7 @@ struct CalendarController {
             }
             events.append(ICalendar.Event(
                 uid: "list-\(list.id)@\(host)", summary: "\(member.name)’s \(list.name) list", start: start,
-                recurrence: recurrence, url: publicOrigin + SitePath.personList(member.username, list.id.rawValue)
+                recurrence: recurrence, url: publicOrigin + SitePath.personList(member.username, list.id)
             ))
         }
         return events

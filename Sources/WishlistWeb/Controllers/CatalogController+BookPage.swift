@@ -27,7 +27,7 @@ extension CatalogController {
             switch slot {
             case .returnTo: .value(.string(returnTo))
             case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
-            case .item: .value(read.wishlistItem.map { .int(Int($0)) } ?? .null)
+            case .item: .value(read.wishlistItem.map(TemplateValue.id) ?? .null)
             case .yourReading: yourReading
             case .household: household
             }
@@ -75,7 +75,7 @@ extension CatalogController {
         let key: BookPageKey
         let cached: BookPage?
         let content: BookPageContent?
-        let wishlistItem: Int64?
+        let wishlistItem: ItemID?
         let reading: Reading?
         /// What the household thinks of the book, read with every request.
         let opinion: HouseholdOpinion

@@ -37,7 +37,7 @@ extension CatalogController {
         var response = try pages.respond(entry.page, for: cardFlash?.visitor ?? context.visitor) { slot in
             switch slot {
             case .mark(let book): .fragment(marks[book].mark(itemID: itemIDs[book]))
-            case .item(let book): .value(itemIDs[book].map { .int(Int($0)) } ?? .null)
+            case .item(let book): .value(itemIDs[book].map(TemplateValue.id) ?? .null)
             case .flash(let book): .value(book == cardFlash?.index ? cardFlash!.html : .null)
             case .standing(let book): standings[book]
             case .returnTo: returnTo
@@ -144,11 +144,11 @@ extension CatalogController {
         let edition: ListEdition?
         /// The household's wishes and ratings of the edition's books, read with every request.
         let standings: [String: BookStanding]
-        let marks: [String: Int64]
+        let marks: [String: ItemID]
         let newThisWeek: [NewEntry]
 
         init(
-            key: ListPageKey, cached: ListPage?, edition: ListEdition?, standings: [String: BookStanding], marks: [String: Int64], newThisWeek: [NewEntry]
+            key: ListPageKey, cached: ListPage?, edition: ListEdition?, standings: [String: BookStanding], marks: [String: ItemID], newThisWeek: [NewEntry]
         ) {
             (self.key, self.cached, self.edition, self.standings, self.marks, self.newThisWeek) = (key, cached, edition, standings, marks, newThisWeek)
         }

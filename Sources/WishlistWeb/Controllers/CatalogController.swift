@@ -79,7 +79,7 @@ struct CatalogController {
         var placements: [String: [Placement]] = [:]
         var standings: [String: BookStanding] = [:]
         /// The visitor's wishlist items of the books found.
-        var marks: [String: Int64] = [:]
+        var marks: [String: ItemID] = [:]
     }
 
     /// The orders search offers: the catalog's, and the household's opinion.

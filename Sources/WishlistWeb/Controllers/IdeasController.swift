@@ -110,20 +110,20 @@ struct IdeasController {
 
     // MARK: Input
 
-    private func lookUp(_ context: AppRequestContext, viewerID: Int64) async throws -> HouseholdStore.Lookup {
+    private func lookUp(_ context: AppRequestContext, viewerID: UserID) async throws -> HouseholdStore.Lookup {
         let username = String((context.parameters.get("username") ?? "").prefix(AccountRules.usernameLengths.upperBound + 1))
         return try await database.pageRead { try $0.household.member(named: username, viewerID: viewerID) }
     }
 
-    private func memberAndIdea(_ context: AppRequestContext, viewerID: Int64) async throws -> (Member, Int64) {
+    private func memberAndIdea(_ context: AppRequestContext, viewerID: UserID) async throws -> (Member, IdeaID) {
         guard case .member(let member) = try await lookUp(context, viewerID: viewerID) else { throw HouseholdController.memberNotFound }
-        guard let ideaID = context.parameters.get("idea").flatMap(Int64.init), ideaID > 0 else { throw Self.ideaNotFound }
+        guard let ideaID = context.parameters.get("idea").flatMap(IdeaID.init) else { throw Self.ideaNotFound }
         return (member, ideaID)
     }
 
     static func ideaValue(_ idea: GiftIdea, path: String) -> TemplateValue {
         var value: [String: TemplateValue] = [
-            "id": .int(Int(idea.id)), "title": .string(idea.title), "author": .string(idea.author), "note": .string(idea.note),
+            "id": .id(idea.id), "title": .string(idea.title), "author": .string(idea.author), "note": .string(idea.note),
             "suggested_by": .string(idea.suggestedBy), "book_path": .string(SitePath.book(idea.bookID)),
             "reserve_path": .string(path + "/\(idea.id)/reserve"), "cancel_path": .string(path + "/\(idea.id)/reservation/delete"),
         ]

@@ -38,7 +38,7 @@ struct ProfileController {
         var bio: String
         var month: String
         var day: String
-        var favorites: Set<Int64>
+        var favorites: Set<ReadingID>
 
         init(_ profile: Profile) {
             displayName = profile.displayName ?? ""
@@ -146,7 +146,7 @@ struct ProfileController {
     }
 
     private func refusedPicture(
-        _ context: AppRequestContext, userID: Int64, _ message: String, status: HTTPResponse.Status = .unprocessableContent
+        _ context: AppRequestContext, userID: UserID, _ message: String, status: HTTPResponse.Status = .unprocessableContent
     ) async throws -> Response {
         let profile = try await profiles.profile(userID: userID)
         return try await page(context, profile: profile, form: ProfileForm(profile), errors: ["picture": message], status: status)
@@ -175,7 +175,7 @@ struct ProfileController {
                 "days": .array((1...31).map { day in ["value": .string(String(day)), "selected": .bool(form.day == String(day))] }),
                 "readings": .array(readings.map { reading in
                     [
-                        "id": .int(Int(reading.id)), "title": .string(reading.title), "author": .string(reading.author),
+                        "id": .id(reading.id), "title": .string(reading.title), "author": .string(reading.author),
                         "checked": .bool(form.favorites.contains(reading.id)),
                     ]
                 }),

@@ -98,7 +98,7 @@ struct ReadingController {
     // MARK: Pages
 
     private func editPage(
-        _ context: AppRequestContext, book: CatalogBook, userID: Int64, returnTo: String,
+        _ context: AppRequestContext, book: CatalogBook, userID: UserID, returnTo: String,
         entered: (rating: String, review: String, finished: String)? = nil, errors: FieldErrors = [:], status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let saved = try await reading.reading(bookID: book.id, userID: userID)

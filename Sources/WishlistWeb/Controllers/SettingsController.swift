@@ -272,12 +272,12 @@ struct SettingsController {
 
     /// The "Single sign-on" section's values, or null to leave it out. Linking asks for the
     /// password, or explains the recent sign-in that stands in for it.
-    private func singleSignOnSection(userID: Int64) async throws -> TemplateValue {
+    private func singleSignOnSection(userID: UserID) async throws -> TemplateValue {
         guard let identities else { return .null }
         return [
             "identities": .array(try await identities.identities(of: userID).map { identity in
                 [
-                    "id": .int(Int(identity.id)), "created_at": .date(identity.createdAt),
+                    "id": .id(identity.id), "created_at": .date(identity.createdAt),
                     "last_used_at": identity.lastUsedAt.map(TemplateValue.date) ?? .null,
                 ]
             }),
@@ -356,7 +356,7 @@ struct SettingsController {
         return [
             "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
                 [
-                    "id": .int(Int(passkey.id)), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
+                    "id": .id(passkey.id), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
                     "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
                 ]
             }),

@@ -67,7 +67,7 @@ struct SingleSignOnController {
     /// The origins a page whose form starts linking adds to its `form-action`: the provider's.
     var formActionSources: [String] { provider.authorizationOrigins }
 
-    private func redirectToProvider(linkingUserID: Int64?, next: String, inviteHash: Data? = nil, address: String) async throws -> Response {
+    private func redirectToProvider(linkingUserID: UserID?, next: String, inviteHash: Data? = nil, address: String) async throws -> Response {
         let browserToken = SecureRandom.token()
         let attempt: SignInAttempt
         do {
@@ -152,7 +152,7 @@ struct SingleSignOnController {
     }
 
     /// Links only for the member who started linking, still signed in in this browser.
-    private func finishLinking(userID: Int64, token: IDToken, context: AppRequestContext) async throws -> Response {
+    private func finishLinking(userID: UserID, token: IDToken, context: AppRequestContext) async throws -> Response {
         guard context.visitor.signedIn?.userID == userID else { throw Self.staleAttempt }
         do {
             try await identities.link(userID: userID, issuer: provider.settings.issuer, subject: token.subject)
@@ -178,7 +178,7 @@ struct SingleSignOnController {
 
     @Sendable func unlink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw Self.noSuchIdentity }
+        guard let id = context.parameters.get("id").flatMap(IdentityID.init) else { throw Self.noSuchIdentity }
         do {
             try await identities.unlink(identityID: id, userID: user.userID)
         } catch SignInIdentities.Refusal.notFound {

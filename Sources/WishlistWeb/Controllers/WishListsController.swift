@@ -40,7 +40,7 @@ struct WishListsController {
             return try formPage(context, list: nil, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
         case .success(let checked):
             let list = try await lists.create(checked, ownerID: user.userID, at: clock.now())
-            return redirectWithFlash(to: SitePath.wishList(list.id.rawValue), "listmade")
+            return redirectWithFlash(to: SitePath.wishList(list.id), "listmade")
         }
     }
 
@@ -60,7 +60,7 @@ struct WishListsController {
             return try formPage(context, list: list, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
         case .success(let checked):
             guard try await lists.update(id: list.id, ownerID: user.userID, checked) else { throw Self.notFound }
-            return redirectWithFlash(to: SitePath.wishList(list.id.rawValue), "listsaved")
+            return redirectWithFlash(to: SitePath.wishList(list.id), "listsaved")
         }
     }
 
@@ -91,7 +91,7 @@ struct WishListsController {
         }
         switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: user.userID) {
         case .saved:
-            return redirectWithFlash(to: SitePath.wishlistItem(itemID.rawValue), "listsplaced")
+            return redirectWithFlash(to: SitePath.wishlistItem(itemID), "listsplaced")
         case .noList:
             throw PageError(
                 .unprocessableContent, title: "Choose at least one list",
@@ -122,8 +122,8 @@ struct WishListsController {
     /// A list as the pages show it.
     static func listValue(_ list: WishList) -> TemplateValue {
         [
-            "id": .int(Int(list.id.rawValue)), "name": .string(list.name), "path": .string(SitePath.wishList(list.id.rawValue)),
-            "edit_path": .string(SitePath.wishListEdit(list.id.rawValue)), "occasion": .string(occasionLabel(list)),
+            "id": .int(Int(list.id.rawValue)), "name": .string(list.name), "path": .string(SitePath.wishList(list.id)),
+            "edit_path": .string(SitePath.wishListEdit(list.id)), "occasion": .string(occasionLabel(list)),
             "private": .bool(list.visibility == .private), "is_default": .bool(list.isDefault), "count": .int(list.itemCount),
         ]
     }

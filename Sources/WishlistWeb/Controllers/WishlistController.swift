@@ -150,7 +150,7 @@ struct WishlistController {
         guard errors.isEmpty, let priority else {
             return try await itemPage(context, item, entered: entered, errors: errors, status: .unprocessableContent)
         }
-        guard try await wishlist.update(id: ItemID(item.id), userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
+        guard try await wishlist.update(id: item.id, userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
         return redirectWithFlash(to: SitePath.wishlistItem(item.id), "note")
     }
 
@@ -286,7 +286,7 @@ struct WishlistController {
     // MARK: Pages
 
     private func indexPage(
-        _ context: AppRequestContext, userID: Int64, sort: WishlistSort,
+        _ context: AppRequestContext, userID: UserID, sort: WishlistSort,
         summary: WishlistImportSummary? = nil, status: HTTPResponse.Status = .unprocessableContent, importError: String? = nil
     ) async throws -> Response {
         let items = try await wishlist.items(userID: userID, sort: sort, page: 1)
@@ -348,7 +348,7 @@ struct WishlistController {
     ) async throws -> Response {
         let value = try await itemValue(item, detailed: true)
         let userID = try context.signedInUser().userID
-        let onLists = Set(try await lists.listIDs(itemID: ItemID(item.id)))
+        let onLists = Set(try await lists.listIDs(itemID: item.id))
         let myLists = try await lists.lists(ownerID: userID).map { list -> TemplateValue in
             ["id": .int(Int(list.id.rawValue)), "name": .string(list.name), "checked": .bool(onLists.contains(list.id)), "private": .bool(list.visibility == .private)]
         }
@@ -393,7 +393,7 @@ struct WishlistController {
     }
 
     /// The signed-in user's item, or the same 404 for an id that is someone else's or missing.
-    private func ownItem(_ context: AppRequestContext, userID: Int64) async throws -> WishlistItem {
+    private func ownItem(_ context: AppRequestContext, userID: UserID) async throws -> WishlistItem {
         guard let item = try await wishlist.item(id: try Self.itemID(context), userID: userID) else { throw Self.notFound }
         return item
     }

@@ -44,7 +44,7 @@ struct FlashMiddleware: RouterMiddleware {
         return response
     }
 
-    private func message(for code: String, userID: Int64) async throws -> PageFlash? {
+    private func message(for code: String, userID: UserID) async throws -> PageFlash? {
         let parts = code.split(separator: "-", maxSplits: 1).map(String.init)
         if parts.count == 2, parts[0] == "read" || parts[0] == "readoff" {
             return try await readingMessage(bookID: parts[1], removedFromWishlist: parts[0] == "readoff", userID: userID)
@@ -107,7 +107,7 @@ struct FlashMiddleware: RouterMiddleware {
 }
 
 extension FlashMiddleware {
-    private func readingMessage(bookID: String, removedFromWishlist: Bool, userID: Int64) async throws -> PageFlash? {
+    private func readingMessage(bookID: String, removedFromWishlist: Bool, userID: UserID) async throws -> PageFlash? {
         guard let saved = try await reading.reading(bookID: bookID, userID: userID) else { return nil }
         let also = removedFromWishlist ? " It is off your wishlist now." : ""
         return PageFlash(kind: "success", message: "Saved: you've read “\(saved.title)”.\(also)", link: (SitePath.reading, "Books I’ve read"))

@@ -48,14 +48,14 @@ enum BookPresenter {
     }
 
     /// A book's row; `movement` goes with `listed` on a list page.
-    static func bookRow(_ book: BookSummary, listed: ListedBook?, movement: Movement = .same, wishlistItem: Int64?) -> TemplateValue {
+    static func bookRow(_ book: BookSummary, listed: ListedBook?, movement: Movement = .same, wishlistItem: ItemID?) -> TemplateValue {
         var row: [String: TemplateValue] = [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
             "byline": bylineValue(author: book.author, contributor: book.contributor),
             "description": .string(book.description), "path": .string(SitePath.book(book.id)),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
             "on_wishlist": .bool(wishlistItem != nil),
-            "wishlist_item": wishlistItem.map { .int(Int($0)) } ?? .null,
+            "wishlist_item": wishlistItem.map(TemplateValue.id) ?? .null,
         ]
         if let listed {
             row["rank"] = .int(listed.rank)

@@ -9,8 +9,7 @@ enum Card {
     static func book(_ bookID: String) -> String { "book-" + bookID }
 
     /// A wishlist item's card on a member's page.
-    static func item(_ itemID: Int64) -> String { "item-\(itemID)" }
-    static func item(_ itemID: ItemID) -> String { item(itemID.rawValue) }
+    static func item(_ itemID: ItemID) -> String { "item-\(itemID)" }
 }
 
 extension PageRenderer {

@@ -7,7 +7,7 @@ enum ItemPresenter {
     /// `link` is where the title leads: the owner's item page, or the catalog's page of the book.
     static func value(_ item: WishlistItem, placements: [Placement], link: String, detailed: Bool = false) -> [String: TemplateValue] {
         var value: [String: TemplateValue] = [
-            "id": .int(Int(item.id)), "path": .string(SitePath.wishlistItem(item.id)), "link": .string(link),
+            "id": .id(item.id), "path": .string(SitePath.wishlistItem(item.id)), "link": .string(link),
             "title": .string(item.title), "author": .string(item.author), "added_at": .date(item.addedAt), "note": .string(item.note),
             "priority": .string(item.priority.rawValue), "priority_label": .string(priorityLabel(item.priority)),
             "cover": BookPresenter.coverValue(url: item.imageURL, width: item.imageWidth, height: item.imageHeight),

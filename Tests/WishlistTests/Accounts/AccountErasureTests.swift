@@ -67,7 +67,7 @@ struct AccountErasureTests {
         let books = try await WishlistHTTPTests.fictionIDs(server)
         try await TestApp.run(server) { browser in
             try await Self.member(&browser, "sam-3k", book: books[0], database)
-            let id = try await database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'sam-3k'")! }
+            let id = try await database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'sam-3k'")! }
 
             try await database.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA secure_delete = OFF") }
             let rewrite = try await database.pool.write { try AccountDeletion.delete(userID: id, username: "sam-3k", $0) }
@@ -85,7 +85,7 @@ struct AccountErasureTests {
         let database = try await TestApp.build().database
         let (atThreshold, pastIt) = try await database.pool.write { db in
             try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('many', 'many', 'x', '2026-01-01 00:00:00.000')")
-            let id = db.lastInsertedRowID
+            let id = UserID(db.lastInsertedRowID)
             let addReading = { (index: Int) in
                 try db.execute(
                     sql: "INSERT INTO reading (user_id, title, author, updated_at) VALUES (?, ?, 'A', '2026-01-01 00:00:00.000')",

@@ -29,7 +29,7 @@ struct AccountMaintenanceTests {
         await #expect(throws: DatabaseError.self) {
             _ = try await server.accounts.changePassword(
                 userID: user.id, current: "correct horse battery", new: "a brand new password",
-                confirmation: "a brand new password", keepingSession: 0
+                confirmation: "a brand new password", keepingSession: SessionID(0)
             )
         }
         #expect(try await Self.passwordHash(server, "careful") == before)

@@ -19,7 +19,7 @@ struct AccountProblemsTests {
         let server = try await TestApp.build()
         let user = try await server.accounts.createUser(username: "maya", password: "correct horse battery")
         let outcome = try await server.accounts.changePassword(
-            userID: user.id, current: "wrong password", new: "short", confirmation: "other", keepingSession: 0
+            userID: user.id, current: "wrong password", new: "short", confirmation: "other", keepingSession: SessionID(0)
         )
         guard case .invalid(let problems) = outcome else {
             Issue.record("expected problems, got \(outcome)")

@@ -421,7 +421,7 @@ struct AccountsHTTPTests {
 
     /// For every table (read from sqlite_master, so a table added later is included): the rows
     /// whose foreign key points at the user, and the rows with the username anywhere in their text.
-    static func rowsOf(userID: Int64, username: String, _ db: Database) throws -> [String: Int] {
+    static func rowsOf(userID: UserID, username: String, _ db: Database) throws -> [String: Int] {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         var counts: [String: Int] = [:]
         for table in tables {
@@ -450,8 +450,8 @@ struct AccountsHTTPTests {
             #expect(try await keeper.post("/people/goner-9x/ideas", [("book", books[5]), ("note", "for goner")]).status == .seeOther)
             #expect(try await goner.post("/people/keeper-4k/ideas", [("book", books[6]), ("note", "for keeper")]).status == .seeOther)
             let (keeperID, gonerID) = try await database.pool.read { db in
-                (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'keeper-4k'")!,
-                 try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'goner-9x'")!)
+                (try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'keeper-4k'")!,
+                 try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'goner-9x'")!)
             }
             // A password-reset link the admin (here the keeper) made for the goner.
             _ = try await PasswordResetLinks(database: database, clock: .system).create(
@@ -473,6 +473,11 @@ struct AccountsHTTPTests {
                 _ = try UnsubscribeLinks.create(userID: gonerID, now: Date(), db)
                 // A Goodreads import under way (issue 50), which her deletion ends.
                 try db.execute(sql: "INSERT INTO goodreads_import (user_id, started_at) VALUES (?, ?)", arguments: [gonerID, Date()])
+                // An author she follows (issue 52).
+                try db.execute(
+                    sql: "INSERT INTO followed_author (user_id, author_key, name, followed_at) VALUES (?, 'colleen hoover', 'Colleen Hoover', ?)",
+                    arguments: [gonerID, Date()]
+                )
             }
             let keeperBefore = try await database.pool.read { try Self.rowsOf(userID: keeperID, username: "keeper-4k", $0) }
             let gonerBefore = try await database.pool.read { try Self.rowsOf(userID: gonerID, username: "goner-9x", $0) }

@@ -32,8 +32,8 @@ struct AdminHTTPTests {
         }
     }
 
-    static func userID(_ name: String, _ server: WishlistServer) async throws -> Int64 {
-        try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = ?", arguments: [name])! }
+    static func userID(_ name: String, _ server: WishlistServer) async throws -> UserID {
+        try await server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = ?", arguments: [name])! }
     }
 
     @Test func onlyAdminsSeeTheAdminPageAndItShowsAccountsButNeverTheirLists() async throws {

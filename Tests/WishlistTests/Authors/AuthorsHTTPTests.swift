@@ -147,7 +147,7 @@ struct AuthorsHTTPTests {
 
     @Test func theWeeklyDigestSaysWhatIsNewFromTheAuthorsFollowed() async throws {
         let shelf = try await AuthorShelf.make()
-        let ana = try await shelf.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'ana'")! }
+        let ana = try await shelf.server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'ana'")! }
         _ = try await AuthorStore(database: shelf.server.database).toggleFollowing(userID: ana, key: "colleen hoover", name: "Colleen Hoover", at: Date())
         let news = try await shelf.server.database.pool.read { db in
             try DigestNews.read(userID: ana, editionsFetchedAfter: StoredDate(Date().addingTimeInterval(-86_400)), today: (2026, 11, 23), db)

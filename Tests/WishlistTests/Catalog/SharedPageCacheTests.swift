@@ -186,7 +186,7 @@ struct SharedPageCacheTests {
     @Test func wishlistPagesAreEachViewersAndSeeAnyWriteToItemsReservationsOrUsers() async throws {
         let home = try await Household.make()
         let database = home.server.database
-        @Sendable func generation() async throws -> Int64 { try await database.pageRead { try $0.wishlist.wishesGeneration(ownerID: 1) } }
+        @Sendable func generation() async throws -> Int64 { try await database.pageRead { try $0.wishlist.wishesGeneration(ownerID: UserID(1)) } }
         try await home.run { maya, ana, ben in
             var ana2 = try await TestBrowser.signedIn("ana", like: maya)
             let first = try await ana.get("/people/maya").text
@@ -208,9 +208,9 @@ struct SharedPageCacheTests {
             #expect(seenByBen.shows("Reserved by ana"))
             #expect(seenByBen.text.components(separatedBy: "Reserve as a gift").count == 3)
             #expect(!(try await maya.get("/wishlist")).text.contains("Reserved"), "the owner never sees a reservation")
-            let cancelledGeneration = try await database.pageRead { try $0.household.memberWishlistGeneration(ownerID: 1) }
+            let cancelledGeneration = try await database.pageRead { try $0.household.memberWishlistGeneration(ownerID: UserID(1)) }
             #expect(try await ana.post("/reservations/\(home.itemIDs[2])/delete", []).status == .seeOther)
-            #expect(try await database.pageRead { try $0.household.memberWishlistGeneration(ownerID: 1) } > cancelledGeneration)
+            #expect(try await database.pageRead { try $0.household.memberWishlistGeneration(ownerID: UserID(1)) } > cancelledGeneration)
             #expect(try await ben.get("/people/maya").text.components(separatedBy: "Reserve as a gift").count == 4, "a cancellation is seen too")
 
             try await maya.share("private")

@@ -58,9 +58,9 @@ struct DisabledAccountTests {
     }
 
     /// As `/admin`'s button does it, by an admin made for the purpose.
-    static func setDisabled(_ disabled: Bool, _ userID: Int64, _ server: WishlistServer) async throws {
-        let admin = try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'keeper'") }
-        let adminID: Int64
+    static func setDisabled(_ disabled: Bool, _ userID: UserID, _ server: WishlistServer) async throws {
+        let admin = try await server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'keeper'") }
+        let adminID: UserID
         if let admin {
             adminID = admin
         } else {

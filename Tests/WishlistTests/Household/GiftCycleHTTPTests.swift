@@ -33,7 +33,7 @@ struct GiftCycleHTTPTests {
         let store = HouseholdStore(database: home.server.database)
         let wishlist = WishlistStore(database: home.server.database)
         let (maya, ana) = try await home.server.database.pool.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'maya'")!, try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'ana'")!)
+            (try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'maya'")!, try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'ana'")!)
         }
         try await HouseholdStore(database: home.server.database).setSharing(userID: maya, .household)
         let item = ItemID(home.itemIDs[0])
@@ -41,13 +41,13 @@ struct GiftCycleHTTPTests {
         async let first = store.markBought(itemID: item, giverID: ana, true, at: Date())
         async let second = store.markBought(itemID: item, giverID: ana, true, at: Date())
         #expect(Set([try await first, try await second]) == [.changed, .unchanged])
-        let ben = try await home.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'ben'")! }
+        let ben = try await home.server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'ben'")! }
         let idea = try await GiftIdeasHTTPTests.unwishedBook(home)
         async let suggested = store.suggest(bookID: idea.id, for: maya, by: ana, note: "", at: Date())
         async let suggestedAgain = store.suggest(bookID: idea.id, for: maya, by: ben, note: "", at: Date())
         let suggestions = [try await suggested, try await suggestedAgain]
         #expect(suggestions.filter { $0 == .suggested }.count == 1 && suggestions.contains { if case .alreadySuggested = $0 { true } else { false } })
-        let ideaID = try await home.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM gift_idea")! }
+        let ideaID = try await home.server.database.pool.read { try IdeaID.fetchOne($0, sql: "SELECT id FROM gift_idea")! }
         async let reservedIdea = store.reserveIdea(ideaID: ideaID, giverID: ana, at: Date())
         async let reservedIdeaToo = store.reserveIdea(ideaID: ideaID, giverID: ben, at: Date())
         let reservations = [try await reservedIdea, try await reservedIdeaToo]

@@ -76,4 +76,23 @@ struct GiftIdeasHTTPTests {
             #expect(item?["note"] as String? == "", "the idea's note is the givers', not hers")
         }
     }
+
+    /// Issue 55: an idea's id in the path is read as every id is (``ID``): the controller read it
+    /// with `Int64.init`, which took `007` and `+7` for idea 7.
+    @Test func anIdeasIDHasOneSpelling() async throws {
+        let home = try await Household.make()
+        let book = try await Self.unwishedBook(home)
+        try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            _ = try await ana.post("/people/maya/ideas", [("book", book.id), ("note", "")])
+            let ideaID = try #require(try await ana.get("/people/maya/ideas").text.firstMatch(of: /data-idea="(\d+)"/)?.1)
+            for spelling in ["0\(ideaID)", "+\(ideaID)"] {
+                let answer = try await ana.post("/people/maya/ideas/\(spelling)/reserve", [])
+                #expect(answer.status == .notFound && answer.shows("No such gift idea"), "\(spelling)")
+            }
+            #expect(try await ana.post("/people/maya/ideas/\(ideaID)/reserve", []).status == .seeOther)
+        }
+    }
 }

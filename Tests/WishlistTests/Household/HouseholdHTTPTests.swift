@@ -118,7 +118,7 @@ struct HouseholdHTTPTests {
             #expect(bad.status == .badRequest)
             #expect(bad.shows("Choose who may see your wishlist: only you, or everyone on this server."))
             #expect(bad.text.contains(#"id="sharing-form""#), "the Sharing page again, with the problem on it")
-            #expect(try await HouseholdStore(database: home.server.database).sharing(userID: 1) == .household, "nothing changed")
+            #expect(try await HouseholdStore(database: home.server.database).sharing(userID: UserID(1)) == .household, "nothing changed")
             #expect(try await ana.get("/people/maya?sort=shelf").status == .badRequest)
         }
     }
@@ -256,9 +256,9 @@ struct HouseholdHTTPTests {
     @Test func twoGiversReservingAtOnceGetOneReservationAndOneRefusal() async throws {
         let home = try await Household.make()
         let store = HouseholdStore(database: home.server.database)
-        try await store.setSharing(userID: 1, .household)
+        try await store.setSharing(userID: UserID(1), .household)
         let outcomes = try await withThrowingTaskGroup(of: HouseholdStore.ReserveOutcome.self) { group in
-            for giver in Int64(2)...3 {
+            for giver in [UserID(2), UserID(3)] {
                 group.addTask { try await store.reserve(itemID: ItemID(home.itemIDs[0]), giverID: giver, at: Date()) }
             }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -33,7 +33,7 @@ struct DigestOccasionsTests {
             try list(maya, "Secret", "date", "2026-11-30", "private")
             try list(bea, "Birthday", "birthday", nil, "household")
             try list(ann, "Birthday", "birthday", nil, "household")
-            return try DigestNews.read(userID: ann, editionsFetchedAfter: StoredDate(Date()), today: (2026, 11, 28), db)
+            return try DigestNews.read(userID: UserID(ann), editionsFetchedAfter: StoredDate(Date()), today: (2026, 11, 28), db)
         }
         #expect(news.occasions.map { "\($0.name) \($0.listName) \($0.daysAway)" } == ["maya Birthday 10", "maya Visit 14"])
         let text = DigestText.content(news, name: "ann", unsubscribe: "http://localhost/unsubscribe/x", site: "http://localhost").text

@@ -234,7 +234,7 @@ struct MailHTTPTests {
             let now = time.clock.now()
             let news = try await server.database.pool.read { db in
                 try ["ann", "cat", "dan"].map { name in
-                    let id = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ?", arguments: [name]))
+                    let id = try #require(try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = ?", arguments: [name]))
                     return try DigestNews.read(userID: id, editionsFetchedAfter: StoredDate(now.addingTimeInterval(-7 * 86_400)), today: zone.localDay(at: now), db)
                 }
             }

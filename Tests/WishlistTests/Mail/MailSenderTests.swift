@@ -144,7 +144,7 @@ struct MailSenderTests {
         let setup = try Self.setUp([])
         try await setup.database.pool.write { db in
             try db.execute(sql: "INSERT INTO user (username, username_key, email, email_key, password_hash, created_at) VALUES ('ann', 'ann', 'ann@example.com', 'ann@example.com', 'x', '2026-01-01 00:00:00.000')")
-            try MailOutbox.insert([1, 2, 3], sealedWith: setup.key, kind: .verification, userID: db.lastInsertedRowID, recipient: MailAddress("ann@example.com")!, now: Date(), db)
+            try MailOutbox.insert([1, 2, 3], sealedWith: setup.key, kind: .verification, userID: UserID(db.lastInsertedRowID), recipient: MailAddress("ann@example.com")!, now: Date(), db)
             try db.execute(sql: "DELETE FROM user")
         }
         #expect(try await setup.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM mail_outbox") } == 0)

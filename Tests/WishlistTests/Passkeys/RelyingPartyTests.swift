@@ -88,28 +88,28 @@ struct RelyingPartyTests {
         let rp: RelyingParty
         let database: AppDatabase
         let time: ManualClock
-        let userID: Int64
-        let otherUserID: Int64
+        let userID: UserID
+        let otherUserID: UserID
     }
 
     static func party() async throws -> Party {
         let database = try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("passkeys.sqlite").path)
         let time = ManualClock()
-        let ids = try await database.pool.write { db -> [Int64] in
+        let ids = try await database.pool.write { db -> [UserID] in
             for name in ["maya", "noor"] {
                 try db.execute(
                     sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES (?, ?, 'x', ?)",
                     arguments: [name, name, time.clock.now()]
                 )
             }
-            return try Int64.fetchAll(db, sql: "SELECT id FROM user ORDER BY id")
+            return try UserID.fetchAll(db, sql: "SELECT id FROM user ORDER BY id")
         }
         let rp = RelyingParty(publicURL: URL(string: "https://wishlist.example")!, database: database, clock: time.clock)
         return Party(rp: rp, database: database, time: time, userID: ids[0], otherUserID: ids[1])
     }
 
     /// Registers `authenticator` for `userID` and returns it with the user's handle set.
-    static func registered(_ authenticator: SoftwareAuthenticator, _ party: Party, userID: Int64? = nil) async throws -> SoftwareAuthenticator {
+    static func registered(_ authenticator: SoftwareAuthenticator, _ party: Party, userID: UserID? = nil) async throws -> SoftwareAuthenticator {
         var authenticator = authenticator
         let userID = userID ?? party.userID
         let options = try await party.rp.registrationOptions(userID: userID, username: "maya")
@@ -119,7 +119,7 @@ struct RelyingPartyTests {
         return authenticator
     }
 
-    static func signIn(_ party: Party, _ assertion: SoftwareAuthenticator.Assertion) async throws -> Int64 {
+    static func signIn(_ party: Party, _ assertion: SoftwareAuthenticator.Assertion) async throws -> UserID {
         try await party.rp.signIn(
             credentialID: assertion.credentialID, clientDataJSON: assertion.clientData, authenticatorData: assertion.authenticatorData,
             signature: assertion.signature, userHandle: assertion.userHandle
@@ -165,7 +165,7 @@ struct RelyingPartyTests {
     @Test func registrationRefusesEveryWrongField() async throws {
         let party = try await Self.party()
         var authenticator = SoftwareAuthenticator.es256()
-        func register(_ make: (inout SoftwareAuthenticator, [UInt8]) -> ([UInt8], [UInt8]), userID: Int64? = nil) async -> PasskeyRefusal? {
+        func register(_ make: (inout SoftwareAuthenticator, [UInt8]) -> ([UInt8], [UInt8]), userID: UserID? = nil) async -> PasskeyRefusal? {
             var copy = authenticator
             let challenge: [UInt8]
             do { challenge = try await party.rp.registrationOptions(userID: party.userID, username: "maya").challenge } catch { return nil }
@@ -289,8 +289,8 @@ struct RelyingPartyTests {
         let party = try await Self.party()
         var authenticator = try await Self.registered(.es256(), party)
         let passkey = try #require(try await party.rp.store.passkeys(userID: party.userID).first)
-        #expect(try await party.rp.store.remove(passkeyID: PasskeyID(passkey.id), userID: party.otherUserID) == false, "not someone else's")
-        #expect(try await party.rp.store.remove(passkeyID: PasskeyID(passkey.id), userID: party.userID))
+        #expect(try await party.rp.store.remove(passkeyID: passkey.id, userID: party.otherUserID) == false, "not someone else's")
+        #expect(try await party.rp.store.remove(passkeyID: passkey.id, userID: party.userID))
         #expect(await Self.refusal {
             _ = try await Self.signIn(party, try authenticator.assertion(challenge: try await party.rp.signInChallenge()))
         } == .unknownCredential)
@@ -310,11 +310,11 @@ struct RelyingPartyTests {
 extension RelyingParty {
     static let testBrowser = PasskeyStore.Asker(cookieToken: "the test browser", address: "127.0.0.1")
 
-    func registrationOptions(userID: Int64, username: String) async throws -> RegistrationOptions {
+    func registrationOptions(userID: UserID, username: String) async throws -> RegistrationOptions {
         try await registrationOptions(userID: userID, username: username, for: Self.testBrowser)
     }
 
-    func register(userID: Int64, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8]) async throws {
+    func register(userID: UserID, name: String, clientDataJSON: [UInt8], attestationObject: [UInt8]) async throws {
         try await register(userID: userID, name: name, clientDataJSON: clientDataJSON, attestationObject: attestationObject, from: Self.testBrowser)
     }
 
@@ -324,7 +324,7 @@ extension RelyingParty {
 
     func signIn(
         credentialID: [UInt8], clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], userHandle: [UInt8]?
-    ) async throws -> Int64 {
+    ) async throws -> UserID {
         try await signIn(
             credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature,
             userHandle: userHandle, from: Self.testBrowser

@@ -1,4 +1,5 @@
 import CPictureCodec
+import CTestPictures
 import Testing
 @testable import WishlistCore
 

@@ -18,7 +18,7 @@ struct HouseholdFiguresTests {
             SELECT book_id, COUNT(*) AS wanted, 0 AS rating_sum, 0 AS rating_count
             FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id
             WHERE book_id IS NOT NULL AND user.sharing = 'household' AND user.disabled_at IS NULL
-                AND \(AppDatabase.onHouseholdList("wishlist_item.id")) GROUP BY book_id
+                AND \(Migrations.onHouseholdList("wishlist_item.id")) GROUP BY book_id
             UNION ALL
             SELECT book_id, 0, SUM(rating), COUNT(*) FROM reading JOIN user ON user.id = reading.user_id
             WHERE book_id IS NOT NULL AND rating IS NOT NULL AND user.sharing = 'household' AND user.disabled_at IS NULL GROUP BY book_id

@@ -92,7 +92,7 @@ struct ProfileHTTPTests {
     @Test func aLongShelfComesAHundredBooksAPageOnBooksIveReadAndOnTheMembersPage() async throws {
         let home = try await Household.make()
         try await home.server.database.pool.write { db in
-            let mayaID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'maya'"))
+            let mayaID = try #require(try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'maya'"))
             for number in 1...130 {
                 try db.execute(
                     sql: "INSERT INTO reading (user_id, title, author, finished_on, updated_at) VALUES (?, ?, 'A. Reader', ?, ?)",

@@ -230,8 +230,8 @@ struct ReadingHTTPTests {
             let imported = try await WishlistHTTPTests().upload(exported.text, as: &ben)
             #expect(imported.text.contains(#"<li id="import-read-added"><strong>2</strong>"#))
             let store = ReadingStore(database: home.server.database)
-            let anas = try await store.readings(userID: 2, sort: .title)
-            let bens = try await store.readings(userID: 3, sort: .title)
+            let anas = try await store.readings(userID: UserID(2), sort: .title)
+            let bens = try await store.readings(userID: UserID(3), sort: .title)
             #expect(bens.map { [$0.bookID, $0.title, $0.rating.map(String.init), $0.review, $0.finished?.text] }
                 == anas.map { [$0.bookID, $0.title, $0.rating.map(String.init), $0.review, $0.finished?.text] })
             #expect(bens.first { $0.bookID == books[0] }?.review == "Line one,\n\"line\" two")

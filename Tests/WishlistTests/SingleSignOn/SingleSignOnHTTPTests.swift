@@ -159,7 +159,7 @@ struct SingleSignOnHTTPTests {
                 setup, "No account here is linked to that single sign-on identity, and on this server accounts are made by invitation."
             )
             let invites = Invites(database: setup.server.database, clock: setup.time.clock)
-            let admin = Administration.Actor(userID: 0, username: "root")
+            let admin = Administration.Actor(userID: UserID(0), username: "root")
             let invite = try await invites.create(by: admin)
             try await TestApp.run(setup.server) { browser in
                 let signup = try await browser.get("/signup?invite=\(invite)")
@@ -374,7 +374,11 @@ struct SingleSignOnHTTPTests {
                 #expect(try await Self.signIn(&browser, setup, subject: "sub-maya").status == .seeOther)
                 #expect(try await Self.usernames(setup.server) == ["maya"], "signed in to maya, no new account")
 
-                let id = try await setup.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM sign_in_identity") }!
+                let id = try await setup.server.database.pool.read { try IdentityID.fetchOne($0, sql: "SELECT id FROM sign_in_identity") }!
+                for spelling in ["0\(id)", "+\(id)"] {
+                    let other = try await browser.post("/settings/single-sign-on/\(spelling)/unlink", [])
+                    #expect(other.status == .notFound, "an id has one spelling (IdentityID): \(spelling)")
+                }
                 #expect(try await browser.post("/settings/single-sign-on/\(id)/unlink", []).location == "/settings/sign-in?done=identity-unlinked#flash")
                 #expect(try await browser.post("/settings/single-sign-on/\(id)/unlink", []).status == .notFound)
             }
@@ -435,7 +439,7 @@ struct SingleSignOnHTTPTests {
 
                 let started = try await Self.startLinking(&browser)
                 #expect(started.authorizationURL.hasPrefix(origin + "/"))
-                let linking = try await setup.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT user_id FROM sign_in_attempt") }
+                let linking = try await setup.server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT user_id FROM sign_in_attempt") }
                 #expect(linking == (try await AdminHTTPTests.userID("maya", setup.server)))
             }
         }

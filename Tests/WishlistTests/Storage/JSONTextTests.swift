@@ -19,7 +19,7 @@ struct JSONTextTests {
         let owner = try await server.accounts.createUser(username: "owner", password: "correct horse battery")
         let other = try await server.accounts.createUser(username: "other", password: "correct horse battery")
         let expected = try await server.database.pool.write { db in
-            var expected: [String: Int64] = [:]
+            var expected: [String: ItemID] = [:]
             for (index, book) in Self.awkward.enumerated() {
                 let userID = index == 1 ? other.id : owner.id
                 try db.execute(
@@ -30,7 +30,7 @@ struct JSONTextTests {
                         """,
                     arguments: [userID, book, Date()]
                 )
-                if userID == owner.id, index % 2 == 0 { expected[book] = db.lastInsertedRowID }
+                if userID == owner.id, index % 2 == 0 { expected[book] = ItemID(db.lastInsertedRowID) }
             }
             return expected
         }

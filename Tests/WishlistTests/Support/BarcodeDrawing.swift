@@ -1,5 +1,6 @@
 import Foundation
 import CPictureCodec
+import CTestPictures
 @testable import WishlistCore
 
 /// Barcodes the tests draw themselves, as a printer would: EAN-13's bars (GS1's L, G and R codes,

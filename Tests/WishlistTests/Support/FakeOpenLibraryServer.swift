@@ -1,4 +1,5 @@
 import CPictureCodec
+import CTestPictures
 import Foundation
 import Hummingbird
 import HummingbirdTesting

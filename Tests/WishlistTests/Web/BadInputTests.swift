@@ -293,8 +293,8 @@ struct BadInputTests {
     @Test func householdAndAdminForms() async throws {
         try await Self.withOwner { browser, fixture, server in
             let ids = try await server.database.pool.read { db in
-                (try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'owner'")!,
-                 try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'other'")!)
+                (try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'owner'")!,
+                 try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'other'")!)
             }
             try await HouseholdStore(database: server.database).setSharing(userID: ids.1, .household)
             try await Self.sweep(

@@ -15,7 +15,7 @@ struct PageLoadersTests {
     /// What the probe loader saw.
     struct Probe: Sendable, Equatable {
         let name: String
-        let userID: Int64
+        let userID: UserID
         let wishlistCount: Int
         let inTransaction: Bool
     }
@@ -24,7 +24,7 @@ struct PageLoadersTests {
     struct Setup: Sendable {
         let client: any TestClientProtocol
         let cookie: String
-        let userID: Int64
+        let userID: UserID
         let server: WishlistServer
         /// How many times the probe loader ran.
         let loads: Counter
@@ -41,7 +41,7 @@ struct PageLoadersTests {
     }
 
     /// A router with only the session middleware and four routes that say what the loader left them.
-    static func withProbe(_ body: @escaping @Sendable (any TestClientProtocol, _ cookie: String, _ userID: Int64) async throws -> Void) async throws {
+    static func withProbe(_ body: @escaping @Sendable (any TestClientProtocol, _ cookie: String, _ userID: UserID) async throws -> Void) async throws {
         try await withProbe { setup in try await body(setup.client, setup.cookie, setup.userID) }
     }
 

@@ -63,8 +63,8 @@ struct ImportInSlicesTests {
         }
     }
 
-    static func userID(_ username: String, _ database: AppDatabase) async throws -> Int64 {
-        try await database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = ?", arguments: [username])! }
+    static func userID(_ username: String, _ database: AppDatabase) async throws -> UserID {
+        try await database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = ?", arguments: [username])! }
     }
 
     /// What an import writes: her wishes and readings, the books no list has, the imports under way.
@@ -115,12 +115,12 @@ struct ImportInSlicesTests {
         // A giver's idea for a book of the file, reserved: her import would make it her wish.
         let giverID = try await database.pool.write { db in
             try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('giver', 'giver', 'x', ?)", arguments: [Date()])
-            return db.lastInsertedRowID
+            return UserID(db.lastInsertedRowID)
         }
         let household = HouseholdStore(database: database)
         try await household.setSharing(userID: userID, .household)
         #expect(try await household.suggest(bookID: "9780000000101", for: userID, by: giverID, note: "", at: Date()) == .suggested)
-        let ideaID = try await database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM gift_idea") } ?? 0
+        let ideaID = try await database.pool.read { try IdeaID.fetchOne($0, sql: "SELECT id FROM gift_idea") } ?? IdeaID(0)
         #expect(try await household.reserveIdea(ideaID: ideaID, giverID: giverID, at: Date()) == .reserved)
         let before = try await Self.counts(database)
         let export = Self.export(95, catalog: ["9780000000101"])
@@ -151,8 +151,8 @@ struct ImportInSlicesTests {
                 id: "", title: "Half Imported", author: "", contributor: "", publisher: "", description: "", price: nil,
                 isbn10: "", isbn13: Self.isbn13(7), otherISBNs: [], imageURL: nil, imageWidth: 0, imageHeight: 0, buyLinks: [], readingLinks: []
             )
-            let book = try AddedBookStore.book(forImported: half, at: Date(), importID: 7, db)
-            #expect(try WishlistStore.insertImported(book, userID: userID, note: "", addedAt: Date(), importID: 7, db))
+            let book = try AddedBookStore.book(forImported: half, at: Date(), importID: ImportID(7), db)
+            #expect(try WishlistStore.insertImported(book, userID: userID, note: "", addedAt: Date(), importID: ImportID(7), db))
         }
         #expect(try await Self.counts(first.database).prefix(4) == [1, 0, 1, 1])
 

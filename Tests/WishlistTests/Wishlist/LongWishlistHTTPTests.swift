@@ -14,7 +14,7 @@ struct LongWishlistHTTPTests {
     /// pages must break ties, every tenth one titled "Twin".
     static func fill(_ server: WishlistServer, _ username: String, count: Int) async throws -> [Int64] {
         try await server.database.pool.write { db in
-            let userID = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ?", arguments: [username])!
+            let userID = try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username = ?", arguments: [username])!
             let start = Date(timeIntervalSince1970: 1_700_000_000)
             return try (1...count).map { number in
                 try db.execute(
@@ -51,8 +51,8 @@ struct LongWishlistHTTPTests {
                     seen += Self.itemIDs(on: page)
                 }
                 #expect(seen.count == 250 && Set(seen) == Set(ids), "\(sort): every book once")
-                let userID = try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'reader'")! }
-                let expected = try await WishlistStore(database: server.database).items(userID: userID, sort: sort).map(\.id)
+                let userID = try await server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = 'reader'")! }
+                let expected = try await WishlistStore(database: server.database).items(userID: userID, sort: sort).map(\.id.rawValue)
                 #expect(seen == expected, "\(sort): the pages in the list's order")
             }
             let first = try await browser.get("/wishlist?sort=title")

@@ -64,7 +64,7 @@ struct WishListsHTTPTests {
             #expect(edit.text.contains(#"value="2027-03-12""#) && edit.text.contains(#"value="private" checked"#))
             let saved = try await maya.post("/wishlist/lists/\(trip)", [("name", "Spring trip"), ("occasion", "christmas"), ("date", ""), ("visibility", "household")])
             #expect(saved.location == "/wishlist?list=\(trip)")
-            let list = try #require(try await WishListStore(database: home.server.database).list(id: ListID(trip), ownerID: 1))
+            let list = try #require(try await WishListStore(database: home.server.database).list(id: ListID(trip), ownerID: UserID(1)))
             #expect(list.name == "Spring trip" && list.occasion == .christmas && list.occasionDate == nil && list.visibility == .household)
             #expect(!(try await maya.get("/wishlist/lists/1")).text.contains("delete-list-form"), "the default list has no delete form")
         }
@@ -154,17 +154,17 @@ struct WishListsHTTPTests {
         let store = WishListStore(database: home.server.database)
         let checked = try WishListDraft(name: "Birthday", occasion: "birthday", date: "", visibility: "household").checked().get()
         for _ in 0..<2 {
-            let list = try await store.create(checked, ownerID: 1, at: Date())
-            _ = try await store.place(itemID: ItemID(home.itemIDs[0]), on: [list.id], ownerID: 1)
-            async let first = store.delete(id: list.id, ownerID: 1, deleteWants: false)
-            async let second = store.delete(id: list.id, ownerID: 1, deleteWants: false)
+            let list = try await store.create(checked, ownerID: UserID(1), at: Date())
+            _ = try await store.place(itemID: ItemID(home.itemIDs[0]), on: [list.id], ownerID: UserID(1))
+            async let first = store.delete(id: list.id, ownerID: UserID(1), deleteWants: false)
+            async let second = store.delete(id: list.id, ownerID: UserID(1), deleteWants: false)
             let answers: Set = [try await first, try await second]
             #expect(answers == [.deleted, .notFound])
             #expect(try await Self.lists(of: home.itemIDs[0], home.server) == [1])
         }
-        let other = try await store.create(checked, ownerID: 1, at: Date())
-        async let moved = store.place(itemID: ItemID(home.itemIDs[1]), on: [other.id], ownerID: 1)
-        async let copied = store.place(itemID: ItemID(home.itemIDs[1]), on: [ListID(1), other.id], ownerID: 1)
+        let other = try await store.create(checked, ownerID: UserID(1), at: Date())
+        async let moved = store.place(itemID: ItemID(home.itemIDs[1]), on: [other.id], ownerID: UserID(1))
+        async let copied = store.place(itemID: ItemID(home.itemIDs[1]), on: [ListID(1), other.id], ownerID: UserID(1))
         let (movedAnswer, copiedAnswer) = (try await moved, try await copied)
         #expect(movedAnswer == .saved && copiedAnswer == .saved)
         #expect(try await Self.lists(of: home.itemIDs[1], home.server).count >= 1, "never on no list")

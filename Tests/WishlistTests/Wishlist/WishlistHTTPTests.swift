@@ -130,7 +130,7 @@ struct WishlistHTTPTests {
                 time.advance(by: 60)
             }
             let store = WishlistStore(database: server.database)
-            let user = try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM user")! }
+            let user = try await server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user")! }
             let titles = { (sort: WishlistSort) in try await store.items(userID: user, sort: sort).map(\.title) }
             let newest = try await browser.get("/wishlist").text
             let added = try await titles(.added)
@@ -262,7 +262,7 @@ struct WishlistHTTPTests {
             try await browser.get("/wishlist")
             let response = try await upload(csv, as: &browser)
             #expect(response.status == .ok)
-            let items = try await WishlistStore(database: server.database).items(userID: 1, sort: .title)
+            let items = try await WishlistStore(database: server.database).items(userID: UserID(1), sort: .title)
             #expect(items.map(\.bookID) .contains(Self.sharedBook))
             let ownBook = try #require(items.first { $0.title == "A Book Nobody Lists" }?.bookID, "a book no list carries gets a book of its own")
             #expect(ownBook.hasPrefix("added-"))
@@ -270,7 +270,7 @@ struct WishlistHTTPTests {
             #expect(items.count == 2)
             #expect(items.first { $0.bookID == Self.sharedBook }?.note == "from my shelf")
             #expect(response.shows("Half Read"), "the skipped row is named")
-            let read = try await ReadingStore(database: server.database).readings(userID: 1, sort: .title)
+            let read = try await ReadingStore(database: server.database).readings(userID: UserID(1), sort: .title)
             #expect(read.map(\.title) == ["Already Read"])
             #expect(response.text.contains(#"<li id="import-read-added"><strong>1</strong>"#))
         }

@@ -22,20 +22,20 @@ struct WishlistImportTests {
     }
 
     /// A database whose catalog holds `books` on one list, and the id of a user to import for.
-    static func database(catalog books: [CatalogBook]) async throws -> (AppDatabase, Int64) {
+    static func database(catalog books: [CatalogBook]) async throws -> (AppDatabase, UserID) {
         let database = try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("import.sqlite").path)
         let entries = books.enumerated().map { CatalogEdition.Entry(rank: $0.offset + 1, rankLastWeek: 0, weeksOnList: 1, book: $0.element) }
         let edition = CatalogEdition(listNameEncoded: "fiction", displayName: "Fiction", frequency: .weekly, publishedDate: "2026-09-20", entries: entries)
         try await CatalogStore(database: database).store(edition, fetchedAt: importedAt)
         let userID = try await database.pool.write { db in
             try db.execute(sql: "INSERT INTO user (username, username_key, password_hash, created_at) VALUES ('reader', 'reader', 'x', ?)", arguments: [importedAt])
-            return db.lastInsertedRowID
+            return UserID(db.lastInsertedRowID)
         }
         return (database, userID)
     }
 
     /// What importing `books` did, in one run of the importer.
-    static func importing(_ books: [GoodreadsImportedBook], into database: AppDatabase, userID: Int64) async throws -> WishlistImportSummary {
+    static func importing(_ books: [GoodreadsImportedBook], into database: AppDatabase, userID: UserID) async throws -> WishlistImportSummary {
         let outcome = try await GoodreadsImporter(database: database).run(books, userID: userID, at: importedAt)
         guard case .imported(let summary) = outcome else {
             Issue.record("the import did not run: \(outcome)")

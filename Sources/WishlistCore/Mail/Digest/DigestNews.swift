@@ -37,7 +37,7 @@ public struct DigestNews: Sendable, Equatable {
         /// The owner's name to show (``MemberName``).
         public let name: String
         public let listName: String
-        public let listID: Int64
+        public let listID: ListID
         public let daysAway: Int
     }
 
@@ -54,7 +54,7 @@ public struct DigestNews: Sendable, Equatable {
     public var isEmpty: Bool { newOnLists.isEmpty && newFromAuthors.isEmpty && wishlistMoves.isEmpty && birthdays.isEmpty && occasions.isEmpty }
 
     /// Reads the news for `userID` from the editions fetched after `since` (a stored date).
-    static func read(userID: Int64, editionsFetchedAfter since: StoredDate, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> DigestNews {
+    static func read(userID: UserID, editionsFetchedAfter since: StoredDate, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> DigestNews {
         DigestNews(
             newOnLists: try newOnFavoriteLists(userID, since, db),
             newFromAuthors: try newFromFollowedAuthors(userID, since, db),
@@ -78,7 +78,7 @@ public struct DigestNews: Sendable, Equatable {
         )
         """
 
-    private static func newOnFavoriteLists(_ userID: Int64, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
+    private static func newOnFavoriteLists(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
         try Row.fetchAll(db, sql: """
             WITH \(recentEditions)
             SELECT recent.display_name, entry.rank, book.title, book.author, book.id FROM recent
@@ -95,7 +95,7 @@ public struct DigestNews: Sendable, Equatable {
     }
 
     /// The books by the authors she follows (``AuthorStore``) that entered any list in the window.
-    private static func newFromFollowedAuthors(_ userID: Int64, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
+    private static func newFromFollowedAuthors(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [NewOnList] {
         try Row.fetchAll(db, sql: """
             WITH \(recentEditions),
             followed_books AS (
@@ -118,7 +118,7 @@ public struct DigestNews: Sendable, Equatable {
 
     /// Her wishlist's books that entered a list, left it, or reached a better rank than in any
     /// edition before, in the editions of the window (any list, favourite or not).
-    private static func wishlistMoves(_ userID: Int64, _ since: StoredDate, _ db: Database) throws -> [WishlistMove] {
+    private static func wishlistMoves(_ userID: UserID, _ since: StoredDate, _ db: Database) throws -> [WishlistMove] {
         try Row.fetchAll(db, sql: """
             WITH \(recentEditions),
             wished AS (SELECT book_id FROM wishlist_item WHERE user_id = ?1 AND book_id IS NOT NULL),
@@ -153,20 +153,20 @@ public struct DigestNews: Sendable, Equatable {
     }
 
     /// The shared lists of the members who share whose occasion is in the next 14 days, soonest first.
-    private static func occasions(excluding userID: Int64, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [OccasionComing] {
+    private static func occasions(excluding userID: UserID, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [OccasionComing] {
         try WishListStore.Reader(db: db).sharedOccasions(excluding: userID).flatMap { member in
             member.lists.compactMap { list in
                 list.daysUntilOccasion(birthday: member.birthday, from: today).flatMap { days in
                     days <= occasionDays
-                        ? OccasionComing(username: member.username, name: member.name, listName: list.name, listID: list.id.rawValue, daysAway: days) : nil
+                        ? OccasionComing(username: member.username, name: member.name, listName: list.name, listID: list.id, daysAway: days) : nil
                 }
             }
         }
-        .sorted { ($0.daysAway, $0.name.lowercased(), $0.listID) < ($1.daysAway, $1.name.lowercased(), $1.listID) }
+        .sorted { ($0.daysAway, $0.name.lowercased(), $0.listID.rawValue) < ($1.daysAway, $1.name.lowercased(), $1.listID.rawValue) }
     }
 
     /// The birthdays in the next 7 days of the members who share, as the People page shows them.
-    private static func birthdays(excluding userID: Int64, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [BirthdayComing] {
+    private static func birthdays(excluding userID: UserID, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [BirthdayComing] {
         try ProfileStore.Reader(db: db).birthdays(excluding: userID)
             .map { BirthdayComing(username: $0.username, name: $0.name, date: $0.birthday.text, daysAway: $0.birthday.daysUntil(from: today)) }
             .filter { $0.daysAway <= 7 }

@@ -48,7 +48,7 @@ public struct DigestService: Service {
         let today = timeZone.localDay(at: now)
         let week = Self.monday(of: today)
         let due = try await database.pool.read { db in
-            try Int64.fetchAll(db, sql: """
+            try UserID.fetchAll(db, sql: """
                 SELECT id FROM user WHERE digest_weekly AND email_verified_at IS NOT NULL AND disabled_at IS NULL
                     AND (digest_week IS NULL OR digest_week < ?)
                 """, arguments: [week])
@@ -62,7 +62,7 @@ public struct DigestService: Service {
     }
 
     /// Marks the week done for the member and, when there is news, queues her digest with it.
-    private func queueDigest(userID: Int64, week: String, today: (year: Int, month: Int, day: Int), now: Date) async throws -> Bool {
+    private func queueDigest(userID: UserID, week: String, today: (year: Int, month: Int, day: Int), now: Date) async throws -> Bool {
         try await database.pool.write { db in
             // Read again inside the transaction: another process may have done this week already.
             guard try Bool.fetchOne(db, sql: "SELECT digest_week IS NULL OR digest_week < ? FROM user WHERE id = ?", arguments: [week, userID]) == true
@@ -98,7 +98,7 @@ public struct UnsubscribeLinks: Sendable {
         self.database = database
     }
 
-    static func create(userID: Int64, now: Date, _ db: Database) throws -> String {
+    static func create(userID: UserID, now: Date, _ db: Database) throws -> String {
         let token = SecureRandom.token()
         try db.execute(
             sql: "INSERT INTO unsubscribe_link (token_hash, user_id, created_at) VALUES (?, ?, ?)",
@@ -119,7 +119,7 @@ public struct UnsubscribeLinks: Sendable {
     public func unsubscribe(token: String) async throws -> Bool {
         guard token.utf8.count == 43 else { return false }
         return try await database.pool.write { db in
-            guard let userID = try Int64.fetchOne(
+            guard let userID = try UserID.fetchOne(
                 db, sql: "SELECT user_id FROM unsubscribe_link WHERE token_hash = ?", arguments: [SessionStore.fingerprint(token)]
             ) else { return false }
             try db.execute(sql: "UPDATE user SET digest_weekly = 0 WHERE id = ?", arguments: [userID])

@@ -123,7 +123,7 @@ struct WishlistMarks<Slot: Sendable>: Sendable {
 
     var byteCount: Int { add.byteCount + on.byteCount }
 
-    func mark(itemID: Int64?) -> SharedHTML<Slot> { itemID == nil ? add : on }
+    func mark(itemID: ItemID?) -> SharedHTML<Slot> { itemID == nil ? add : on }
 }
 
 /// The rendered pages kept, one cache per kind of page.

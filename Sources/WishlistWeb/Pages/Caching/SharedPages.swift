@@ -152,7 +152,7 @@ struct WishlistPageKey: SharedPageKey {
 
     let page: Page
     /// Whose wishlist: the visitor's own, or the member's the others see.
-    let ownerID: Int64
+    let ownerID: UserID
     let sort: WishlistSort
     /// Which page of a long wishlist (``PagedList``), as asked for.
     let pageNumber: Int
@@ -213,11 +213,11 @@ struct WishlistPage: SharedPage {
     /// giver who holds it (mark bought, the card, cancel) and for everyone else (reserve, or who
     /// has it), with slots for the visitor's token.
     struct ReservationActions: Sendable {
-        let holderID: Int64?
+        let holderID: UserID?
         let forOthers: SharedHTML<Slot>
         let forHolder: SharedHTML<Slot>?
 
-        func seen(by viewerID: Int64?) -> SharedHTML<Slot> {
+        func seen(by viewerID: UserID?) -> SharedHTML<Slot> {
             if let forHolder, holderID == viewerID { forHolder } else { forOthers }
         }
 
@@ -241,7 +241,7 @@ extension MemberAboutCache {
 }
 
 struct MemberAboutKey: SharedPageKey {
-    let ownerID: Int64
+    let ownerID: UserID
     /// The year her profile counts the books she read in.
     let readingYear: Int
     var generation: Int64

@@ -1,4 +1,5 @@
-// For the tests only (TestPictures.h).
+// For the tests only (TestPictures.h), in a target only the test target depends on; it reaches the
+// codec's own libjpeg error handling through its internal header.
 
 #include "TestPictures.h"
 #include "codec_internal.h"

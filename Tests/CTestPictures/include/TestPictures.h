@@ -1,7 +1,7 @@
 #ifndef TEST_PICTURES_H
 #define TEST_PICTURES_H
 
-#include "PictureCodec.h"
+#include <PictureCodec.h>
 
 // For the tests only, which make their pictures as they run instead of committing binary files.
 

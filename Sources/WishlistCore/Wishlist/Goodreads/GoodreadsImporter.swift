@@ -45,7 +45,7 @@ public final class GoodreadsImporter: Sendable {
     /// which pauses an import between slices or fails it there.
     let betweenSlices: @Sendable () async throws -> Void
     /// The members whose import is under way in this process.
-    private let importing = Mutex<Set<Int64>>([])
+    private let importing = Mutex<Set<UserID>>([])
 
     public init(database: AppDatabase, slice: Slice = .standard, betweenSlices: @escaping @Sendable () async throws -> Void = {}) {
         self.database = database
@@ -56,13 +56,13 @@ public final class GoodreadsImporter: Sendable {
     /// Imports `books` for the member, her wishes onto `list` (one of hers, which the caller
     /// checked) or her default list. When it throws, nothing of it is left (or, should even
     /// deleting it fail, it is deleted at the next start or her next import).
-    public func run(_ books: [GoodreadsImportedBook], userID: Int64, list: ListID? = nil, at now: Date) async throws -> Outcome {
+    public func run(_ books: [GoodreadsImportedBook], userID: UserID, list: ListID? = nil, at now: Date) async throws -> Outcome {
         guard importing.withLock({ $0.insert(userID).inserted }) else { return .alreadyImporting }
         defer { _ = importing.withLock { $0.remove(userID) } }
         try await rollBackUnfinished(userID: userID)
         let importID = try await database.pool.write { db in
             try db.execute(sql: "INSERT INTO goodreads_import (user_id, started_at) VALUES (?, ?)", arguments: [userID, StoredDate(now)])
-            return db.lastInsertedRowID
+            return ImportID(db.lastInsertedRowID)
         }
         do {
             let summary = try await write(books, importID: importID, userID: userID, list: list, at: now)
@@ -77,9 +77,9 @@ public final class GoodreadsImporter: Sendable {
 
     /// Deletes what the imports left that never finished: all of them at start, before the
     /// server takes requests, or the member's own before she imports again.
-    public func rollBackUnfinished(userID: Int64? = nil) async throws {
+    public func rollBackUnfinished(userID: UserID? = nil) async throws {
         let unfinished = try await database.pool.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM goodreads_import WHERE ?1 IS NULL OR user_id = ?1", arguments: [userID])
+            try ImportID.fetchAll(db, sql: "SELECT id FROM goodreads_import WHERE ?1 IS NULL OR user_id = ?1", arguments: [userID])
         }
         for importID in unfinished {
             try await rollBack(importID: importID)
@@ -106,7 +106,7 @@ public final class GoodreadsImporter: Sendable {
         }
     }
 
-    private func write(_ books: [GoodreadsImportedBook], importID: Int64, userID: Int64, list: ListID?, at now: Date) async throws -> WishlistImportSummary {
+    private func write(_ books: [GoodreadsImportedBook], importID: ImportID, userID: UserID, list: ListID?, at now: Date) async throws -> WishlistImportSummary {
         let shelved = books.filter { $0.shelf == .toRead } + books.filter { $0.shelf == .read }
         let progress = try await database.pool.read { db in
             Progress(
@@ -128,7 +128,7 @@ public final class GoodreadsImporter: Sendable {
 
     /// One row of the file: a wish or a reading, unless the member has the book already.
     private static func add(
-        _ row: (book: GoodreadsImportedBook, match: CatalogBook), importID: Int64, userID: Int64, list: ListID?, at now: Date,
+        _ row: (book: GoodreadsImportedBook, match: CatalogBook), importID: ImportID, userID: UserID, list: ListID?, at now: Date,
         _ state: inout Progress.State, _ db: Database
     ) throws {
         let imported = row.book
@@ -155,7 +155,7 @@ public final class GoodreadsImporter: Sendable {
     /// The last step, in one transaction: the gift ideas for books she now wishes for become
     /// reservations of her new wishes (as when she adds a book herself), and the import is done.
     /// Until here a failure takes everything away, ideas included.
-    private static func finish(importID: Int64, userID: Int64, _ db: Database) throws {
+    private static func finish(importID: ImportID, userID: UserID, _ db: Database) throws {
         let wished = try Row.fetchAll(
             db,
             sql: """
@@ -175,7 +175,7 @@ public final class GoodreadsImporter: Sendable {
 
     /// Deletes every row the import wrote, its wishes and readings, then the books it added
     /// that nobody else has come to use meanwhile, then the import itself.
-    private func rollBack(importID: Int64) async throws {
+    private func rollBack(importID: ImportID) async throws {
         for table in ["wishlist_item", "reading"] {
             try await inSlices { db in
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id = (SELECT id FROM \(table) WHERE import_id = ? LIMIT 1)")

@@ -1,6 +1,7 @@
 import GRDB
 
-extension AppDatabase {
+// Migration "29-authors"; the database it leaves, with rows, is the upgrade fixture `Tests/WishlistTests/Storage/Upgrades/schema-29.sql`.
+extension Migrations {
     /// Authors (issue 52): each list's book's credits, one row a person its byline names
     /// (``Byline``), matched by ``AuthorKey``; and the authors members follow. The credits of the
     /// books already stored are read from their bylines here; from now on the catalog writes them

@@ -1,6 +1,7 @@
 import GRDB
 
-extension AppDatabase {
+// Migration "30-occasions"; the database it leaves, with rows, is the upgrade fixture `Tests/WishlistTests/Storage/Upgrades/schema-30.sql`.
+extension Migrations {
     /// Occasions (issue 51): a member's wants grouped in lists, each with an occasion and a
     /// visibility; a want (one `wishlist_item` row, with its note, priority and reservation) may
     /// sit on several lists.

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Splits RFC 4180 text into records, remembering the line each starts on.
+///
+/// Works on UTF-8 bytes: every delimiter is ASCII, so splitting there never cuts a character,
+/// and CRLF stays two bytes instead of one Character.
+struct CSVRecordReader {
+    struct Record {
+        let line: Int
+        let fields: [String]
+    }
+
+    private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+
+    private let bytes: [UInt8]
+    private var position = 0
+    private var line = 1
+
+    init(_ text: String) {
+        let bytes = Array(text.utf8)
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        self.bytes = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+    }
+
+    /// The next record, passing over blank lines; nil at the end of the text.
+    mutating func next() throws(GoodreadsCSVError) -> Record? {
+        while consumeLineBreak() {}
+        guard position < bytes.count else { return nil }
+        let startLine = line
+        var fields: [String] = []
+        while true {
+            fields.append(try readField())
+            guard position < bytes.count, bytes[position] == Self.comma else { break }
+            position += 1
+        }
+        _ = consumeLineBreak()
+        return Record(line: startLine, fields: fields)
+    }
+
+    /// Reads one field, leaving `position` on the comma, line break or end that follows it.
+    private mutating func readField() throws(GoodreadsCSVError) -> String {
+        if position < bytes.count, bytes[position] == Self.quote {
+            return try readQuotedField()
+        }
+        let start = position
+        while position < bytes.count {
+            switch bytes[position] {
+            case Self.comma, Self.cr, Self.lf: return String(decoding: bytes[start..<position], as: UTF8.self)
+            case Self.quote: throw .strayQuote(line: line)
+            case 0: throw .nulByte(line: line)
+            default: position += 1
+            }
+        }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    private mutating func readQuotedField() throws(GoodreadsCSVError) -> String {
+        let openingLine = line
+        position += 1
+        var value: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == Self.quote {
+                position += 1
+                if position < bytes.count, bytes[position] == Self.quote {
+                    value.append(Self.quote)
+                    position += 1
+                    continue
+                }
+                guard position == bytes.count || [Self.comma, Self.cr, Self.lf].contains(bytes[position]) else {
+                    throw .textAfterClosingQuote(line: line)
+                }
+                return String(decoding: value, as: UTF8.self)
+            }
+            guard byte != 0 else { throw .nulByte(line: line) }
+            let breakStart = position
+            if consumeLineBreak() {
+                value.append(contentsOf: bytes[breakStart..<position])
+            } else {
+                value.append(byte)
+                position += 1
+            }
+        }
+        throw .unclosedQuote(line: openingLine)
+    }
+
+    /// Steps over a CRLF, LF or lone CR and counts the line; false when not at one.
+    private mutating func consumeLineBreak() -> Bool {
+        guard position < bytes.count else { return false }
+        switch bytes[position] {
+        case Self.lf:
+            position += 1
+        case Self.cr:
+            position += 1
+            if position < bytes.count, bytes[position] == Self.lf { position += 1 }
+        default:
+            return false
+        }
+        line += 1
+        return true
+    }
+}

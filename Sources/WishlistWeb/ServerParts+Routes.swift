@@ -1,0 +1,116 @@
+import Hummingbird
+import WishlistCore
+
+extension ServerParts {
+    /// Every controller's routes. The pages people spend their time on come first: Hummingbird's
+    /// router tries a path's first component against each registered one in the order they were added.
+    func addRoutes(public router: Router<AppRequestContext>, signedIn: RouterGroup<AppRequestContext>) {
+        addReadingPages(to: signedIn)
+        addSiteRoutes(to: router)
+        let singleSignOn = addSignInRoutes(public: router, signedIn: signedIn)
+        addSettingsRoutes(to: signedIn, singleSignOn: singleSignOn)
+    }
+
+    /// The catalog, the wishlist, the household, ideas, reading, profiles and added books.
+    private func addReadingPages(to signedIn: RouterGroup<AppRequestContext>) {
+        let secureCookies = config.server.secureCookies
+        CatalogController(
+            database: database, catalog: stores.catalog, pages: pages, clock: clock, wishlist: stores.wishlist, authors: stores.authors,
+            pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
+        ).addRoutes(to: signedIn, loaders: pageLoaders)
+        WishlistController(
+            database: database, wishlist: stores.wishlist, lists: stores.lists, reading: stores.reading, importer: importer,
+            catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies
+        ).addRoutes(to: signedIn, loaders: pageLoaders)
+        WishListsController(lists: stores.lists, pages: pages, clock: clock, secureCookies: secureCookies).addRoutes(to: signedIn)
+        HouseholdController(
+            database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock,
+            timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
+        ).addRoutes(to: signedIn, loaders: pageLoaders)
+        AuthorsController(database: database, authors: stores.authors, pages: pages, clock: clock).addRoutes(to: signedIn, loaders: pageLoaders)
+        IdeasController(
+            database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock, secureCookies: secureCookies
+        ).addRoutes(to: signedIn)
+        ReadingController(
+            database: database, reading: stores.reading, catalog: stores.catalog, wishlist: stores.wishlist, pages: pages, clock: clock,
+            secureCookies: secureCookies
+        ).addRoutes(to: signedIn, loaders: pageLoaders)
+        ProfileController(
+            profiles: ProfileStore(database: database), reading: stores.reading, pictures: pictures, pages: pages, clock: clock, logger: logger
+        ).addRoutes(to: signedIn)
+        AddBookController(
+            added: AddedBookStore(database: database), catalog: stores.catalog, wishlist: stores.wishlist,
+            openLibrary: OpenLibraryClient(
+                baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds
+            ),
+            covers: stores.covers, fetcher: coverFetcher, barcodes: barcodes, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
+        ).addRoutes(to: signedIn)
+    }
+
+    /// What anyone may ask for: covers, health, metrics, share links, feeds, password resets,
+    /// sign-in and sign-up, and the mail's links.
+    private func addSiteRoutes(to router: Router<AppRequestContext>) {
+        CoversController(
+            store: stores.covers, cache: coverFetcher.cache, fetcher: coverFetcher, publicDirectory: config.server.publicDirectory
+        ).addRoutes(to: router)
+        SystemController(database: database, catalog: stores.catalog).addRoutes(to: router)
+        if config.metrics.enabled {
+            let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
+            MetricsController(
+                metrics: metrics, gauges: gauges, pageCaches: pageCaches, allowFrom: config.metrics.allowFrom, addressing: addressing
+            ).addRoutes(to: router)
+        }
+        ShareLinkController(shareLinks: stores.shareLinks, wishlist: stores.wishlist, lists: stores.lists, pages: pages).addRoutes(to: router)
+        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
+        CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
+        PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
+        let oidc = config.accounts.oidc
+        AccountsController(
+            accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: Self.passwordSignup(config),
+            invites: stores.invites,
+            sessionMaxAge: sessionMaxAge, addressing: addressing, accountMail: mail?.accountMail, passwordSignIn: config.accounts.passwordSignIn,
+            singleSignOnLabel: oidc.isOn ? oidc.buttonLabel : nil,
+            singleSignOnSignup: oidc.isOn ? config.accounts.singleSignOnSignup : .closed
+        ).addRoutes(to: router)
+        if let mail {
+            MailController(
+                accountMail: mail.accountMail, unsubscribeLinks: mail.unsubscribeLinks, pages: pages, metrics: metrics, addressing: addressing
+            ).addRoutes(to: router)
+        }
+    }
+
+    /// Single sign-on, when configured, and passkeys; the single sign-on controller is Settings' too.
+    private func addSignInRoutes(public router: Router<AppRequestContext>, signedIn: RouterGroup<AppRequestContext>) -> SingleSignOnController? {
+        var singleSignOn: SingleSignOnController?
+        if config.accounts.oidc.isOn {
+            singleSignOn = SingleSignOnController(
+                provider: OpenIDProvider(settings: config.accounts.oidc, publicOrigin: config.server.publicOrigin, clock: clock, limits: httpLimits),
+                attempts: signInAttempts, identities: stores.identities, accounts: accounts, cookies: cookies, sessionMaxAge: sessionMaxAge,
+                metrics: metrics, logger: logger, addressing: addressing, passwordSignIn: config.accounts.passwordSignIn,
+                signup: config.accounts.singleSignOnSignup, invites: stores.invites
+            )
+            singleSignOn?.addRoutes(public: router, signedIn: signedIn)
+        }
+        PasskeyController(
+            relyingParty: relyingParty, accounts: accounts, cookies: cookies,
+            sessionMaxAge: sessionMaxAge, metrics: metrics, addressing: addressing
+        ).addRoutes(public: router, signedIn: signedIn)
+        return singleSignOn
+    }
+
+    /// Settings and the administration page.
+    private func addSettingsRoutes(to signedIn: RouterGroup<AppRequestContext>, singleSignOn: SingleSignOnController?) {
+        SettingsController(
+            accounts: accounts, catalog: stores.catalog, authors: stores.authors, household: stores.household, shareLinks: stores.shareLinks,
+            feedLinks: stores.feedLinks, passkeys: relyingParty.store,
+            exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
+            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
+            singleSignOn: singleSignOn
+        ).addRoutes(to: signedIn)
+        AdminController(
+            administration: Administration(database: database, clock: clock), accounts: accounts, invites: stores.invites,
+            database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
+            publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail, outbox: mail?.outbox
+        ).addRoutes(to: signedIn)
+    }
+}
