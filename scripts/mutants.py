@@ -200,6 +200,13 @@ MUTATIONS = [
     Mutation("test-directories-removed", "Tests", "Tests/WishlistTests/Support/TestApp.swift",
              "try FileManager.default.removeItem(at: url)", "_ = url",
              "TestSupportTests", "each test's temporary directory is removed when it ends"),
+    # Occasions: a want on private lists only is nobody else's to see or reserve; lists are their owner's.
+    Mutation("private-want-unreservable", "Using it", "Sources/WishlistCore/Household/HouseholdStore.swift",
+             "WHERE wishlist_item.id = ? AND wishlist_item.shared AND owner.sharing", "WHERE wishlist_item.id = ? AND owner.sharing",
+             "aWantOnlyOnPrivateListsIsNeitherShownCountedReservableNorShared", "a want on private lists only cannot be reserved"),
+    Mutation("lists-are-hers", "Using it", "Sources/WishlistCore/Wishlist/WishListStore.swift",
+             "guard owned == lists.count, isOwnItem else { return .notFound }", "guard isOwnItem else { return .notFound }",
+             "anotherMembersListOrWantAndAnUnknownIdAreTheSame404", "a want goes only on lists of its owner"),
 ]
 
 
