@@ -50,7 +50,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // gzip for responses a browser asks to have compressed (CompressionMiddleware, StaticFiles):
         // libdeflate compresses a body in memory in about two thirds of zlib's time, for the same
-        // bytes (docs/architecture.md, "Compression").
+        // bytes (docs/decisions/gzip-through-libdeflate-and-zlib.md).
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
@@ -66,7 +66,7 @@ let package = Package(
         // zbar reads the barcode of a photographed book (`BookBarcodeReader`, issue 52).
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
-        // Foundation's calendars and date formatters would load ICU (docs/architecture.md, "Memory").
+        // Foundation's calendars and date formatters would load ICU (docs/memory.md).
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         // The template engine: no app types, so it can be benchmarked and reused on its own.
         .target(
@@ -95,7 +95,7 @@ let package = Package(
             ],
             // The sample catalog's JSON files, read at run time through `Bundle.module`: SwiftPM's
             // `.embedInCode` turns them into one [UInt8] literal that takes minutes and gigabytes to
-            // compile (docs/architecture.md, "Sample catalog"). The table of look-alike characters
+            // compile (docs/decisions/sample-catalog.md). The table of look-alike characters
             // display names are compared by (`NameSkeleton`) is read the same way.
             resources: [.copy("Catalog/SampleCatalog"), .copy("Profiles/confusables.txt")],
             swiftSettings: swiftSettings

@@ -2,7 +2,7 @@ import Foundation
 
 /// The UTC offsets of one IANA time zone, read from the system's TZif file (RFC 8536), so that
 /// "today" can be reckoned in the server's zone without Foundation's `TimeZone`, which loads ICU
-/// (docs/architecture.md, "Memory: no ICU").
+/// (docs/memory.md).
 package struct ZoneRules: Sendable {
     /// Where Debian's `tzdata`, like most Unix systems, installs the zone files.
     package static let systemDirectory = "/usr/share/zoneinfo"

@@ -5,7 +5,7 @@ import Foundation
 // reads it, makes Foundation's current time zone its built-in GMT: any other name, the host's
 // "Etc/UTC" included, is looked up in ICU, which then stays loaded, 2 MB of resident memory
 // (Hummingbird's `Date` header builds a `Calendar`, which asks for the current zone).
-// See docs/architecture.md, "Memory: no ICU".
+// See docs/memory.md.
 setenv("TZ", "GMT", 1)
 
 /// A subcommand that does its work asynchronously. (Calling ArgumentParser's own async `run()`

@@ -13,7 +13,7 @@ enum AccountDeletion {
     /// Rows of hers (wishes, books received, readings, gifts and ideas given) beyond which the
     /// file is rewritten even without a picture. Below it, deletion stays a quick write, and
     /// what she leaves in free pages is reused by the next writes or cleared by the next
-    /// rewrite (docs/architecture.md, "Data export decisions").
+    /// rewrite (docs/decisions/deleting-an-account-leaves-no-bytes.md).
     static let rowsWorthRewriting = 200
 
     /// Deletes the account and the sign-in failures recorded under its name; never the last

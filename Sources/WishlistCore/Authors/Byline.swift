@@ -56,7 +56,7 @@ public struct Byline: Sendable, Equatable {
 /// The key that matches one person across bylines: letters and digits only, in lower case,
 /// accents and the like dropped, every run of anything else one space ("Brené Brown", "BRENE
 /// BROWN" and "Brene  Brown" are all "brene brown"; "C.J. Box" and "C. J. Box" are "c j box").
-/// Made without ICU (docs/architecture.md, "Memory: no ICU").
+/// Made without ICU (docs/memory.md).
 public enum AuthorKey {
     public static func of(_ name: String) -> String {
         var folded = String.UnicodeScalarView()

@@ -8,7 +8,7 @@ import GRDB
 /// text sorts and compares in SQL as the moments do. Every date bound to a statement or read from
 /// a row goes through this type rather than GRDB's `Date` conformance, which formats with a
 /// `DateFormatter` and reads through a `Calendar`: either loads ICU into the server, about 5 MB of
-/// its resident memory, for arithmetic that needs no locale (docs/architecture.md, "Memory").
+/// its resident memory, for arithmetic that needs no locale (docs/memory.md).
 struct StoredDate: DatabaseValueConvertible, Sendable {
     let date: Date
 

@@ -12,7 +12,7 @@ import NIOCore
 /// HTML is compressed only for a request the browser made from one of our own pages or from its
 /// address bar (`Sec-Fetch-Site: same-origin` or `none`): a page holds the session's CSRF token and
 /// may echo what a request asked for (a search), and BREACH needs another site to make the
-/// browser send requests of its choosing (docs/architecture.md, "Compression"). A feed is
+/// browser send requests of its choosing (docs/decisions/pages-compressed-per-response.md). A feed is
 /// compressed for any reader that asks: its one secret is the token of its own address, which
 /// whoever can request it already knows, and nothing of the request is echoed in it.
 struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
