@@ -134,6 +134,7 @@ struct PageLoadersTests {
         let examples = [
             "/lists/{list}": "/lists/hardcover-fiction", "/wishlist": "/wishlist", "/people/{username}": "/people/nobody",
             "/search": "/search?q=the", "/reading": "/reading", "/authors/{name}": "/authors/nobody-at-all",
+            "/people/{username}/lists/{list}": "/people/nobody/lists/1",
         ]
         try await TestApp.run(server) { browser in
             try await browser.signUp("reader")
@@ -141,19 +142,21 @@ struct PageLoadersTests {
             for pattern in server.pageLoaders.patterns {
                 let path = try #require(examples[pattern] ?? (pattern == "/books/{id}" ? "/books/\(book)" : nil), "an example for \(pattern)")
                 let status = try await browser.get(path).status
-                #expect(status == .ok || (["/people/{username}", "/authors/{name}"].contains(pattern) && status == .notFound), "\(pattern): \(status)")
+                let namesNobody = ["/people/{username}", "/authors/{name}", "/people/{username}/lists/{list}"].contains(pattern)
+                #expect(status == .ok || (namesNobody && status == .notFound), "\(pattern): \(status)")
             }
         }
     }
 
     /// The app's pages with loaders, named as Hummingbird names a matched route (the same names
     /// label `wishlist_http_requests_total`, which MetricsTests checks): the six of the household
-    /// mix's page views (Benchmarks/README.md), search and reading among them since issue 34, and
-    /// an author's page (issue 52).
+    /// mix's page views (Benchmarks/README.md), search and reading among them since issue 34, an
+    /// author's page (issue 52) and a member's list (issue 51).
     @Test func theAppLoadsItsMostVisitedPagesWithTheSession() async throws {
         let server = try await TestApp.build()
         #expect(server.pageLoaders.patterns == [
             "/lists/{list}", "/books/{id}", "/wishlist", "/people/{username}", "/search", "/reading", "/authors/{name}",
+            "/people/{username}/lists/{list}",
         ])
     }
 }
