@@ -33,7 +33,8 @@ MONTH_D_YEAR = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4
 EMPTY_MESSAGE = "Your wishlist is empty. Browse the best-seller lists and press “Add to wishlist” on any book."
 NO_FAVOURITES = "You have no favourite lists yet. Star a list in the catalog to add it."
 IMPORT_HINT = (
-    "In Goodreads: My Books → Import and export → Export library. Books on your to-read shelf join your wishlist; "
+    "In Goodreads: My Books → Import and export → Export library. Books on your to-read shelf join your wishlist, on "
+    "your first list; "
     "books on your read shelf join the books you’ve read, with your rating, date read and review."
 )
 # A form the app refuses is re-rendered with a 4xx status; Chromium logs that as a failed load.
