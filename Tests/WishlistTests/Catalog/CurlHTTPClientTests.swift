@@ -91,8 +91,8 @@ struct CurlHTTPClientTests {
             router.get("to-http") { _, _ in Response(status: .found, headers: [.location: "/landed"]) }
             router.get("landed") { _, _ in "landed" }
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            try await app.test(.live) { server in
-                let base = "http://127.0.0.1:\(server.port!)"
+            try await app.serveAsFake { port in
+                let base = "http://127.0.0.1:\(port)"
                 // The NYT's client (no redirects, the default) follows none: its answer is the 302 itself.
                 let nyt = try await CurlHTTPClient(limits: Self.quickLimits(maximumRedirects: 0)).get("\(base)/to-http")
                 #expect(nyt.status == 302)

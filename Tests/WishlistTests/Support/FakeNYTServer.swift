@@ -135,8 +135,8 @@ final class FakeNYTServer: Sendable {
             return try self.answer(request, fault: fault) { try self.datedEdition(date, previous: previous, malformedBook: malformed.contains(date)) }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await app.test(.live) { client in
-            try await body("http://127.0.0.1:\(client.port!)/svc/books/v3")
+        return try await app.serveAsFake { port in
+            try await body("http://127.0.0.1:\(port)/svc/books/v3")
         }
     }
 

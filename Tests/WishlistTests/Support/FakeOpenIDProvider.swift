@@ -132,8 +132,8 @@ final class FakeOpenIDProvider: Sendable {
             return try self.token(form: Self.fields(String(buffer: body)), authorization: request.headers[.authorization], issuer: issuerBox.withLock { $0 })
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await app.test(.live) { client in
-            let issuer = "http://127.0.0.1:\(client.port!)"
+        return try await app.serveAsFake { port in
+            let issuer = "http://127.0.0.1:\(port)"
             issuerBox.withLock { $0 = issuer }
             return try await body(issuer)
         }

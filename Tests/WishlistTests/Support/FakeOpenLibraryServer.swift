@@ -267,8 +267,8 @@ final class FakeOpenLibraryServer: Sendable {
             try await self.answer(request, on: .covers) { query in Response(status: .found, headers: [.location: query["to"] ?? "/"]) }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await app.test(.live) { client in
-            try await body("http://127.0.0.1:\(client.port!)")
+        return try await app.serveAsFake { port in
+            try await body("http://127.0.0.1:\(port)")
         }
     }
 

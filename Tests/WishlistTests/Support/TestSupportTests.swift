@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Synchronization
 import Testing
 @testable import WishlistCore
@@ -29,5 +30,30 @@ struct TestSupportTests {
     @Test func aMissingFixtureIsAnErrorThatSaysWhereItWasLookedFor() throws {
         let error = #expect(throws: TestSetupError.self) { try Fixtures.data("no-such-fixture.json") }
         #expect(error?.description.contains(Fixtures.directory.appendingPathComponent("no-such-fixture.json").path) == true)
+    }
+
+    /// A fake's server has served the test client's connection before the fake's body runs, so it
+    /// never accepts that connection while shutting down (`serveAsFake`).
+    @Test func aFakesOwnTestConnectionIsServedBeforeItsBodyRuns() async throws {
+        let served = RequestCount()
+        let router = Router()
+        router.middlewares.add(CountingMiddleware(count: served))
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let seen = try await app.serveAsFake { _ in served.value.load(ordering: .relaxed) }
+        #expect(seen == 1)
+    }
+}
+
+private final class RequestCount: Sendable {
+    let value = Atomic(0)
+}
+
+/// Counts the requests that reach a router, answered or not.
+private struct CountingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let count: RequestCount
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        count.value.add(1, ordering: .relaxed)
+        return try await next(request, context)
     }
 }
