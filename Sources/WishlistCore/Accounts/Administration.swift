@@ -65,7 +65,8 @@ public struct Administration: Sendable {
 
     /// Page `number` (from 1) of the accounts whose username or display name contains `filter`
     /// (case-insensitive; all accounts when it is empty), with the last visit and book count of
-    /// each account on it.
+    /// each account on it: the wants on her household lists, since a private list is hers alone,
+    /// an admin's eyes included.
     public func accounts(containing filter: String = "", page number: Int = 1) async throws -> PagedList<Account> {
         let key = MemberName.key(filter)
         let matching = "?1 = '' OR instr(username_key, ?1) > 0 OR instr(display_name_key, ?1) > 0"
@@ -76,7 +77,7 @@ public struct Administration: Sendable {
             let accounts = try Row.fetchAll(db, sql: """
                 SELECT user.id, user.username, user.display_name, user.created_at, user.is_admin, user.disabled_at,
                     (SELECT MAX(last_seen_at) FROM session WHERE session.user_id = user.id) AS last_seen_at,
-                    (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id) AS item_count,
+                    (SELECT COUNT(*) FROM wishlist_item WHERE wishlist_item.user_id = user.id AND shared) AS item_count,
                     user.password_hash <> '' AS has_password,
                     (SELECT COUNT(*) FROM passkey WHERE passkey.user_id = user.id) AS passkeys,
                     (SELECT COUNT(*) FROM sign_in_identity WHERE sign_in_identity.user_id = user.id) AS identities

@@ -186,6 +186,10 @@ struct WishListsHTTPTests {
             #expect(try await home.reservationCount() == 0)
             #expect(try await home.server.database.pool.read { try Int.fetchOne($0, sql: "SELECT wanted FROM book_household WHERE book_id = ?", arguments: [bookIDs[0]]) } == 0)
             #expect(!(try await ben.get("/books/\(bookIDs[0])")).text.contains(#"id="household-wanted""#), "nobody here wants it, as far as anyone knows")
+            try await home.server.database.pool.write { try $0.execute(sql: "UPDATE user SET is_admin = 1 WHERE username = 'ben'") }
+            let accounts = try await ben.get("/admin").text
+            let mayasRow = try #require(accounts.components(separatedBy: #"<tr data-user="maya">"#).dropFirst().first?.components(separatedBy: "</tr>").first)
+            #expect(mayasRow.contains("<td>\(home.itemIDs.count - 1)</td>"), "an admin's count leaves the private want out")
             var stranger = TestBrowser(client: maya.client)
             let link = try await stranger.get(shared)
             #expect(link.status == .ok && !link.shows(home.titles[0]) && link.shows(home.titles[1]))
