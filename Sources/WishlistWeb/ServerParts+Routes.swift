@@ -2,68 +2,69 @@ import Hummingbird
 import WishlistCore
 
 extension ServerParts {
-    /// Every controller's routes. The pages people spend their time on come first: Hummingbird's
+    /// Every controller's routes, bound to the table's (``Route``). The pages people spend their time on come first: Hummingbird's
     /// router tries a path's first component against each registered one in the order they were added.
     func addRoutes(public router: Router<AppRequestContext>, signedIn: RouterGroup<AppRequestContext>) {
-        addReadingPages(to: signedIn)
-        addSiteRoutes(to: router)
-        let singleSignOn = addSignInRoutes(public: router, signedIn: signedIn)
-        addSettingsRoutes(to: signedIn, singleSignOn: singleSignOn)
+        let routes = SiteRouter(router: router, signedIn: signedIn)
+        addReadingPages(to: routes)
+        addSiteRoutes(to: routes)
+        let singleSignOn = addSignInRoutes(to: routes)
+        addSettingsRoutes(to: routes, singleSignOn: singleSignOn)
     }
 
     /// The catalog, the wishlist, the household, ideas, reading, profiles and added books.
-    private func addReadingPages(to signedIn: RouterGroup<AppRequestContext>) {
+    private func addReadingPages(to routes: SiteRouter) {
         let secureCookies = config.server.secureCookies
         CatalogController(
             database: database, catalog: stores.catalog, pages: pages, clock: clock, wishlist: stores.wishlist, authors: stores.authors,
             pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
-        ).addRoutes(to: signedIn, loaders: pageLoaders)
+        ).addRoutes(to: routes, loaders: pageLoaders)
         WishlistController(
             database: database, wishlist: stores.wishlist, lists: stores.lists, reading: stores.reading, importer: importer,
             catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies
-        ).addRoutes(to: signedIn, loaders: pageLoaders)
-        WishListsController(lists: stores.lists, pages: pages, clock: clock, secureCookies: secureCookies).addRoutes(to: signedIn)
+        ).addRoutes(to: routes, loaders: pageLoaders)
+        WishListsController(lists: stores.lists, pages: pages, clock: clock, secureCookies: secureCookies).addRoutes(to: routes)
         HouseholdController(
             database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock,
             timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
-        ).addRoutes(to: signedIn, loaders: pageLoaders)
-        AuthorsController(database: database, authors: stores.authors, pages: pages, clock: clock).addRoutes(to: signedIn, loaders: pageLoaders)
+        ).addRoutes(to: routes, loaders: pageLoaders)
+        AuthorsController(database: database, authors: stores.authors, pages: pages, clock: clock).addRoutes(to: routes, loaders: pageLoaders)
         IdeasController(
             database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock, secureCookies: secureCookies
-        ).addRoutes(to: signedIn)
+        ).addRoutes(to: routes)
         ReadingController(
             database: database, reading: stores.reading, catalog: stores.catalog, wishlist: stores.wishlist, pages: pages, clock: clock,
             secureCookies: secureCookies
-        ).addRoutes(to: signedIn, loaders: pageLoaders)
+        ).addRoutes(to: routes, loaders: pageLoaders)
         ProfileController(
             profiles: ProfileStore(database: database), reading: stores.reading, pictures: pictures, pages: pages, clock: clock, logger: logger
-        ).addRoutes(to: signedIn)
+        ).addRoutes(to: routes)
         AddBookController(
             added: AddedBookStore(database: database), catalog: stores.catalog, wishlist: stores.wishlist,
             openLibrary: OpenLibraryClient(
                 baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds
             ),
             covers: stores.covers, fetcher: coverFetcher, barcodes: barcodes, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
-        ).addRoutes(to: signedIn)
+        ).addRoutes(to: routes)
     }
 
     /// What anyone may ask for: covers, health, metrics, share links, feeds, password resets,
     /// sign-in and sign-up, and the mail's links.
-    private func addSiteRoutes(to router: Router<AppRequestContext>) {
+    private func addSiteRoutes(to routes: SiteRouter) {
         CoversController(
             store: stores.covers, cache: coverFetcher.cache, fetcher: coverFetcher, publicDirectory: config.server.publicDirectory
-        ).addRoutes(to: router)
-        SystemController(database: database, catalog: stores.catalog).addRoutes(to: router)
+        ).addRoutes(to: routes)
+        SystemController(database: database, catalog: stores.catalog).addRoutes(to: routes)
         if config.metrics.enabled {
             let gauges = ServerGauges(database: database, databasePath: config.database.path, hasher: hasher, clock: clock)
             MetricsController(
                 metrics: metrics, gauges: gauges, pageCaches: pageCaches, allowFrom: config.metrics.allowFrom, addressing: addressing
-            ).addRoutes(to: router)
+            ).addRoutes(to: routes)
         }
-        ShareLinkController(shareLinks: stores.shareLinks, wishlist: stores.wishlist, lists: stores.lists, pages: pages).addRoutes(to: router)
-        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
-        CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
-        PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
+        ShareLinkController(shareLinks: stores.shareLinks, wishlist: stores.wishlist, lists: stores.lists, pages: pages).addRoutes(to: routes)
+        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
+        CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
+        PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: routes)
         let oidc = config.accounts.oidc
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: Self.passwordSignup(config),
@@ -71,16 +72,16 @@ extension ServerParts {
             sessionMaxAge: sessionMaxAge, addressing: addressing, accountMail: mail?.accountMail, passwordSignIn: config.accounts.passwordSignIn,
             singleSignOnLabel: oidc.isOn ? oidc.buttonLabel : nil,
             singleSignOnSignup: oidc.isOn ? config.accounts.singleSignOnSignup : .closed
-        ).addRoutes(to: router)
+        ).addRoutes(to: routes)
         if let mail {
             MailController(
                 accountMail: mail.accountMail, unsubscribeLinks: mail.unsubscribeLinks, pages: pages, metrics: metrics, addressing: addressing
-            ).addRoutes(to: router)
+            ).addRoutes(to: routes)
         }
     }
 
     /// Single sign-on, when configured, and passkeys; the single sign-on controller is Settings' too.
-    private func addSignInRoutes(public router: Router<AppRequestContext>, signedIn: RouterGroup<AppRequestContext>) -> SingleSignOnController? {
+    private func addSignInRoutes(to routes: SiteRouter) -> SingleSignOnController? {
         var singleSignOn: SingleSignOnController?
         if config.accounts.oidc.isOn {
             singleSignOn = SingleSignOnController(
@@ -89,28 +90,28 @@ extension ServerParts {
                 metrics: metrics, logger: logger, addressing: addressing, passwordSignIn: config.accounts.passwordSignIn,
                 signup: config.accounts.singleSignOnSignup, invites: stores.invites
             )
-            singleSignOn?.addRoutes(public: router, signedIn: signedIn)
+            singleSignOn?.addRoutes(to: routes)
         }
         PasskeyController(
             relyingParty: relyingParty, accounts: accounts, cookies: cookies,
             sessionMaxAge: sessionMaxAge, metrics: metrics, addressing: addressing
-        ).addRoutes(public: router, signedIn: signedIn)
+        ).addRoutes(to: routes)
         return singleSignOn
     }
 
     /// Settings and the administration page.
-    private func addSettingsRoutes(to signedIn: RouterGroup<AppRequestContext>, singleSignOn: SingleSignOnController?) {
+    private func addSettingsRoutes(to routes: SiteRouter, singleSignOn: SingleSignOnController?) {
         SettingsController(
             accounts: accounts, catalog: stores.catalog, authors: stores.authors, household: stores.household, shareLinks: stores.shareLinks,
             feedLinks: stores.feedLinks, passkeys: relyingParty.store,
             exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
             cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
             singleSignOn: singleSignOn
-        ).addRoutes(to: signedIn)
+        ).addRoutes(to: routes)
         AdminController(
             administration: Administration(database: database, clock: clock), accounts: accounts, invites: stores.invites,
             database: database, databasePath: config.database.path, signup: config.accounts.signup, pages: pages, clock: clock,
             publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail, outbox: mail?.outbox
-        ).addRoutes(to: signedIn)
+        ).addRoutes(to: routes)
     }
 }

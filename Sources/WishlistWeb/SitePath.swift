@@ -1,61 +1,62 @@
 import WishlistCore
 
-/// The paths the Swift code links and redirects to, each built in one place. The route table
-/// (each controller's `addRoutes`) matches them; templates link with the `path` values built here
-/// where a page shows items, and write the fixed section paths (`/lists`, `/wishlist`) themselves.
+/// The links the Swift code writes and redirects to, each printed from its route in the table
+/// (``Route``), with the parameters typed: a route's pattern is written once, there. Templates
+/// link with the `path` values built here where a page shows items, and write the fixed section
+/// paths (`/lists`, `/wishlist`) themselves.
 enum SitePath {
-    static let signIn = "/login"
-    static let catalog = "/lists"
-    static let wishlist = "/wishlist"
-    static let wishlistImport = "/wishlist/import"
-    static let received = "/wishlist/received"
-    static let profile = "/settings/profile"
-    static let profilePicture = "/settings/profile/picture"
-    static func picture(_ key: String, size: Int) -> String { "/pictures/\(key)-\(size).jpg" }
-    static func cover(_ key: String, _ size: CoverSize) -> String { "/covers/\(key)-\(size.name).jpg" }
-    static let newBook = "/books/new"
+    static let signIn = Route.signInPage.path()
+    static let catalog = Route.catalog.path()
+    static let wishlist = Route.wishlist.path()
+    static let wishlistImport = Route.wishlistImport.path()
+    static let received = Route.received.path()
+    static let profile = Route.profile.path()
+    static let profilePicture = Route.uploadPicture.path()
+    static func picture(_ key: String, size: Int) -> String { Route.picture.path("\(key)-\(size).jpg") }
+    static func cover(_ key: String, _ size: CoverSize) -> String { Route.cover.path("\(key)-\(size.name).jpg") }
+    static let newBook = Route.newBook.path()
     /// A photo of a book's barcode, posted from `/books/new`.
-    static let scanBook = "/books/new/scan"
+    static let scanBook = Route.scanBook.path()
     /// The look-up of an ISBN, where a scan or a shared page leads.
     static func lookUp(isbn: String) -> String { newBook + "?isbn=" + isbn }
-    static let people = "/people"
-    static let reservations = "/reservations"
+    static let people = Route.people.path()
+    static let reservations = Route.reservations.path()
 
     /// The sign-in page, returning to `next` (a local path) afterwards.
     static func signIn(returningTo next: String) -> String {
         signIn + "?next=" + LocalPath.percentEncoded(next)
     }
 
-    static func list(_ nameEncoded: String) -> String { catalog + "/" + nameEncoded }
-    static func book(_ id: String) -> String { "/books/" + id }
-    static func bookReading(_ id: String) -> String { book(id) + "/reading" }
-    static let reading = "/reading"
-    static func wishlistItem(_ id: ItemID) -> String { wishlist + "/\(id)" }
+    static func list(_ nameEncoded: String) -> String { Route.list.path(nameEncoded) }
+    static func book(_ id: String) -> String { Route.book.path(id) }
+    static func bookReading(_ id: String) -> String { Route.bookReading.path(id) }
+    static let reading = Route.reading.path()
+    static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
     static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
-    static func wishListEdit(_ id: ListID) -> String { wishlist + "/lists/\(id)" }
-    static let newWishList = "/wishlist/lists/new"
+    static func wishListEdit(_ id: ListID) -> String { Route.wishListEdit.path("\(id)") }
+    static let newWishList = Route.newWishList.path()
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
-    static func person(_ username: String) -> String { people + "/" + username }
-    static func ideas(_ username: String) -> String { person(username) + "/ideas" }
+    static func person(_ username: String) -> String { Route.person.path(username) }
+    static func ideas(_ username: String) -> String { Route.ideas.path(username) }
     /// A member's shared list, a stable address (issue 51).
-    static func personList(_ username: String, _ list: ListID) -> String { person(username) + "/lists/\(list)" }
-    static func personReading(_ username: String) -> String { person(username) + "/reading" }
-    static func sharedList(_ token: String) -> String { "/shared/" + token }
-    static func favoritesFeed(_ token: String) -> String { "/feeds/" + token + "/favorites.atom" }
-    static func authorsFeed(_ token: String) -> String { "/feeds/" + token + "/authors.atom" }
+    static func personList(_ username: String, _ list: ListID) -> String { Route.personList.path(username, "\(list)") }
+    static func personReading(_ username: String) -> String { Route.personReading.path(username) }
+    static func sharedList(_ token: String) -> String { Route.sharedList.path(token) }
+    static func favoritesFeed(_ token: String) -> String { Route.favoritesFeed.path(token) }
+    static func authorsFeed(_ token: String) -> String { Route.authorsFeed.path(token) }
     /// The household's birthdays and occasions (issue 51), behind the feed link's token.
-    static func occasionsCalendar(_ token: String) -> String { "/calendar/" + token + ".ics" }
+    static func occasionsCalendar(_ token: String) -> String { Route.occasionsCalendar.path(token + ".ics") }
     /// An author's page, by their key (``AuthorKey``) with hyphens for spaces: "/authors/brene-brown".
     /// The page takes any spelling of the name, since it reads the key of what it is given.
     static func author(_ key: String) -> String {
-        "/authors/" + PercentEncoding.encode(key.replacingOccurrences(of: " ", with: "-"))
+        Route.author.path(PercentEncoding.encode(key.replacingOccurrences(of: " ", with: "-")))
     }
-    static func passwordReset(_ token: String) -> String { "/reset/" + token }
-    static func signUp(invite token: String) -> String { "/signup?invite=" + token }
-    static func admin(done: String) -> String { "/admin?done=" + done }
+    static func passwordReset(_ token: String) -> String { Route.passwordResetPage.path(token) }
+    static func signUp(invite token: String) -> String { Route.signUpPage.path() + "?invite=" + token }
+    static func admin(done: String) -> String { Route.admin.path() + "?done=" + done }
 
-    static let settings = "/settings"
+    static let settings = Route.settings.path()
 
     /// A settings section's page at the confirmation named `done` (`SettingsController.confirmations`).
     static func settings(_ section: SettingsSection, done: String) -> String {

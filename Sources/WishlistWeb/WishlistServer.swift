@@ -19,6 +19,8 @@ public struct WishlistServer: Sendable {
     let coverFetcher: CoverFetcher
     /// The job that sends the outbox's mail, when mail is on.
     let mailSender: MailSender?
+    /// What the router was given, as `GET /lists/{list}`: the route table's (`RouteTableTests`).
+    let registeredRoutes: [String]
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes. Tests may move `clock`, and give the
@@ -60,7 +62,8 @@ public struct WishlistServer: Sendable {
         )
         return WishlistServer(
             config: config, database: database, accounts: accounts, catalogSync: catalogSync, application: application,
-            pageCaches: parts.pageCaches, pageLoaders: parts.pageLoaders, coverFetcher: parts.coverFetcher, mailSender: parts.mail?.sender
+            pageCaches: parts.pageCaches, pageLoaders: parts.pageLoaders, coverFetcher: parts.coverFetcher, mailSender: parts.mail?.sender,
+            registeredRoutes: router.routes.map(\.description)
         )
     }
 

@@ -31,12 +31,12 @@ struct AccountsController {
             + "Open your invite link and choose single sign-on there, or sign in another way and link it from Settings.",
     ]
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("login", use: showLogin)
-        router.post("login", use: login)
-        router.get("signup", use: showSignup)
-        router.post("signup", use: signup)
-        router.post("logout", use: logout)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.signInPage, use: showLogin)
+        routes.add(.signIn, use: login)
+        routes.add(.signUpPage, use: showSignup)
+        routes.add(.signUp, use: signup)
+        routes.add(.signOut, use: logout)
     }
 
     struct LoginForm {

@@ -22,11 +22,11 @@ struct AddBookController {
     let logger: Logger
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("books/new", use: page)
-        group.post("books/new", use: add)
-        group.post("books/new/scan", use: scan)
-        group.get("books/new/shared", use: shared)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.newBook, use: page)
+        routes.add(.addBook, use: add)
+        routes.add(.scanBook, use: scan)
+        routes.add(.sharedBook, use: shared)
     }
 
     /// What the person typed into the hand-entry form, shown again when it is refused.

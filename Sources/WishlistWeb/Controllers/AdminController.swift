@@ -21,14 +21,14 @@ struct AdminController {
     let accountMail: AccountMail?
     let outbox: MailOutbox?
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("admin", use: show)
-        group.post("admin/users/:user/disable", use: disable)
-        group.post("admin/users/:user/enable", use: enable)
-        group.post("admin/users/:user/delete", use: delete)
-        group.post("admin/users/:user/reset-link", use: makeResetLink)
-        group.post("admin/invites", use: makeInvite)
-        group.post("admin/invites/:invite/delete", use: revokeInvite)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.admin, use: show)
+        routes.add(.disableMember, use: disable)
+        routes.add(.enableMember, use: enable)
+        routes.add(.deleteMember, use: delete)
+        routes.add(.memberResetLink, use: makeResetLink)
+        routes.add(.createInvite, use: makeInvite)
+        routes.add(.revokeInvite, use: revokeInvite)
     }
 
     static let confirmations = [

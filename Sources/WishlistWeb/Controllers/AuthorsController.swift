@@ -12,11 +12,11 @@ struct AuthorsController {
     let pages: PageRenderer
     let clock: WallClock
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
-        group.page("authors/:name", loaders: loaders, database: database, read: { request, context, user, read in
+    func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
+        routes.page(.author, loaders: loaders, database: database, read: { request, context, user, read in
             try Self.loadAuthorPage(request, context, user, read)
         }, respond: show)
-        group.post("authors/:name/follow", use: toggleFollowing)
+        routes.add(.followAuthor, use: toggleFollowing)
     }
 
     static let unknownAuthor = PageError(

@@ -14,8 +14,8 @@ struct CalendarController {
     /// Where the events' links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("calendar/:file", use: calendar)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.occasionsCalendar, use: calendar)
     }
 
     @Sendable func calendar(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -19,16 +19,16 @@ struct CatalogController {
     var links = BookLinkTemplates(borrow: [], buy: [])
     var charts = RankChartCache()
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
-        group.get("lists", use: index)
-        group.page("lists/:list", loaders: loaders, database: database, read: { request, context, user, read in
+    func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
+        routes.add(.catalog, use: index)
+        routes.page(.list, loaders: loaders, database: database, read: { request, context, user, read in
             try self.loadListPage(request, context, user, read)
         }, respond: show)
-        group.post("lists/:list/favorite", use: toggleFavorite)
-        group.page("books/:id", loaders: loaders, database: database, read: { _, context, user, read in
+        routes.add(.favoriteList, use: toggleFavorite)
+        routes.page(.book, loaders: loaders, database: database, read: { _, context, user, read in
             try self.loadBookPage(context, user, read)
         }, respond: book)
-        group.page("search", loaders: loaders, database: database, read: { request, _, user, read in
+        routes.page(.search, loaders: loaders, database: database, read: { request, _, user, read in
             try Self.loadSearch(request, user, read)
         }, respond: search)
     }

@@ -24,8 +24,8 @@ struct CoversController {
         self.placeholder = FileManager.default.contents(atPath: placeholderPath).map { [UInt8]($0) } ?? []
     }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("covers/:file", use: cover)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.cover, use: cover)
     }
 
     @Sendable func cover(_ request: Request, context: AppRequestContext) async throws -> Response {

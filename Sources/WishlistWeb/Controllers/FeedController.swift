@@ -16,9 +16,9 @@ struct FeedController {
     /// Where the feed's links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("feeds/:token/favorites.atom", use: favorites)
-        router.get("feeds/:token/authors.atom", use: followedAuthors)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.favoritesFeed, use: favorites)
+        routes.add(.authorsFeed, use: followedAuthors)
     }
 
     static let notFound = PageError(

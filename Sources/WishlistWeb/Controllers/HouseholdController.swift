@@ -20,22 +20,22 @@ struct HouseholdController {
     /// Where a giver can borrow or buy a wished-for book (`books.borrowLinks`, `books.buyLinks`).
     var links = BookLinkTemplates(borrow: [], buy: [])
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
-        group.get("people", use: people)
-        group.page("people/:username", loaders: loaders, database: database, read: { request, context, user, read in
+    func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
+        routes.add(.people, use: people)
+        routes.page(.person, loaders: loaders, database: database, read: { request, context, user, read in
             try self.loadMemberPage(request, context, user, read)
         }, respond: member)
-        group.page("people/:username/lists/:list", loaders: loaders, database: database, read: { request, context, user, read in
+        routes.page(.personList, loaders: loaders, database: database, read: { request, context, user, read in
             try self.loadMemberPage(request, context, user, read)
         }, respond: member)
-        group.get("people/:username/reading", use: memberReading)
-        group.get("reservations", use: gifts)
-        group.post("reservations", use: reserve)
-        group.post("reservations/:item/delete", use: cancel)
-        group.post("reservations/:item/bought", use: markBought)
-        group.post("reservations/:item/bought/delete", use: unmarkBought)
-        group.post("reservations/:item/card", use: writeCard)
-        group.post("reservations/notices/:reservation/dismiss", use: dismiss)
+        routes.add(.personReading, use: memberReading)
+        routes.add(.reservations, use: gifts)
+        routes.add(.reserve, use: reserve)
+        routes.add(.cancelReservation, use: cancel)
+        routes.add(.markBought, use: markBought)
+        routes.add(.unmarkBought, use: unmarkBought)
+        routes.add(.writeCard, use: writeCard)
+        routes.add(.dismissNotice, use: dismiss)
     }
 
     static let memberNotFound = PageError(

@@ -14,11 +14,11 @@ struct IdeasController {
     let clock: WallClock
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("people/:username/ideas", use: show)
-        group.post("people/:username/ideas", use: suggest)
-        group.post("people/:username/ideas/:idea/reserve", use: reserve)
-        group.post("people/:username/ideas/:idea/reservation/delete", use: cancel)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.ideas, use: show)
+        routes.add(.suggestIdea, use: suggest)
+        routes.add(.reserveIdea, use: reserve)
+        routes.add(.cancelIdeaReservation, use: cancel)
     }
 
     static let ideaNotFound = PageError(

@@ -13,12 +13,12 @@ struct MailController {
     let metrics: MetricsRegistry
     let addressing: ClientAddressing
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("forgot", use: showForgot)
-        router.post("forgot", use: forgot)
-        router.get("verify-email/:token", use: verify)
-        router.get("unsubscribe/:token", use: showUnsubscribe)
-        router.post("unsubscribe/:token", use: unsubscribe)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.forgotPage, use: showForgot)
+        routes.add(.forgot, use: forgot)
+        routes.add(.verifyEmail, use: verify)
+        routes.add(.unsubscribePage, use: showUnsubscribe)
+        routes.add(.unsubscribe, use: unsubscribe)
     }
 
     /// The same words whether or not anything matched.

@@ -14,8 +14,8 @@ struct MetricsController {
     let allowFrom: [AddressRange]
     let addressing: ClientAddressing
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("metrics", use: show)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.metrics, use: show)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -16,12 +16,12 @@ struct PasskeyController {
 
     /// The JSON routes are outside `RequireSignInMiddleware`: a script needs a sentence it can
     /// show, not the sign-in page a redirect would give it.
-    func addRoutes(public router: Router<AppRequestContext>, signedIn group: RouterGroup<AppRequestContext>) {
-        router.post("passkeys/sign-in/options", use: signInOptions)
-        router.post("passkeys/sign-in", use: signIn)
-        router.post("passkeys/registration/options", use: registrationOptions)
-        router.post("passkeys/registration", use: register)
-        group.post("settings/passkeys/:id/remove", use: remove)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.passkeySignInOptions, use: signInOptions)
+        routes.add(.passkeySignIn, use: signIn)
+        routes.add(.passkeyRegistrationOptions, use: registrationOptions)
+        routes.add(.passkeyRegistration, use: register)
+        routes.add(.removePasskey, use: remove)
     }
 
     static let signedOut = "You are no longer signed in here. Sign in again, then add the passkey."

@@ -11,9 +11,9 @@ struct PasswordResetController {
     let accounts: AccountService
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("reset/:token", use: show)
-        router.post("reset/:token", use: reset)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.passwordResetPage, use: show)
+        routes.add(.resetPassword, use: reset)
     }
 
     /// The token is in the address: it must not travel on in a Referer.

@@ -14,12 +14,12 @@ struct ProfileController {
     let clock: WallClock
     let logger: Logger
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("settings/profile", use: show)
-        group.post("settings/profile", use: save)
-        group.post("settings/profile/picture", use: uploadPicture)
-        group.post("settings/profile/picture/delete", use: deletePicture)
-        group.get("pictures/:file", use: picture)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.profile, use: show)
+        routes.add(.saveProfile, use: save)
+        routes.add(.uploadPicture, use: uploadPicture)
+        routes.add(.deletePicture, use: deletePicture)
+        routes.add(.picture, use: picture)
     }
 
     static let noSuchPicture = PageError(

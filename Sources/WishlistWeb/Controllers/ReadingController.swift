@@ -14,13 +14,13 @@ struct ReadingController {
     let clock: WallClock
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
-        group.page("reading", loaders: loaders, database: database, read: { request, _, user, read in
+    func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
+        routes.page(.reading, loaders: loaders, database: database, read: { request, _, user, read in
             try Self.loadIndex(request, user, read)
         }, respond: index)
-        group.get("books/:id/reading", use: edit)
-        group.post("books/:id/reading", use: save)
-        group.post("books/:id/reading/delete", use: forget)
+        routes.add(.bookReading, use: edit)
+        routes.add(.saveReading, use: save)
+        routes.add(.forgetReading, use: forget)
     }
 
     // MARK: Handlers

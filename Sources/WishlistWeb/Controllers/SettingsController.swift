@@ -27,28 +27,28 @@ struct SettingsController {
     var singleSignOn: SingleSignOnController?
     var identities: SignInIdentities? { singleSignOn?.identities }
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("settings", use: overview)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.settings, use: overview)
         for section in SettingsSection.allCases where section != .email || accountMail != nil {
-            group.get("settings/\(section.rawValue)") { request, context in try await show(section, request, context: context) }
+            routes.add(section.route) { request, context in try await show(section, request, context: context) }
         }
-        group.post("settings/default-list", use: setDefaultList)
-        group.post("settings/sharing", use: setSharing)
-        group.post("settings/share-link", use: createShareLink)
-        group.post("settings/share-link/delete", use: revokeShareLink)
-        group.post("settings/feed-link", use: createFeedLink)
-        group.post("settings/feed-link/delete", use: revokeFeedLink)
-        group.post("settings/password", use: changePassword)
-        group.post("settings/sessions/sign-out-others", use: signOutOthers)
-        group.post("settings/export", use: downloadData)
-        group.post("settings/delete-account", use: deleteAccount)
+        routes.add(.setDefaultList, use: setDefaultList)
+        routes.add(.setSharing, use: setSharing)
+        routes.add(.createShareLink, use: createShareLink)
+        routes.add(.revokeShareLink, use: revokeShareLink)
+        routes.add(.createFeedLink, use: createFeedLink)
+        routes.add(.revokeFeedLink, use: revokeFeedLink)
+        routes.add(.changePassword, use: changePassword)
+        routes.add(.signOutOthers, use: signOutOthers)
+        routes.add(.exportData, use: downloadData)
+        routes.add(.deleteAccount, use: deleteAccount)
         if singleSignOn != nil {
-            group.post("settings/single-sign-on/link", use: linkSingleSignOn)
+            routes.add(.linkSingleSignOn, use: linkSingleSignOn)
         }
         if accountMail != nil {
-            group.post("settings/email", use: changeEmail)
-            group.post("settings/email/verify", use: resendVerification)
-            group.post("settings/digest", use: setDigest)
+            routes.add(.changeEmail, use: changeEmail)
+            routes.add(.resendVerification, use: resendVerification)
+            routes.add(.setDigest, use: setDigest)
         }
     }
 

@@ -17,7 +17,18 @@ enum SettingsSection: String, CaseIterable, Sendable {
     /// Download my data, and deleting the account.
     case data
 
-    var path: String { "/settings/" + rawValue }
+    var route: Route {
+        switch self {
+        case .lists: .settingsLists
+        case .sharing: .settingsSharing
+        case .email: .settingsEmail
+        case .password: .settingsPassword
+        case .signIn: .settingsSignIn
+        case .data: .settingsData
+        }
+    }
+
+    var path: String { route.path() }
     var template: String { "settings/\(rawValue).html" }
 
     /// The page's title and heading.

@@ -13,8 +13,8 @@ struct ShareLinkController {
     let lists: WishListStore
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("shared/:token", use: show)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.sharedList, use: show)
     }
 
     /// The token is in the address: search engines must not index the page, and links on it must

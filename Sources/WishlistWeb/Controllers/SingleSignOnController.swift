@@ -27,10 +27,10 @@ struct SingleSignOnController {
     /// which calls ``startLinking(_:request:context:)``); its page lists the provider in its
     /// `form-action` (``formActionSources``), since Chromium holds the redirect a form's answer
     /// makes to that directive.
-    func addRoutes(public router: Router<AppRequestContext>, signedIn group: RouterGroup<AppRequestContext>) {
-        router.get("oidc/start", use: start)
-        router.get("oidc/callback", use: callback)
-        group.post("settings/single-sign-on/:id/unlink", use: unlink)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.singleSignOnStart, use: start)
+        routes.add(.singleSignOnCallback, use: callback)
+        routes.add(.unlinkSingleSignOn, use: unlink)
     }
 
     /// The short-lived cookie that binds an attempt to this browser: `Lax`, since the provider

@@ -6,9 +6,9 @@ struct SystemController {
     let database: AppDatabase
     let catalog: CatalogStore
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("healthz", use: health)
-        router.get("", use: home)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.health, use: health)
+        routes.add(.home, use: home)
     }
 
     /// `200 ok` when the database answers a query.

@@ -12,13 +12,13 @@ struct WishListsController {
     let clock: WallClock
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("wishlist/lists/new", use: newList)
-        group.post("wishlist/lists", use: create)
-        group.get("wishlist/lists/:list", use: edit)
-        group.post("wishlist/lists/:list", use: save)
-        group.post("wishlist/lists/:list/delete", use: delete)
-        group.post("wishlist/:item/lists", use: place)
+    func addRoutes(to routes: SiteRouter) {
+        routes.add(.newWishList, use: newList)
+        routes.add(.createWishList, use: create)
+        routes.add(.wishListEdit, use: edit)
+        routes.add(.saveWishList, use: save)
+        routes.add(.deleteWishList, use: delete)
+        routes.add(.placeItem, use: place)
     }
 
     static let notFound = PageError(

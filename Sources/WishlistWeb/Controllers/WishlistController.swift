@@ -16,20 +16,20 @@ struct WishlistController {
     let pageCaches: PageCaches
     let secureCookies: Bool
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
-        group.page("wishlist", loaders: loaders, database: database, read: { request, _, user, read in
+    func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
+        routes.page(.wishlist, loaders: loaders, database: database, read: { request, _, user, read in
             try self.loadIndexPage(request, user, read)
         }, respond: index)
-        group.post("wishlist", use: add)
-        group.get("wishlist.csv", use: export)
-        group.post("wishlist/import", use: importCSV)
-        group.get("wishlist/received", use: receivedBooks)
-        group.post("wishlist/received/:item/restore", use: wishAgain)
-        group.post("wishlist/:item/received", use: markReceived)
-        group.get("wishlist/:item", use: show)
-        group.post("wishlist/:item", use: saveNote)
-        group.get("wishlist/:item/remove", use: confirmRemoval)
-        group.post("wishlist/:item/delete", use: remove)
+        routes.add(.addWish, use: add)
+        routes.add(.wishlistExport, use: export)
+        routes.add(.wishlistImport, use: importCSV)
+        routes.add(.received, use: receivedBooks)
+        routes.add(.wishAgain, use: wishAgain)
+        routes.add(.markReceived, use: markReceived)
+        routes.add(.wishlistItem, use: show)
+        routes.add(.saveNote, use: saveNote)
+        routes.add(.confirmRemoval, use: confirmRemoval)
+        routes.add(.removeWish, use: remove)
     }
 
     static let notFound = PageError(

@@ -7,41 +7,9 @@ import WishlistTemplates
 /// UTF-8, no control characters other than tab and line breaks, each field at most once but
 /// those a form of checkboxes repeats (``repeatable``).
 public struct FormBody: Sendable {
-    /// Bodies over this many bytes are refused with 413.
+    /// Bodies over this many bytes are refused with 413, but those of the routes that take a file
+    /// (``Route/Body/upload(_:)``).
     public static let maximumBytes = 64 * 1024
-    /// The routes that take a file, each with its form field and its body limit: a Goodreads
-    /// export (its 50,000 rows at 400 bytes each, twice a plain export's rows), and a profile
-    /// picture or a barcode's photo (8 MB, the picture rule's, and room for the form around it).
-    public struct Upload: Sendable {
-        public let field: String
-        public let maximumBytes: Int
-        /// What the 413 says when a declared body is over the limit.
-        public let tooLarge: String
-    }
-
-    public static let uploads: [String: Upload] = [
-        SitePath.wishlistImport: Upload(
-            field: "file", maximumBytes: 20 * 1024 * 1024, tooLarge: "Goodreads exports can be up to 20 MB. Upload a smaller file."
-        ),
-        SitePath.profilePicture: Upload(
-            field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
-        ),
-        SitePath.scanBook: Upload(
-            field: "photo", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Photos can be up to 8 MB. Take a closer one, or a smaller size."
-        ),
-    ]
-
-    /// The body limit for a request to `path`.
-    public static func limit(for path: String) -> Int {
-        uploads[path]?.maximumBytes ?? maximumBytes
-    }
-
-    /// The 413 for a body over the limit of `path`.
-    public static func tooLarge(for path: String) -> PageError {
-        guard let upload = uploads[path] else { return .payloadTooLarge }
-        return PageError(.contentTooLarge, title: "That file is too large", message: upload.tooLarge)
-    }
-
     /// The fields a form may send several times: `list`, the lists a want is on (issue 51).
     static let repeatable: Set<String> = ["list"]
 

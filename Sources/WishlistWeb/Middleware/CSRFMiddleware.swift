@@ -6,7 +6,8 @@ import WishlistCore
 import WishlistTemplates
 
 /// Reads the body of every POST once and refuses it unless it carries this visitor's CSRF token
-/// and, when the browser says where the form came from (`Origin`), that is this site.
+/// and, when the browser says where the form came from (`Origin`), that is this site. The route
+/// the request matched (``Route``) says how: its ``Route/CSRFRule`` and its body's limit and kind.
 struct CSRFMiddleware: RouterMiddleware {
     static let tokenHeader = HTTPField.Name("X-CSRF-Token")!
 
@@ -14,18 +15,19 @@ struct CSRFMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
-        // RFC 8058's one-click unsubscribe is a POST from the mail provider, with no cookie and no
-        // token: the link's own secret token is what allows it, and all it can do is stop a digest.
-        if request.uri.path.hasPrefix("/unsubscribe/") { return try await next(request, context) }
+        // The route's rule (a request no route matched needs the session's token, and gets its 404 after).
+        let route = Route.matched(request.method, endpointPath: context.endpointPath)
+        if route?.csrf == .linkToken { return try await next(request, context) }
+        let rules = route?.body ?? .form
         var request = request
         var context = context
         let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: FormBody.limit(for: request.uri.path))
+            body = try await request.collectBody(upTo: rules.maximumBytes)
         } catch is NIOTooManyBytesError {
             // A body without a declared length (chunked) that runs past the limit: the 413 that
             // `BodyLimitMiddleware` gives a declared one.
-            throw FormBody.tooLarge(for: request.uri.path)
+            throw rules.tooLarge
         } catch let error as HTTPParserError {
             throw Self.unreadable(error)
         }
@@ -34,7 +36,7 @@ struct CSRFMiddleware: RouterMiddleware {
         if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             context.form = try FormBody(parsing: body)
             token = try context.form.text("csrf_token", maxLength: 100)
-        } else if contentType.lowercased().hasPrefix("multipart/form-data"), let upload = FormBody.uploads[request.uri.path] {
+        } else if contentType.lowercased().hasPrefix("multipart/form-data"), case .upload(let upload) = rules {
             let multipart: MultipartForm
             do {
                 multipart = try MultipartForm(body: body, contentType: contentType)
@@ -48,7 +50,7 @@ struct CSRFMiddleware: RouterMiddleware {
             }
             context.upload = multipart.file(upload.field)
             token = multipart.text("csrf_token") ?? ""
-        } else if contentType.lowercased().hasPrefix("application/json"), request.uri.path.hasPrefix("/passkeys/") {
+        } else if contentType.lowercased().hasPrefix("application/json"), route?.csrf == .headerToken {
             // The passkey script posts JSON; it sends the page's token in a header instead.
             context.json = body
             token = request.headers[Self.tokenHeader] ?? ""

@@ -1,0 +1,105 @@
+import HTTPTypes
+import WishlistCore
+
+/// One route of the site: its method and pattern, who may ask for it, the body it takes and how
+/// a POST proves it came from this site. Every route is declared once, in the table
+/// (`Route+Table.swift`); Hummingbird's router gets its routes from there (``SiteRouter``),
+/// `BodyLimitMiddleware` and `CSRFMiddleware` ask the route a request matched, and links are
+/// printed from the pattern (``path(_:)``, used by ``SitePath``).
+struct Route: Sendable, Hashable, CustomStringConvertible {
+    /// Who may ask for it: anyone, or a signed-in member (`RequireSignInMiddleware` sends the
+    /// others to sign in).
+    enum Access: Sendable, Hashable {
+        case anyone
+        case members
+    }
+
+    /// How a POST proves it was sent from one of this site's pages (`CSRFMiddleware`).
+    enum CSRFRule: Sendable, Hashable {
+        /// A GET changes nothing and carries no body: nothing to prove.
+        case safeMethod
+        /// A form with the visitor's `csrf_token`, from this site's origin.
+        case sessionToken
+        /// JSON from the site's script, the page's token in the `X-CSRF-Token` header (passkeys).
+        case headerToken
+        /// RFC 8058's one-click unsubscribe: a POST from the mail provider, with no cookie and no
+        /// token; the link's own secret token in the path is what allows it, and all it can do is
+        /// stop a digest.
+        case linkToken
+    }
+
+    /// What the request's body may be, and how large (`BodyLimitMiddleware`, `CSRFMiddleware`).
+    enum Body: Sendable, Hashable {
+        /// A URL-encoded form (or the passkey script's JSON) up to ``FormBody/maximumBytes``.
+        case form
+        /// A multipart form carrying one file.
+        case upload(Upload)
+
+        var maximumBytes: Int {
+            switch self {
+            case .form: FormBody.maximumBytes
+            case .upload(let upload): upload.maximumBytes
+            }
+        }
+
+        /// The 413 for a body over the limit.
+        var tooLarge: PageError {
+            switch self {
+            case .form: .payloadTooLarge
+            case .upload(let upload): PageError(.contentTooLarge, title: "That file is too large", message: upload.tooLarge)
+            }
+        }
+    }
+
+    /// A route that takes a file: its form field, its body limit and what the 413 says.
+    struct Upload: Sendable, Hashable {
+        let field: String
+        let maximumBytes: Int
+        let tooLarge: String
+    }
+
+    let method: HTTPRequest.Method
+    /// Written as Hummingbird names a route (``RequestContext/endpointPath``): `/lists/{list}`.
+    let pattern: String
+    let access: Access
+    let body: Body
+    let csrf: CSRFRule
+
+    /// A page or a file: `GET pattern`.
+    static func get(_ pattern: String, _ access: Access) -> Route {
+        Route(method: .get, pattern: pattern, access: access, body: .form, csrf: .safeMethod)
+    }
+
+    /// A form's target: `POST pattern`, with the rule that proves where it came from. There is
+    /// no default rule, so none is declared without one.
+    static func post(_ pattern: String, _ access: Access, csrf: CSRFRule, body: Body = .form) -> Route {
+        precondition(csrf != .safeMethod, "a POST route needs a rule that checks where it came from")
+        return Route(method: .post, pattern: pattern, access: access, body: body, csrf: csrf)
+    }
+
+    var description: String { "\(method.rawValue) \(pattern)" }
+
+    /// The path of this route with its parameters (`{list}`, `{item}`…) filled in order by
+    /// `values`, each already safe in a path.
+    func path(_ values: String...) -> String {
+        var values = values[...]
+        let path = pattern.split(separator: "/", omittingEmptySubsequences: true).map { segment -> Substring in
+            guard segment.first == "{", segment.last == "}" else { return segment }
+            guard let value = values.popFirst() else { preconditionFailure("\(self) needs a value for \(segment)") }
+            return Substring(value)
+        }
+        precondition(values.isEmpty, "\(self) has fewer parameters than it was given")
+        return "/" + path.joined(separator: "/")
+    }
+
+    /// The table's routes by method and pattern, for the middleware that asks which route a
+    /// request matched.
+    private static let byEndpoint: [String: Route] = Dictionary(uniqueKeysWithValues: all.map { ($0.description, $0) })
+
+    /// The route a request was matched to: Hummingbird's ``RequestContext/endpointPath`` (nil when
+    /// no route matched) and the request's method.
+    static func matched(_ method: HTTPRequest.Method, endpointPath: String?) -> Route? {
+        guard let endpointPath else { return nil }
+        return byEndpoint["\(method.rawValue) \(endpointPath)"]
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// Issue 55: the route table (``Route``) is the router's, once each, and every link the Swift code
+/// prints is one its route answers.
+@Suite("The route table", .removesTemporaryDirectories)
+struct RouteTableTests {
+    /// With every optional part on (metrics, mail, single sign-on), the router has exactly the
+    /// table's routes: none added beside it, none of it forgotten, none twice.
+    @Test func theRouterHasEveryRouteOfTheTableAndNoOther() async throws {
+        let registered = try await FakeOpenIDProvider(clock: ManualClock().clock).run { issuer in
+            try await TestApp.build { config in
+                config.metrics.enabled = true
+                config.mail.smtpURL = "smtp://127.0.0.1:9"
+                config.mail.from = "wishlist@example.com"
+                config.accounts.oidc = .init(issuer: issuer, clientID: FakeOpenIDProvider.clientID, clientSecret: FakeOpenIDProvider.clientSecret)
+            }.registeredRoutes
+        }
+        let table = Route.all.map(\.description)
+        #expect(Set(table).count == table.count, "a route is in the table twice")
+        #expect(Set(registered).count == registered.count, "a route is registered twice")
+        #expect(Set(registered).subtracting(table).sorted() == [], "registered beside the table")
+        #expect(Set(table).subtracting(registered).sorted() == [], "in the table but never registered")
+    }
+
+    /// A POST cannot be declared without a rule (``Route/post(_:_:csrf:body:)`` has no default),
+    /// and the rule that skips the check is a GET's alone; only uploads take more than a form.
+    @Test func everyPOSTNamesHowItProvesWhereItCameFrom() {
+        for route in Route.all {
+            #expect((route.method == .get) == (route.csrf == .safeMethod), "\(route)")
+            if case .upload = route.body { #expect(route.method == .post && route.csrf == .sessionToken, "\(route)") }
+        }
+        #expect(Route.all.filter { $0.csrf == .linkToken } == [.unsubscribe])
+        #expect(Route.all.filter { $0.csrf == .headerToken }.allSatisfy { $0.pattern.hasPrefix("/passkeys/") })
+    }
+
+    /// Every printer of ``SitePath`` (and each settings section's) gives a path that Hummingbird
+    /// routes to the route it was printed from, asked with that route's method.
+    @Test func everyPrintedPathIsAnsweredByItsOwnRoute() async throws {
+        let item = ItemID(7), list = ListID(3)
+        var printed: [(String, Route)] = [
+            (SitePath.signIn, .signInPage), (SitePath.signIn(returningTo: "/lists/x?y=1"), .signInPage),
+            (SitePath.signUp(invite: "t0k"), .signUpPage), (SitePath.passwordReset("t0k"), .passwordResetPage),
+            (SitePath.catalog, .catalog), (SitePath.list("hardcover-fiction"), .list), (SitePath.book("9780000000002"), .book),
+            (SitePath.bookReading("9780000000002"), .bookReading), (SitePath.reading, .reading),
+            (SitePath.author("Brené Brown"), .author),
+            (SitePath.wishlist, .wishlist), (SitePath.wishList(list), .wishlist), (SitePath.wishlistItem(item), .wishlistItem),
+            (SitePath.wishListEdit(list), .wishListEdit), (SitePath.newWishList, .newWishList), (SitePath.received, .received),
+            (SitePath.wishlistImport, .wishlistImport),
+            (SitePath.people, .people), (SitePath.person("maya"), .person), (SitePath.ideas("maya"), .ideas),
+            (SitePath.personList("maya", list), .personList), (SitePath.personReading("maya"), .personReading),
+            (SitePath.reservations, .reservations),
+            (SitePath.newBook, .newBook), (SitePath.lookUp(isbn: "9780000000002"), .newBook), (SitePath.scanBook, .scanBook),
+            (SitePath.profile, .profile), (SitePath.profilePicture, .uploadPicture), (SitePath.picture("abc", size: 64), .picture),
+            (SitePath.cover("abc", .small), .cover), (SitePath.sharedList("t0k"), .sharedList),
+            (SitePath.favoritesFeed("t0k"), .favoritesFeed), (SitePath.authorsFeed("t0k"), .authorsFeed),
+            (SitePath.occasionsCalendar("t0k"), .occasionsCalendar),
+            (SitePath.settings, .settings), (SitePath.admin(done: "invite"), .admin),
+        ]
+        for section in SettingsSection.allCases {
+            printed.append((section.path, section.route))
+            printed.append((SitePath.settings(section, done: "saved"), section.route))
+        }
+        let cases = printed
+        let router = Router()
+        for route in Route.all {
+            router.on(RouterPath(route.pattern), method: route.method) { _, _ in route.description }
+        }
+        try await Application(router: router).test(.router) { client in
+            for (path, route) in cases {
+                // A browser keeps the fragment (`#flash`) to itself.
+                let sent = String(path.prefix { $0 != "#" })
+                let response = try await client.execute(uri: sent, method: route.method)
+                #expect(String(buffer: response.body) == route.description, "\(path) was printed from \(route)")
+            }
+        }
+    }
+}
