@@ -2,8 +2,8 @@ import WishlistCore
 
 /// The links the Swift code writes and redirects to, each printed from its route in the table
 /// (``Route``), with the parameters typed: a route's pattern is written once, there. Templates
-/// link with the `path` values built here where a page shows items, and write the fixed section
-/// paths (`/lists`, `/wishlist`) themselves.
+/// link with the `path` values built here where a page shows items, and with `paths`
+/// (``PageRenderer/paths``) to the sections.
 enum SitePath {
     static let signIn = Route.signInPage.path()
     static let catalog = Route.catalog.path()

@@ -27,25 +27,37 @@ public struct NewBook: Sendable, Equatable {
     }
 }
 
+/// What "Type it in" got wrong, named by what it is about (as ``AccountProblem`` is): the web
+/// layer words each and shows it beside its field.
+public enum NewBookProblem: Hashable, Sendable {
+    case titleMissing
+    /// Over ``NewBookInput/titleMaximumLength`` characters: it has `characters`.
+    case titleTooLong(characters: Int)
+    case authorMissing
+    /// Over ``NewBookInput/authorMaximumLength`` characters: it has `characters`.
+    case authorTooLong(characters: Int)
+    case isbn(ISBN.Problem)
+    /// Not an http or https link to a site.
+    case link
+}
+
 /// What a person typed into "Type it in", checked field by field.
 public enum NewBookInput {
     public static let titleMaximumLength = 300
     public static let authorMaximumLength = 200
     public static let linkMaximumLength = 2000
 
-    /// Each field's problem as a sentence for the person, by field name; empty when all is well.
-    public static func problems(title: String, author: String, isbn: String, link: String) -> [String: String] {
-        var problems: [String: String] = [:]
-        if title.isEmpty { problems["title"] = "Give the book's title." }
-        if title.count > titleMaximumLength { problems["title"] = "A title can be up to \(titleMaximumLength) characters; this one has \(title.count)." }
-        if author.isEmpty { problems["author"] = "Give the author, or the first of them." }
-        if author.count > authorMaximumLength { problems["author"] = "An author can be up to \(authorMaximumLength) characters; this has \(author.count)." }
+    /// What is wrong with what was typed, in the form's order; empty when all is well.
+    public static func problems(title: String, author: String, isbn: String, link: String) -> [NewBookProblem] {
+        var problems: [NewBookProblem] = []
+        if title.isEmpty { problems.append(.titleMissing) }
+        if title.count > titleMaximumLength { problems.append(.titleTooLong(characters: title.count)) }
+        if author.isEmpty { problems.append(.authorMissing) }
+        if author.count > authorMaximumLength { problems.append(.authorTooLong(characters: author.count)) }
         if !isbn.isEmpty {
-            do { _ = try ISBN(isbn) } catch { problems["isbn"] = error.sentence }
+            do { _ = try ISBN(isbn) } catch { problems.append(.isbn(error)) }
         }
-        if !link.isEmpty, httpLink(link) == nil {
-            problems["link"] = "A link starts with http:// or https:// and names a site (for example https://example.org/book)."
-        }
+        if !link.isEmpty, httpLink(link) == nil { problems.append(.link) }
         return problems
     }
 

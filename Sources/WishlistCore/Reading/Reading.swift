@@ -81,6 +81,19 @@ extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
+/// What a reading's form got wrong, named by what it is about (as ``AccountProblem`` is): the
+/// web layer words each and shows it beside its field.
+public enum ReadingProblem: Hashable, Sendable {
+    /// Not one to five stars.
+    case rating
+    /// Over ``ReadingInput/reviewMaximumLength`` characters: it has `characters`.
+    case reviewTooLong(characters: Int)
+    /// Not a date written year, month and day.
+    case finishedUnreadable
+    /// A finishing date after today.
+    case finishedInFuture
+}
+
 /// What a reader entered about a book, checked.
 public struct ReadingInput: Sendable, Equatable {
     public static let reviewMaximumLength = 5000
@@ -95,22 +108,20 @@ public struct ReadingInput: Sendable, Equatable {
         self.finished = finished
     }
 
-    /// Each field's problem as a sentence for the person, by field name; empty when all is well.
-    public static func problems(rating: String, review: String, finished: String, now: Date) -> [String: String] {
-        var problems: [String: String] = [:]
+    /// What is wrong with what was entered, in the form's order; empty when all is well.
+    public static func problems(rating: String, review: String, finished: String, now: Date) -> [ReadingProblem] {
+        var problems: [ReadingProblem] = []
         if !rating.isEmpty, Int(rating).map({ (1...5).contains($0) }) != true {
-            problems["rating"] = "Choose from one to five stars, or no rating."
+            problems.append(.rating)
         }
         if review.count > reviewMaximumLength {
-            problems["review"] = "Reviews can be up to 5,000 characters; this one has \(review.count). Shorten it and save again."
+            problems.append(.reviewTooLong(characters: review.count))
         }
         if !finished.isEmpty {
             if let date = FinishedDate(finished) {
-                if date > FinishedDate.latestAllowed(at: now) {
-                    problems["finished"] = "The date you finished can't be in the future."
-                }
+                if date > FinishedDate.latestAllowed(at: now) { problems.append(.finishedInFuture) }
             } else {
-                problems["finished"] = "Give the date you finished as year, month and day (for example 2026-03-14), or leave it empty."
+                problems.append(.finishedUnreadable)
             }
         }
         return problems

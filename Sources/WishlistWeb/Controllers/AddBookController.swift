@@ -79,7 +79,7 @@ struct AddBookController {
             book = checked
         } else {
             let problems = NewBookInput.problems(title: typed.title, author: typed.author, isbn: typed.isbn, link: typed.link)
-            return try render(context, query: ("", "", ""), typed: typed, errors: problems, status: .unprocessableContent)
+            return try render(context, query: ("", "", ""), typed: typed, errors: NewBookFormFields.errors(problems), status: .unprocessableContent)
         }
         let now = clock.now()
         let outcome = try await added.add(book, at: now)
@@ -89,11 +89,11 @@ struct AddBookController {
             // Only a list's book is "here already": one another member added answers as a new
             // add, so adding tells nobody what the others added.
             let listed = outcome == .known(bookID: saved.id) && !saved.isAdded
-            return redirectWithFlash(to: SitePath.book(saved.id), listed ? "bookknown" : "bookadded")
+            return (listed ? Flash.bookKnown : .bookAdded).redirect(to: SitePath.book(saved.id), secure: secureCookies)
         }
         switch try await wishlist.add(saved, userID: user.userID, at: now) {
-        case .added(let item): return redirectWithFlash(to: SitePath.book(outcome.bookID), "added-\(item.id)")
-        case .alreadyThere(let item): return redirectWithFlash(to: SitePath.book(outcome.bookID), "already-\(item.id)")
+        case .added(let item): return Flash.added(item.id).redirect(to: SitePath.book(outcome.bookID), secure: secureCookies)
+        case .alreadyThere(let item): return Flash.already(item.id).redirect(to: SitePath.book(outcome.bookID), secure: secureCookies)
         }
     }
 
@@ -183,11 +183,5 @@ struct AddBookController {
         case .unavailable: "Open Library could not be reached just now. Type the book in below, or try again later."
         case .busy: "Many look-ups are waiting for Open Library just now. Try again in a few seconds, or type the book in below."
         }
-    }
-
-    private func redirectWithFlash(to location: String, _ code: String) -> Response {
-        var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
-        return response
     }
 }

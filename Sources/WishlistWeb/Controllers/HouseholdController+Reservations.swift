@@ -11,7 +11,7 @@ extension HouseholdController {
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         switch try await household.reserve(itemID: itemID, giverID: user.userID, at: clock.now()) {
         case .reserved:
-            return redirectWithFlash(to: returnTo, "reserved-\(itemID)", item: itemID)
+            return confirm(.reserved(itemID), returningTo: returnTo, item: itemID)
         case .alreadyYours:
             throw PageError(
                 .conflict, title: "Already reserved by you",
@@ -62,7 +62,7 @@ extension HouseholdController {
         guard let itemID = context.parameters.get("item").flatMap(ItemID.init) else { throw Self.reservationNotFound }
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         guard try await household.cancel(itemID: itemID, giverID: user.userID) else { throw Self.reservationNotFound }
-        return redirectWithFlash(to: returnTo, "unreserved", item: itemID)
+        return confirm(.unreserved, returningTo: returnTo, item: itemID)
     }
 
     @Sendable func markBought(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -79,7 +79,7 @@ extension HouseholdController {
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         switch try await household.markBought(itemID: itemID, giverID: user.userID, bought, at: clock.now()) {
         case .changed:
-            return redirectWithFlash(to: returnTo, bought ? "bought" : "unbought", item: itemID)
+            return confirm(bought ? .bought : .unbought, returningTo: returnTo, item: itemID)
         case .unchanged:
             throw PageError(
                 .conflict, title: bought ? "Already bought" : "Not marked bought",
@@ -104,7 +104,7 @@ extension HouseholdController {
         guard try await household.setCard(itemID: itemID, giverID: user.userID, message: message) != .notReserved else {
             throw Self.reservationNotFound
         }
-        return redirectWithFlash(to: returnTo, message.isEmpty ? "cardremoved" : "card", item: itemID)
+        return confirm(message.isEmpty ? .cardRemoved : .card, returningTo: returnTo, item: itemID)
     }
 
     @Sendable func dismiss(_ request: Request, context: AppRequestContext) async throws -> Response {

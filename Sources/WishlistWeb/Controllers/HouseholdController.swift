@@ -55,11 +55,9 @@ struct HouseholdController {
         message: "That notice is gone already. Gifts I'm giving shows the ones that are left."
     )
 
-    /// Back to `returnTo`, at the confirmation `code`, shown on the item's card.
-    func redirectWithFlash(to returnTo: String, _ code: String, item itemID: ItemID) -> Response {
-        var response = redirect(to: LocalPath.atConfirmation(returnTo))
-        response.setCookie(FlashMiddleware.cookie(code, card: Card.item(itemID), secure: secureCookies))
-        return response
+    /// Back to `returnTo`, at the confirmation `flash`, shown on the item’s card.
+    func confirm(_ flash: Flash, returningTo returnTo: String, item itemID: ItemID) -> Response {
+        flash.redirect(to: LocalPath.atConfirmation(returnTo), card: Card.item(itemID), secure: secureCookies)
     }
 }
 

@@ -65,7 +65,7 @@ struct IdeasController {
         guard CatalogBook.isUsableID(bookID) else { throw CatalogController.unknownBook }
         switch try await household.suggest(bookID: bookID, for: member.id, by: user.userID, note: note, at: clock.now()) {
         case .suggested:
-            return redirectWithFlash(to: SitePath.ideas(member.username), "idea")
+            return Flash.idea.redirect(to: SitePath.ideas(member.username), secure: secureCookies)
         case .alreadySuggested(let name):
             throw PageError(
                 .conflict, title: "Already an idea",
@@ -88,7 +88,7 @@ struct IdeasController {
         let (member, ideaID) = try await memberAndIdea(context, viewerID: user.userID)
         switch try await household.reserveIdea(ideaID: ideaID, giverID: user.userID, at: clock.now()) {
         case .reserved:
-            return redirectWithFlash(to: SitePath.ideas(member.username), "ideareserved")
+            return Flash.ideaReserved.redirect(to: SitePath.ideas(member.username), secure: secureCookies)
         case .alreadyYours:
             throw PageError(.conflict, title: "Already reserved by you", message: "You have already reserved this idea as a gift, so nothing changed.")
         case .takenBy(let name):
@@ -105,7 +105,7 @@ struct IdeasController {
         let (member, ideaID) = try await memberAndIdea(context, viewerID: user.userID)
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.ideas(member.username))
         guard try await household.cancelIdea(ideaID: ideaID, giverID: user.userID) else { throw HouseholdController.reservationNotFound }
-        return redirectWithFlash(to: returnTo, "unreserved")
+        return Flash.unreserved.redirect(to: returnTo, secure: secureCookies)
     }
 
     // MARK: Input
@@ -135,11 +135,5 @@ struct IdeasController {
             value["reserved_by"] = .string(name)
         }
         return .dictionary(value)
-    }
-
-    private func redirectWithFlash(to location: String, _ code: String) -> Response {
-        var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
-        return response
     }
 }

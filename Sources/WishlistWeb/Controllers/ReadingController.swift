@@ -75,7 +75,8 @@ struct ReadingController {
         guard let input = ReadingInput(rating: entered.rating, review: entered.review, finished: entered.finished, now: now) else {
             let problems = ReadingInput.problems(rating: entered.rating, review: entered.review, finished: entered.finished, now: now)
             return try await editPage(
-                context, book: book, userID: user.userID, returnTo: returnTo, entered: entered, errors: problems, status: .unprocessableContent
+                context, book: book, userID: user.userID, returnTo: returnTo, entered: entered, errors: ReadingFormFields.errors(problems),
+                status: .unprocessableContent
             )
         }
         let removeFromWishlist = try context.form.checkbox("remove_from_wishlist")
@@ -83,7 +84,8 @@ struct ReadingController {
         case .unknownBook:
             throw CatalogController.unknownBook
         case .recorded(let removed):
-            return redirectWithFlash(to: removed && returnTo.hasPrefix(SitePath.wishlist) ? SitePath.wishlist : returnTo, (removed ? "readoff-" : "read-") + book.id)
+            return Flash.read(bookID: book.id, offWishlist: removed)
+                .redirect(to: removed && returnTo.hasPrefix(SitePath.wishlist) ? SitePath.wishlist : returnTo, secure: secureCookies)
         }
     }
 
@@ -92,7 +94,7 @@ struct ReadingController {
         let book = try await catalogBook(context)
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.book(book.id))
         _ = try await reading.forget(bookID: book.id, userID: user.userID)
-        return redirectWithFlash(to: returnTo, "unread")
+        return Flash.unread.redirect(to: returnTo, secure: secureCookies)
     }
 
     // MARK: Pages
@@ -122,11 +124,5 @@ struct ReadingController {
         let id = context.parameters.get("id") ?? ""
         guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else { throw CatalogController.unknownBook }
         return book
-    }
-
-    private func redirectWithFlash(to location: String, _ code: String) -> Response {
-        var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
-        return response
     }
 }

@@ -40,7 +40,7 @@ struct WishListsController {
             return try formPage(context, list: nil, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
         case .success(let checked):
             let list = try await lists.create(checked, ownerID: user.userID, at: clock.now())
-            return redirectWithFlash(to: SitePath.wishList(list.id), "listmade")
+            return Flash.listMade.redirect(to: SitePath.wishList(list.id), secure: secureCookies)
         }
     }
 
@@ -60,7 +60,7 @@ struct WishListsController {
             return try formPage(context, list: list, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
         case .success(let checked):
             guard try await lists.update(id: list.id, ownerID: user.userID, checked) else { throw Self.notFound }
-            return redirectWithFlash(to: SitePath.wishList(list.id), "listsaved")
+            return Flash.listSaved.redirect(to: SitePath.wishList(list.id), secure: secureCookies)
         }
     }
 
@@ -69,7 +69,7 @@ struct WishListsController {
         let deleteWants = try context.form.checkbox("delete_wants")
         switch try await lists.delete(id: try Self.listID(context), ownerID: user.userID, deleteWants: deleteWants) {
         case .deleted:
-            return redirectWithFlash(to: SitePath.wishlist, deleteWants ? "listdeletedwants" : "listdeleted")
+            return (deleteWants ? Flash.listDeletedWants : .listDeleted).redirect(to: SitePath.wishlist, secure: secureCookies)
         case .isDefault:
             throw PageError(
                 .conflict, title: "Your wishlist stays",
@@ -91,7 +91,7 @@ struct WishListsController {
         }
         switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: user.userID) {
         case .saved:
-            return redirectWithFlash(to: SitePath.wishlistItem(itemID), "listsplaced")
+            return Flash.listsPlaced.redirect(to: SitePath.wishlistItem(itemID), secure: secureCookies)
         case .noList:
             throw PageError(
                 .unprocessableContent, title: "Choose at least one list",
@@ -188,11 +188,5 @@ struct WishListsController {
     private func ownList(_ context: AppRequestContext) async throws -> WishList {
         guard let list = try await lists.list(id: try Self.listID(context), ownerID: try context.signedInUser().userID) else { throw Self.notFound }
         return list
-    }
-
-    private func redirectWithFlash(to location: String, _ code: String) -> Response {
-        var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, secure: secureCookies))
-        return response
     }
 }

@@ -117,12 +117,11 @@ struct WishlistController {
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
         }
-        let code: String
-        switch try await wishlist.add(book, userID: user.userID, list: list, at: clock.now()) {
-        case .added(let item): code = "added-\(item.id)"
-        case .alreadyThere(let item): code = "already-\(item.id)"
+        let flash: Flash = switch try await wishlist.add(book, userID: user.userID, list: list, at: clock.now()) {
+        case .added(let item): .added(item.id)
+        case .alreadyThere(let item): .already(item.id)
         }
-        return redirectWithFlash(to: LocalPath.atConfirmation(returnTo), code, card: Card.book(book.id))
+        return flash.redirect(to: LocalPath.atConfirmation(returnTo), card: Card.book(book.id), secure: secureCookies)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -151,7 +150,7 @@ struct WishlistController {
             return try await itemPage(context, item, entered: entered, errors: errors, status: .unprocessableContent)
         }
         guard try await wishlist.update(id: item.id, userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
-        return redirectWithFlash(to: SitePath.wishlistItem(item.id), "note")
+        return Flash.note.redirect(to: SitePath.wishlistItem(item.id), secure: secureCookies)
     }
 
     @Sendable func confirmRemoval(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -171,7 +170,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let returnTo = Self.wishlistPage(try context.form.text("return_to", maxLength: 200))
         guard try await wishlist.delete(id: try Self.itemID(context), userID: user.userID) != nil else { throw Self.notFound }
-        return redirectWithFlash(to: returnTo, "removed")
+        return Flash.removed.redirect(to: returnTo, secure: secureCookies)
     }
 
     /// `path` when it is a page of the wishlist (`/wishlist?sort=…&page=…`), the first page otherwise.
@@ -188,7 +187,7 @@ struct WishlistController {
                 message: "That book isn't on your wishlist any more (it may be among the books you received already), so nothing changed."
             )
         }
-        return redirectWithFlash(to: SitePath.received, "received")
+        return Flash.received.redirect(to: SitePath.received, secure: secureCookies)
     }
 
     @Sendable func receivedBooks(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -215,7 +214,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         switch try await wishlist.wishAgain(receivedID: try Self.itemID(context), userID: user.userID, at: clock.now()) {
         case .wished:
-            return redirectWithFlash(to: SitePath.wishlist, "wishedagain")
+            return Flash.wishedAgain.redirect(to: SitePath.wishlist, secure: secureCookies)
         case .alreadyOnWishlist:
             throw PageError(
                 .conflict, title: "Already on your wishlist",
@@ -396,11 +395,5 @@ struct WishlistController {
     private func ownItem(_ context: AppRequestContext, userID: UserID) async throws -> WishlistItem {
         guard let item = try await wishlist.item(id: try Self.itemID(context), userID: userID) else { throw Self.notFound }
         return item
-    }
-
-    private func redirectWithFlash(to location: String, _ code: String, card: String? = nil) -> Response {
-        var response = redirect(to: location)
-        response.setCookie(FlashMiddleware.cookie(code, card: card, secure: secureCookies))
-        return response
     }
 }

@@ -23,3 +23,41 @@ struct AccountFormFields {
         return errors
     }
 }
+
+/// The reading form's words for the core's ``ReadingProblem``s, each beside its field.
+enum ReadingFormFields {
+    static func errors(_ problems: [ReadingProblem]) -> FieldErrors {
+        var errors = FieldErrors()
+        for problem in problems {
+            switch problem {
+            case .rating: errors["rating"] = "Choose from one to five stars, or no rating."
+            case .reviewTooLong(let characters):
+                errors["review"] = "Reviews can be up to 5,000 characters; this one has \(characters). Shorten it and save again."
+            case .finishedInFuture: errors["finished"] = "The date you finished can't be in the future."
+            case .finishedUnreadable:
+                errors["finished"] = "Give the date you finished as year, month and day (for example 2026-03-14), or leave it empty."
+            }
+        }
+        return errors
+    }
+}
+
+/// "Type it in"'s words for the core's ``NewBookProblem``s, each beside its field.
+enum NewBookFormFields {
+    static func errors(_ problems: [NewBookProblem]) -> FieldErrors {
+        var errors = FieldErrors()
+        for problem in problems {
+            switch problem {
+            case .titleMissing: errors["title"] = "Give the book's title."
+            case .titleTooLong(let characters):
+                errors["title"] = "A title can be up to \(NewBookInput.titleMaximumLength) characters; this one has \(characters)."
+            case .authorMissing: errors["author"] = "Give the author, or the first of them."
+            case .authorTooLong(let characters):
+                errors["author"] = "An author can be up to \(NewBookInput.authorMaximumLength) characters; this has \(characters)."
+            case .isbn(let problem): errors["isbn"] = problem.sentence
+            case .link: errors["link"] = "A link starts with http:// or https:// and names a site (for example https://example.org/book)."
+            }
+        }
+        return errors
+    }
+}

@@ -3,9 +3,8 @@ import WishlistCore
 import WishlistTemplates
 
 /// A one-time confirmation after a redirect ("Added “Title” to your wishlist"), carried by a
-/// short-lived cookie that holds only a code naming what happened, never text to show: the
-/// text is made here, from the signed-in user's own data. A code is a word, then "-" and an id
-/// where it has one, so a code's word has no "-" of its own. A form on a card (a book of a list,
+/// short-lived cookie that holds only the code of a ``Flash`` naming what happened, never text to
+/// show: the text is made here, from the signed-in user's own data. A form on a card (a book of a list,
 /// member or search page) adds "@" and the card's id, so that the page shows the confirmation on
 /// that card rather than at the top (``PageFlash/card``).
 struct FlashMiddleware: RouterMiddleware {
@@ -45,63 +44,60 @@ struct FlashMiddleware: RouterMiddleware {
     }
 
     private func message(for code: String, userID: UserID) async throws -> PageFlash? {
-        let parts = code.split(separator: "-", maxSplits: 1).map(String.init)
-        if parts.count == 2, parts[0] == "read" || parts[0] == "readoff" {
-            return try await readingMessage(bookID: parts[1], removedFromWishlist: parts[0] == "readoff", userID: userID)
-        }
-        switch (parts.first ?? "", parts.count > 1 ? ItemID(parts[1]) : nil) {
-        case ("added", let id?):
+        guard let flash = Flash(code: code) else { return nil }
+        switch flash {
+        case .read(let bookID, let offWishlist):
+            return try await readingMessage(bookID: bookID, removedFromWishlist: offWishlist, userID: userID)
+        case .added(let id):
             guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
             return PageFlash(kind: "success", message: "Added “\(item.title)” to your wishlist.", link: (SitePath.wishlist, "View your wishlist"))
-        case ("already", let id?):
+        case .already(let id):
             guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
             return PageFlash(kind: "info", message: "“\(item.title)” is already on your wishlist.", link: (SitePath.wishlistItem(item.id), "Open it"))
-        case ("removed", _):
+        case .removed:
             return PageFlash(kind: "success", message: "The book was removed from your wishlist.")
-        case ("reserved", let id?):
+        case .reserved(let id):
             guard let reserved = try await household.reservedTitle(itemID: id, giverID: userID) else { return nil }
             return PageFlash(
                 kind: "success", message: "You reserved “\(reserved.title)” as a gift for \(reserved.ownerName). \(reserved.ownerName) won’t see that it is reserved.",
                 link: (SitePath.reservations, "Gifts I’m giving")
             )
-        case ("unreserved", _):
+        case .unreserved:
             return PageFlash(kind: "success", message: "Your reservation was cancelled. The book is free for others to reserve.")
-        case ("note", _):
+        case .note:
             return PageFlash(kind: "success", message: "Your priority and note were saved.")
-        case ("idea", _):
+        case .idea:
             return PageFlash(kind: "success", message: "Your idea is added. The others who see the list see it too; its owner never does.")
-        case ("ideareserved", _):
+        case .ideaReserved:
             return PageFlash(kind: "success", message: "You reserved this idea as a gift. Its owner won’t see that.", link: (SitePath.reservations, "Gifts I’m giving"))
-        case ("bought", _):
+        case .bought:
             return PageFlash(kind: "success", message: "Marked bought. The others who see the list see it is bought; its owner never does.")
-        case ("unbought", _):
+        case .unbought:
             return PageFlash(kind: "success", message: "No longer marked bought.")
-        case ("card", _):
+        case .card:
             return PageFlash(kind: "success", message: "Your card is saved. It will be read once the book has arrived, with your name.")
-        case ("cardremoved", _):
+        case .cardRemoved:
             return PageFlash(kind: "success", message: "Your card is removed: the gift stays anonymous.")
-        case ("received", _):
+        case .received:
             return PageFlash(kind: "success", message: "Enjoy it! The book moved to the books you received.", link: (SitePath.received, "Books you received"))
-        case ("wishedagain", _):
+        case .wishedAgain:
             return PageFlash(kind: "success", message: "The book is on your wishlist again, as a new wish. It stays among the books you received.")
-        case ("bookadded", _):
+        case .bookAdded:
             return PageFlash(kind: "success", message: "The book is added. It has a page like any other: wish for it, read it, rate it.")
-        case ("bookknown", _):
+        case .bookKnown:
             return PageFlash(kind: "info", message: "This book is on the NYT's lists already, with that ISBN: here it is.")
-        case ("listmade", _):
+        case .listMade:
             return PageFlash(kind: "success", message: "Your list is made. Add books to it from any book's page, or tick it on a book of your wishlist.")
-        case ("listsaved", _):
+        case .listSaved:
             return PageFlash(kind: "success", message: "Your list is saved.")
-        case ("listdeleted", _):
+        case .listDeleted:
             return PageFlash(kind: "success", message: "The list is deleted. Its books stay on your wishlist; those on no other list are on your first list now.")
-        case ("listdeletedwants", _):
+        case .listDeletedWants:
             return PageFlash(kind: "success", message: "The list is deleted, with the books that were on no other list.")
-        case ("listsplaced", _):
+        case .listsPlaced:
             return PageFlash(kind: "success", message: "The book's lists are saved.")
-        case ("unread", _):
+        case .unread:
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
-        default:
-            return nil
         }
     }
 }

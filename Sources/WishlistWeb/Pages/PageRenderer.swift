@@ -106,6 +106,7 @@ public struct PageRenderer: Sendable {
         context["title"] = .string(summary.isEmpty ? title : "Error: " + title)
         context["error_summary"] = summary.templateValue
         context["nav"] = .string(nav)
+        context["paths"] = Self.paths
         context["signup_open"] = .bool(signupOpen)
         context["sample_data"] = .bool(notices.showsSampleData)
         let snapshot = assets.current
@@ -113,6 +114,16 @@ public struct PageRenderer: Sendable {
         context["stylesheet"] = snapshot.stylesheet.map { .html($0.element) } ?? .null
         return context
     }
+
+    /// The sections' paths, printed from the route table, for the navigation and the pages'
+    /// links (`{{ paths.catalog }}`), so that a template does not spell a route's path again.
+    static let paths: TemplateValue = [
+        "catalog": .string(SitePath.catalog), "search": .string(Route.search.path()), "wishlist": .string(SitePath.wishlist),
+        "people": .string(SitePath.people), "new_book": .string(SitePath.newBook), "reading": .string(SitePath.reading),
+        "reservations": .string(SitePath.reservations), "settings": .string(SitePath.settings), "admin": .string(Route.admin.path()),
+        "sign_in": .string(SitePath.signIn), "sign_up": .string(Route.signUpPage.path()), "sign_out": .string(Route.signOut.path()),
+        "forgot": .string(Route.forgotPage.path()),
+    ]
 
     private static func pageHeaders(_ headers: HTTPFields) -> HTTPFields {
         var fields = headers

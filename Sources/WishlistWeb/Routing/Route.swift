@@ -93,8 +93,8 @@ struct Route: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The table's routes by method and pattern, for the middleware that asks which route a
-    /// request matched.
-    private static let byEndpoint: [String: Route] = Dictionary(uniqueKeysWithValues: all.map { ($0.description, $0) })
+    /// request matched (`RouteTableTests` checks that no two share them).
+    private static let byEndpoint: [String: Route] = Dictionary(all.map { ($0.description, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The route a request was matched to: Hummingbird's ``RequestContext/endpointPath`` (nil when
     /// no route matched) and the request's method.

@@ -79,4 +79,24 @@ struct RouteTableTests {
             }
         }
     }
+
+    /// Every `{{ paths.… }}` a template writes is one the renderer gives (a missing one would
+    /// print an empty link that the link walk cannot see), and each is a route's path.
+    @Test func everySectionPathATemplateNamesIsPrintedFromARoute() throws {
+        guard case .dictionary(let paths) = PageRenderer.paths else { throw TestSetupError(description: "paths is not a dictionary") }
+        let routePaths = Set(Route.all.filter { !$0.pattern.contains("{") }.map { $0.path() })
+        for (name, value) in paths {
+            guard case .string(let path) = value else { throw TestSetupError(description: "paths.\(name) is not text") }
+            #expect(routePaths.contains(path), "paths.\(name) is \(path), no route's")
+        }
+        let views = repositoryRoot.appendingPathComponent("Views")
+        var named = 0
+        for case let file as URL in FileManager.default.enumerator(at: views, includingPropertiesForKeys: nil)! where file.pathExtension == "html" {
+            for match in try String(contentsOf: file, encoding: .utf8).matches(of: /paths\.([a-z_]+)/) {
+                named += 1
+                #expect(paths[String(match.1)] != nil, "\(file.lastPathComponent) links to paths.\(match.1), which no route prints")
+            }
+        }
+        #expect(named > 40, "the templates were not read")
+    }
 }
