@@ -20,9 +20,15 @@ extension ServerParts {
         ).addRoutes(to: signedIn, loaders: pageLoaders)
         WishlistController(
             database: database, wishlist: stores.wishlist, lists: stores.lists, reading: stores.reading, importer: importer,
-            catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies
+            catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies,
+            children: Children(database: database, clock: clock)
         ).addRoutes(to: signedIn, loaders: pageLoaders)
         WishListsController(lists: stores.lists, pages: pages, clock: clock, secureCookies: secureCookies).addRoutes(to: signedIn)
+        ChildrenController(
+            children: Children(database: database, clock: clock), profiles: ProfileStore(database: database), wishlist: stores.wishlist,
+            pictures: pictures, pages: pages,
+            clock: clock, logger: logger, publicOrigin: config.server.publicOrigin
+        ).addRoutes(to: signedIn)
         HouseholdController(
             database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock,
             timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
@@ -64,6 +70,7 @@ extension ServerParts {
         FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: router)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: router)
+        HandOverController(accounts: accounts, pages: pages, cookies: cookies, sessionMaxAge: sessionMaxAge, addressing: addressing).addRoutes(to: router)
         let oidc = config.accounts.oidc
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: Self.passwordSignup(config),

@@ -37,6 +37,12 @@ enum SitePath {
     static let newWishList = "/wishlist/lists/new"
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { people + "/" + username }
+    /// A child's profile is made here (issue 51), from the form at `newChild`.
+    static let children = people + "/children"
+    static let newChild = people + "/new-child"
+    static func childManagers(_ username: String) -> String { person(username) + "/managers" }
+    static func childHandOver(_ username: String) -> String { person(username) + "/hand-over" }
+    static func handOver(_ token: String) -> String { "/hand-over/" + token }
     static func ideas(_ username: String) -> String { person(username) + "/ideas" }
     /// A member's shared list, a stable address (issue 51).
     static func personList(_ username: String, _ list: ListID) -> String { person(username) + "/lists/\(list)" }

@@ -15,6 +15,8 @@ struct WishlistController {
     let clock: WallClock
     let pageCaches: PageCaches
     let secureCookies: Bool
+    /// A manager adds and removes a child's wants with these forms, naming her in `for` (issue 51).
+    let children: Children
 
     func addRoutes(to group: RouterGroup<AppRequestContext>, loaders: PageLoaders) {
         group.page("wishlist", loaders: loaders, database: database, read: { request, _, user, read in
@@ -106,19 +108,24 @@ struct WishlistController {
     /// book's card shows (a page without that card shows it at the top).
     @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let child = try await actingFor(context, user)
+        let ownerID = child?.id ?? user.userID
         let bookID = try context.form.text("book", maxLength: 40)
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.wishlist)
         let listText = try context.form.text("list", maxLength: 20)
         var list: ListID?
         if !listText.isEmpty {
-            guard let id = ListID(listText), try await lists.list(id: id, ownerID: user.userID) != nil else { throw WishListsController.notFound }
+            guard let id = ListID(listText), try await lists.list(id: id, ownerID: ownerID) != nil else { throw WishListsController.notFound }
             list = id
         }
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
         }
         let code: String
-        switch try await wishlist.add(book, userID: user.userID, list: list, at: clock.now()) {
+        let added = try await wishlist.add(book, userID: ownerID, list: list, at: clock.now())
+        // Her page, where her managers see the book on her list, as the household does.
+        if let child { return redirect(to: SitePath.person(child.username)) }
+        switch added {
         case .added(let item): code = "added-\(item.id)"
         case .alreadyThere(let item): code = "already-\(item.id)"
         }
@@ -169,9 +176,20 @@ struct WishlistController {
     /// Removes the item and goes back to the page of the wishlist the button was on.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let child = try await actingFor(context, user)
         let returnTo = Self.wishlistPage(try context.form.text("return_to", maxLength: 200))
-        guard try await wishlist.delete(id: try Self.itemID(context), userID: user.userID) != nil else { throw Self.notFound }
+        guard try await wishlist.delete(id: try Self.itemID(context), userID: child?.id ?? user.userID) != nil else { throw Self.notFound }
+        if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-removed") }
         return redirectWithFlash(to: returnTo, "removed")
+    }
+
+    /// The child a manager acts for (the form's `for`, her username), nil for the member herself;
+    /// a name she does not manage is the 404 a child's managers page gives.
+    private func actingFor(_ context: AppRequestContext, _ user: Visitor.SignedIn) async throws -> ChildProfile? {
+        let username = try context.form.text("for", maxLength: 40)
+        if username.isEmpty { return nil }
+        guard let child = try await children.managed(username: username, by: user.userID) else { throw ChildrenController.notManaged }
+        return child
     }
 
     /// `path` when it is a page of the wishlist (`/wishlist?sort=…&page=…`), the first page otherwise.

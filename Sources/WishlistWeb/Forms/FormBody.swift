@@ -26,6 +26,9 @@ public struct FormBody: Sendable {
         SitePath.profilePicture: Upload(
             field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
         ),
+        SitePath.children: Upload(
+            field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
+        ),
         SitePath.scanBook: Upload(
             field: "photo", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Photos can be up to 8 MB. Take a closer one, or a smaller size."
         ),
@@ -64,6 +67,14 @@ public struct FormBody: Sendable {
             guard fields.updateValue(value, forKey: name) == nil else {
                 throw PageError.badRequest("The form sent the field “\(name.prefix(40))” more than once. Reload the page and try again.")
             }
+        }
+    }
+
+    /// The plain fields of a multipart upload (a child's profile sends her name beside her
+    /// picture), checked as a URL-encoded form's are; each name appears once (``CSRFMiddleware``).
+    init(multipart: MultipartForm) throws {
+        for part in multipart.parts where part.filename == nil {
+            fields[part.name] = try Self.checked(Array(part.body.readableBytesView))
         }
     }
 
@@ -127,6 +138,11 @@ public struct FormBody: Sendable {
             }
             index = encoded.index(after: index)
         }
+        return try checked(bytes)
+    }
+
+    /// The decoded bytes as text a person could have typed.
+    private static func checked(_ bytes: [UInt8]) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw PageError.badRequest("The form contained bytes that aren't valid UTF-8 text. Retype the text and try again.")
         }
