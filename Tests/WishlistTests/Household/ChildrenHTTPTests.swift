@@ -248,4 +248,21 @@ struct ChildrenHTTPTests {
         }
         #expect(try await Self.userCount(server, "~bea") == 0)
     }
+
+    @Test func aManagersDataHoldsNothingOfWhatTheHouseholdReservedForTheChild() async throws {
+        try await Self.family { server, mum, _, gran in
+            let book = try await Self.firstBook(server)
+            #expect(try await mum.post("/wishlist", [("book", book.id), ("for", "~bea")]).status == .seeOther)
+            let itemID = try await server.database.pool.read {
+                try Int64.fetchOne($0, sql: "SELECT wishlist_item.id FROM wishlist_item JOIN user ON user.id = user_id WHERE username = '~bea'")!
+            }
+            #expect(try await gran.reserve(itemID, returnTo: "/people/~bea").status == .seeOther)
+            #expect(try await gran.post("/reservations/\(itemID)/card", [("message", "Love from Gran")]).status == .seeOther)
+            let export = try await mum.post("/settings/export", [])
+            #expect(export.status == .ok)
+            let text = try readZipWithPython(Array(buffer: export.body)).map { String(decoding: $0.bytes, as: UTF8.self) }.joined()
+            #expect(!text.isEmpty)
+            #expect(!text.contains("gran") && !text.contains("Love from Gran") && !text.contains(book.title), "her data is hers: not Bea's list nor its givers")
+        }
+    }
 }
