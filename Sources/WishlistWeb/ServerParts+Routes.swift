@@ -21,9 +21,15 @@ extension ServerParts {
         ).addRoutes(to: routes, loaders: pageLoaders)
         WishlistController(
             database: database, wishlist: stores.wishlist, lists: stores.lists, reading: stores.reading, importer: importer,
-            catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies
+            catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies,
+            children: Children(database: database, clock: clock)
         ).addRoutes(to: routes, loaders: pageLoaders)
         WishListsController(lists: stores.lists, pages: pages, clock: clock, secureCookies: secureCookies).addRoutes(to: routes)
+        ChildrenController(
+            children: Children(database: database, clock: clock), profiles: ProfileStore(database: database), wishlist: stores.wishlist,
+            pictures: pictures, pages: pages,
+            clock: clock, logger: logger, publicOrigin: config.server.publicOrigin
+        ).addRoutes(to: routes)
         HouseholdController(
             database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock,
             timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
@@ -65,6 +71,7 @@ extension ServerParts {
         FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
         CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: routes)
+        HandOverController(accounts: accounts, pages: pages, cookies: cookies, sessionMaxAge: sessionMaxAge, addressing: addressing).addRoutes(to: routes)
         let oidc = config.accounts.oidc
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: Self.passwordSignup(config),

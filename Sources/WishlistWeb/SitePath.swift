@@ -39,6 +39,12 @@ enum SitePath {
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { Route.person.path(username) }
     static func ideas(_ username: String) -> String { Route.ideas.path(username) }
+    /// A child's profile is made here (issue 51), from the form at `newChild`.
+    static let children = Route.createChild.path()
+    static let newChild = Route.newChild.path()
+    static func childManagers(_ username: String) -> String { Route.childManagers.path(username) }
+    static func childHandOver(_ username: String) -> String { Route.handOverChild.path(username) }
+    static func handOver(_ token: String) -> String { Route.handOverPage.path(token) }
     /// A member's shared list, a stable address (issue 51).
     static func personList(_ username: String, _ list: ListID) -> String { Route.personList.path(username, "\(list)") }
     static func personReading(_ username: String) -> String { Route.personReading.path(username) }

@@ -656,6 +656,33 @@ def _people_birthdays(site: Site) -> None:
     assert b.driver.find_elements(By.CSS_SELECTOR, "#birthdays li.birthday"), "no birthday coming up"
 
 
+def _child_made(site: Site) -> None:
+    """Issue 51: a child's profile made from People, landing on her page (the giver manages Bea from here on)."""
+    b = site.browser
+    b.visit("/people/new-child", "new-child")
+    fill(b, "child-name", "Bea")
+    follow(b, b.driver.find_element(By.ID, "child-submit"))
+    assert b.path == "/people/~bea", b.driver.current_url
+
+
+def _child_hand_over_link(site: Site) -> None:
+    """A child's Manage page as making a hand-over link answers: the link shown once."""
+    b = site.browser
+    b.visit("/people/~bea/managers", "manage-bea")
+    follow(b, b.driver.find_element(By.ID, "hand-over-submit"))
+    assert b.driver.find_element(By.CSS_SELECTOR, "#hand-over-link input").get_attribute("value"), "no hand-over link shown"
+
+
+def _hand_over(site: Site) -> None:
+    """The page a hand-over link opens: her own account's form."""
+    b = site.browser
+    b.visit("/people/~bea/managers", "manage-bea")
+    follow(b, b.driver.find_element(By.ID, "hand-over-submit"))
+    link = b.driver.find_element(By.CSS_SELECTOR, "#hand-over-link input").get_attribute("value")
+    b.visit(link[link.index("/hand-over/"):], "hand-over")
+    assert b.driver.find_element(By.ID, "hand-over-form")
+
+
 def _settings_profile_picture(site: Site) -> None:
     """Settings → Profile as uploading a picture answers: the picture shown, and Remove picture."""
     b = site.browser
@@ -786,6 +813,12 @@ PAGES = [
     Page("reservations-gift-cycle", "giver", _reservations_gift_cycle),
     Page("people-birthdays", "giver", _people_birthdays),
     Page("settings-profile-picture", "owner", _settings_profile_picture),
+    # Children (issue 51): the giver makes Bea's profile and manages it.
+    Page("people-new-child", "giver", _get("/people/new-child")),
+    Page("people-child-made", "giver", _child_made),
+    Page("people-child-manage", "giver", _get("/people/~bea/managers")),
+    Page("people-child-hand-over-link", "giver", _child_hand_over_link),
+    Page("hand-over", "giver", _hand_over),
 ]
 _only = {name.strip() for name in os.environ.get("A11Y_PAGES", "").split(",") if name.strip()}
 if _only - {p.name for p in PAGES}:

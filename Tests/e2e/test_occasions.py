@@ -5,7 +5,9 @@ Mum makes a Birthday list and a private Someday list and moves her books between
 plain form on each book's page; Grandma finds the Birthday list under People, reserves from it, and
 sees it reserved on every list; Mum's pages do not change by a byte. The calendar link Grandma
 gets in Settings is parsed with Python's `icalendar`, a birthday on 29 February included.
-Children's profiles are not built yet, so the family here has none.
+Then Mum makes a profile for her daughter Bea with Dad as co-manager and puts a book on Bea's list
+from its page; Grandma reserves it from Bea's page as from any member's, and Dad, who manages Bea,
+sees that reservation.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from selenium.webdriver.support.ui import Select
 
 from support import Browser, fill, follow, heading, http_get, sign_up, text_of, unique_username
 from test_household import (
-    add_books, another_browser, assert_well_made, first_difference, flash_text, owner_view, reservation_state, row_by_id, rows,
+    LIST, add_books, another_browser, assert_well_made, first_difference, flash_text, owner_view, reservation_state, row_by_id, rows,
     share_with_household, wishlist_items,
 )
 
@@ -110,6 +112,59 @@ def test_a_family_keeps_lists_and_the_birthday_reservation_stays_hidden_from_mum
         after = owner_view(mum_browser, mum_paths)
         for path in mum_paths:
             assert after[path] == before[path], f"{path} changed once Grandma reserved: {first_difference(before[path][2], after[path][2])}"
+
+
+def test_a_family_keeps_a_childs_list_and_dad_sees_grandmas_reservation(browser: Browser, server: str) -> None:
+    mum_browser = browser
+    mum, dad, grandma = unique_username("mum"), unique_username("dad"), unique_username("grandma")
+    with ExitStack() as stack:
+        dad_browser = stack.enter_context(another_browser(server, f"{browser.test_name}-dad"))
+        gran = stack.enter_context(another_browser(server, f"{browser.test_name}-grandma"))
+        sign_up(dad_browser, dad)
+        sign_up(mum_browser, mum)
+        share_with_household(mum_browser)
+
+        # Mum makes Bea's profile from People, then adds Dad on Bea's Manage page.
+        mum_browser.visit("/people", "people-before-child")
+        follow(mum_browser, mum_browser.driver.find_element(By.ID, "new-child-link"), "new-child")
+        assert_well_made(mum_browser, "/people/new-child")
+        fill(mum_browser, "child-name", "Bea")
+        Select(mum_browser.driver.find_element(By.ID, "birthday_month")).select_by_value("5")
+        Select(mum_browser.driver.find_element(By.ID, "birthday_day")).select_by_value("4")
+        follow(mum_browser, mum_browser.driver.find_element(By.ID, "child-submit"), "child-made")
+        child = mum_browser.path.removeprefix("/people/")
+        assert child.startswith("~bea"), mum_browser.driver.current_url
+        mum_browser.visit(f"/people/{child}/managers", "manage-bea")
+        assert_well_made(mum_browser, "a child's Manage page")
+        fill(mum_browser, "manager-username", dad)
+        follow(mum_browser, mum_browser.driver.find_element(By.ID, "add-manager-submit"), "dad-added")
+        managers = [li.get_attribute("data-manager") for li in mum_browser.driver.find_elements(By.CSS_SELECTOR, "#manager-list li.manager")]
+        assert sorted(managers) == sorted([mum, dad]), managers
+
+        # A book on Bea's list, from the book's page.
+        mum_browser.visit(f"/lists/{LIST}", "list-for-bea")
+        book = mum_browser.driver.find_element(By.CSS_SELECTOR, '#books > li.book[data-rank="1"]').get_attribute("data-book")
+        mum_browser.visit(f"/books/{book}", "book-for-bea")
+        follow(mum_browser, mum_browser.driver.find_element(By.CSS_SELECTOR, f'form.add-to-wishlist input[name="for"][value="{child}"] ~ button'), "added-for-bea")
+        assert mum_browser.path == f"/people/{child}", mum_browser.driver.current_url
+        item = rows(mum_browser, "member-items")[0].get_attribute("data-item")
+
+        # Grandma sees Bea on People, managed by Mum and Dad, and reserves her book.
+        sign_up(gran, grandma)
+        gran.visit("/people", "people-with-bea")
+        assert "managed by" in gran.driver.find_element(By.CSS_SELECTOR, f'li.person a[href="/people/{child}"]').find_element(By.XPATH, "..").text
+        gran.visit(f"/people/{child}", "beas-page")
+        follow(gran, row_by_id(gran, "member-items", item).find_element(By.CSS_SELECTOR, 'form.reserve-form button[type="submit"]'), "reserved-for-bea")
+        assert reservation_state(row_by_id(gran, "member-items", item)) == "you"
+
+        # Dad, who manages Bea, sees Grandma's reservation, so he does not buy the book too.
+        for width in (360, 1280):
+            dad_browser.resize(width, 800)
+            dad_browser.visit(f"/people/{child}", f"dad-sees-beas-reservation-{width}px")
+            assert dad_browser.horizontal_overflow() <= 0, f"a child's page scrolls sideways at {width} px"
+            assert reservation_state(row_by_id(dad_browser, "member-items", item)) == f"Reserved by {grandma}"
+            dad_browser.visit(f"/people/{child}/managers", f"dad-manages-bea-{width}px")
+            assert dad_browser.horizontal_overflow() <= 0, f"a child's Manage page scrolls sideways at {width} px"
 
 
 def test_the_calendar_link_reads_in_a_real_parser_with_the_twenty_ninth_of_february(browser: Browser, server: str) -> None:

@@ -19,6 +19,13 @@ enum AccountDeletion {
     /// Deletes the account and the sign-in failures recorded under its name; never the last
     /// admin's. Answers whether the file should be rewritten once this transaction commits.
     static func delete(userID: UserID, username: String, _ db: Database) throws -> Bool {
+        // A child's profile never goes with a manager's account, and never stays with none.
+        if try Bool.fetchOne(db, sql: """
+            SELECT 1 FROM child_manager AS mine WHERE mine.manager_id = ?
+                AND NOT EXISTS (SELECT 1 FROM child_manager AS other WHERE other.child_id = mine.child_id AND other.manager_id != mine.manager_id)
+            """, arguments: [userID]) == true {
+            throw Administration.Refusal.lastManager
+        }
         let shouldRewrite = try worthRewriting(userID: userID, db)
         try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [LoginThrottle.Scope.account(username).key])
         try Administration.keepingAnAdmin(whileChanging: userID, db) {

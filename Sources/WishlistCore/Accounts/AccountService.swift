@@ -67,8 +67,10 @@ public struct AccountService: Sendable {
         case .admitted(let admitted): attempt = admitted
         }
         let user = try await users.find(username: username)
-        // A disabled account is refused after the hash, with the same answer as a wrong password.
-        guard try await hasher.verify(password, against: user?.passwordHash), let user, !user.isDisabled else { return .rejected }
+        // A disabled account is refused after the hash, with the same answer as a wrong password;
+        // a child's profile, which has no password, costs the dummy hash as an unknown name does.
+        let hash = user?.isChild == true ? nil : user?.passwordHash
+        guard try await hasher.verify(password, against: hash), let user, !user.isDisabled, !user.isChild else { return .rejected }
         try await throttle.succeeded(attempt, clearing: .account(username))
         if hasher.needsRehash(user.passwordHash) {
             try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
@@ -112,6 +114,8 @@ public struct AccountService: Sendable {
             try await users.delete(userID: userID)
         } catch Administration.Refusal.lastAdmin {
             return .invalid([.lastAdmin: "You are the only admin, so your account can't be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
+        } catch Administration.Refusal.lastManager {
+            return .invalid([.lastManager: "You are the only manager of a child’s profile, so your account can't be deleted yet: add a co-manager or hand the profile over on its Manage page (People), or ask an admin to delete it."])
         }
         return .done
     }
@@ -222,6 +226,8 @@ public struct AccountService: Sendable {
             try await users.delete(userID: user.id)
         } catch Administration.Refusal.lastAdmin {
             throw AdminError.invalid("\(username) is the only admin; promote another user first")
+        } catch Administration.Refusal.lastManager {
+            throw AdminError.invalid("\(username) is the only manager of a child's profile; delete the child's profile first")
         }
     }
 }

@@ -44,6 +44,9 @@ public struct Administration: Sendable {
         /// The acting admin was demoted, disabled or deleted meanwhile (by another admin, or by
         /// `wishlist user` in a shell) and may no longer change accounts.
         case noLongerAdmin
+        /// The account is the last manager of a child's profile, which would be left to nobody
+        /// (docs/decisions/the-last-manager-stays.md).
+        case lastManager
 
         public var description: String {
             switch self {
@@ -51,6 +54,7 @@ public struct Administration: Sendable {
             case .lastAdmin: return "That would leave the server without an admin, so nothing changed. Make someone else an admin first (wishlist user promote NAME)."
             case .yourself: return "You can't disable your own account while signed in with it."
             case .noLongerAdmin: return "Your account is no longer an admin, so nothing changed. Another admin, or the command line, changed it meanwhile."
+            case .lastManager: return "That account is the only manager of a child’s profile, so nothing changed. Delete the child’s profile first, or have its manager add a co-manager or hand it over."
             }
         }
     }

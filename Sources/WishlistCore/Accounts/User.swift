@@ -9,6 +9,8 @@ public struct User: Sendable, Equatable {
     public let createdAt: Date
     public let isAdmin: Bool
     public let isDisabled: Bool
+    /// A child's profile that members manage (``Children``): no password, no way to sign in.
+    public let isChild: Bool
     let passwordHash: String
 
     init(row: Row) {
@@ -18,6 +20,7 @@ public struct User: Sendable, Equatable {
         createdAt = row.date("created_at")
         isAdmin = row["is_admin"]
         isDisabled = row.optionalDate("disabled_at") != nil
+        isChild = row["kind"] as String? == "child"
         passwordHash = row["password_hash"]
     }
 }
@@ -35,6 +38,8 @@ public enum AccountProblem: Hashable, Sendable {
     case currentPassword
     /// The change would leave the server without an admin.
     case lastAdmin
+    /// The change would leave a child's profile without a manager.
+    case lastManager
 }
 
 /// Each problem's sentence.

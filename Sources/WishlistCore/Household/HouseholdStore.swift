@@ -63,7 +63,10 @@ public struct HouseholdStore: Sendable {
                 db,
                 sql: """
                     SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name,
-                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id AND shared) AS item_count
+                        (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id AND shared) AS item_count,
+                        (SELECT group_concat(\(MemberName.shownSQL("manager")), char(31)) FROM child_manager
+                            JOIN user AS manager ON manager.id = child_manager.manager_id WHERE child_manager.child_id = user.id) AS managers,
+                        EXISTS (SELECT 1 FROM child_manager WHERE child_id = user.id AND manager_id = ?1) AS managed_by_viewer
                     FROM user WHERE \(matching)
                     ORDER BY COALESCE(display_name_key, username_key), username_key LIMIT ?3 OFFSET ?4
                     """,
@@ -170,7 +173,10 @@ public struct HouseholdStore: Sendable {
     // MARK: Rows
 
     private static func member(_ row: Row) -> Member {
-        Member(id: row["id"], username: row["username"], name: row["name"], itemCount: row["item_count"])
+        // Names cannot hold control characters (``MemberName``), so U+001F parts them.
+        let managers = (row["managers"] as String?)?.split(separator: "\u{1F}").map(String.init).sorted() ?? []
+        return Member(id: row["id"], username: row["username"], name: row["name"], itemCount: row["item_count"], managerNames: managers,
+                      managedByViewer: row["managed_by_viewer"] as Bool? ?? false)
     }
 
     private static func gift(_ row: Row) -> Gift {

@@ -15,6 +15,10 @@ public struct Member: Sendable, Equatable {
     /// The name to show (``MemberName``); URLs keep the username.
     public let name: String
     public let itemCount: Int
+    /// For a child's profile, the names of the members who manage her (on People only); else empty.
+    public var managerNames: [String] = []
+    /// Whether the member who reads People manages this child.
+    public var managedByViewer = false
 }
 
 /// One item of a shared wishlist as another member sees it.

@@ -16,6 +16,7 @@ public struct PageRead {
     public var reading: ReadingStore.Reader { ReadingStore.Reader(db: db) }
     public var profiles: ProfileStore.Reader { ProfileStore.Reader(db: db) }
     public var authors: AuthorStore.Reader { AuthorStore.Reader(db: db) }
+    public var children: Children.Reader { Children.Reader(db: db) }
 }
 
 extension AppDatabase {

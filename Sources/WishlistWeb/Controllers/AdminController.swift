@@ -136,6 +136,7 @@ struct AdminController {
             case .noSuchUser: throw PageError(.notFound, title: "No such account", message: refusal.description)
             case .lastAdmin, .yourself: throw PageError(.conflict, title: "Not allowed for your own account", message: refusal.description)
             case .noLongerAdmin: throw PageError(.forbidden, title: "No longer an admin", message: refusal.description)
+            case .lastManager: throw PageError(.conflict, title: "A child’s profile needs a manager", message: refusal.description)
             }
         }
         return redirect(to: SitePath.admin(done: done) + NameListing.returning(context.form).query)

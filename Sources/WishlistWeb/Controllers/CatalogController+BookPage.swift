@@ -23,8 +23,15 @@ extension CatalogController {
         let household = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment(
             "partials/household-opinion.html", ["opinion": ReadingPresenter.opinionValue(read.opinion)]
         )))
+        let childrenMarks = SharedHTML<BookPage.Slot>.Fill.value(read.children.isEmpty ? .null : .html(try pages.fragment(
+            "partials/add-for-children.html", [
+                "csrf_token": .string(context.visitor.csrfToken), "book_id": .string(read.key.bookID), "title": .string(entry.title),
+                "children": .array(read.children.map { ["username": .string($0.username), "name": .string($0.name), "wants": .bool($0.wantsBook)] }),
+            ]
+        )))
         return try pages.respond(entry.page, for: context.visitor) { slot in
             switch slot {
+            case .childrenMarks: childrenMarks
             case .returnTo: .value(.string(returnTo))
             case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
             case .item: .value(read.wishlistItem.map(TemplateValue.id) ?? .null)
@@ -51,7 +58,7 @@ extension CatalogController {
         let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
         return LoadedBookPage(read: BookPageRead(
             key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID),
-            opinion: try read.reading.opinion(bookID: id)
+            opinion: try read.reading.opinion(bookID: id), children: try read.children.managed(by: user.userID, book: id)
         ))
     }
 
@@ -79,6 +86,8 @@ extension CatalogController {
         let reading: Reading?
         /// What the household thinks of the book, read with every request.
         let opinion: HouseholdOpinion
+        /// The children the visitor manages, each with whether she wants the book.
+        let children: [(username: String, name: String, wantsBook: Bool)]
     }
 
     /// Renders a book's page for every visitor with the same key, and keeps it.
@@ -95,6 +104,7 @@ extension CatalogController {
                 "book": .dictionary(detail),
                 "details": .dictionary(detail),
                 "wishlist_mark": .slot("wishlist_mark"),
+                "children_marks": .slot("children_marks"),
                 "lists": .array(content.placements.map(BookPresenter.placementValue)),
                 "histories": .array(try content.histories.map { history in
                     let html = try charts.html(for: history) { try pages.fragment("partials/rank-chart.html", ["chart": $0]) }

@@ -24,6 +24,8 @@ extension HouseholdController {
                 "members": .array(members.items.map { member in
                     [
                         "name": .string(member.name), "path": .string(SitePath.person(member.username)), "count": .int(member.itemCount),
+                        "managed_by": .string(Self.namesText(member.managerNames)),
+                        "manage_path": member.managedByViewer ? .string(SitePath.childManagers(member.username)) : .null,
                         "lists": .array(Self.occasionLists(occasions[member.id], username: member.username, today: today)),
                     ]
                 }),
@@ -32,6 +34,12 @@ extension HouseholdController {
                 "birthdays": .array(try await upcomingBirthdays(viewerID: user.userID)),
             ]
         )
+    }
+
+    /// "Mum", "Mum and Dad", "Gran, Mum and Dad"; "" for none.
+    static func namesText(_ names: [String]) -> String {
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// A member's shared lists with an occasion still to come, soonest first, as People shows them:

@@ -15,6 +15,8 @@ struct WishlistController {
     let clock: WallClock
     let pageCaches: PageCaches
     let secureCookies: Bool
+    /// A manager adds and removes a child's wants with these forms, naming her in `for` (issue 51).
+    let children: Children
 
     func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
         routes.page(.wishlist, loaders: loaders, database: database, read: { request, _, user, read in
@@ -106,18 +108,23 @@ struct WishlistController {
     /// book's card shows (a page without that card shows it at the top).
     @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let child = try await actingFor(context, user)
+        let ownerID = child?.id ?? user.userID
         let bookID = try context.form.text("book", maxLength: 40)
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.wishlist)
         let listText = try context.form.text("list", maxLength: 20)
         var list: ListID?
         if !listText.isEmpty {
-            guard let id = ListID(listText), try await lists.list(id: id, ownerID: user.userID) != nil else { throw WishListsController.notFound }
+            guard let id = ListID(listText), try await lists.list(id: id, ownerID: ownerID) != nil else { throw WishListsController.notFound }
             list = id
         }
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
         }
-        let flash: Flash = switch try await wishlist.add(book, userID: user.userID, list: list, at: clock.now()) {
+        let added = try await wishlist.add(book, userID: ownerID, list: list, at: clock.now())
+        // Her page, where her managers see the book on her list, as the household does.
+        if let child { return redirect(to: SitePath.person(child.username)) }
+        let flash: Flash = switch added {
         case .added(let item): .added(item.id)
         case .alreadyThere(let item): .already(item.id)
         }
@@ -168,9 +175,20 @@ struct WishlistController {
     /// Removes the item and goes back to the page of the wishlist the button was on.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let child = try await actingFor(context, user)
         let returnTo = Self.wishlistPage(try context.form.text("return_to", maxLength: 200))
-        guard try await wishlist.delete(id: try Self.itemID(context), userID: user.userID) != nil else { throw Self.notFound }
+        guard try await wishlist.delete(id: try Self.itemID(context), userID: child?.id ?? user.userID) != nil else { throw Self.notFound }
+        if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-removed") }
         return Flash.removed.redirect(to: returnTo, secure: secureCookies)
+    }
+
+    /// The child a manager acts for (the form's `for`, her username), nil for the member herself;
+    /// a name she does not manage is the 404 a child's managers page gives.
+    private func actingFor(_ context: AppRequestContext, _ user: Visitor.SignedIn) async throws -> ChildProfile? {
+        let username = try context.form.text("for", maxLength: 40)
+        if username.isEmpty { return nil }
+        guard let child = try await children.managed(username: username, by: user.userID) else { throw ChildrenController.notManaged }
+        return child
     }
 
     /// `path` when it is a page of the wishlist (`/wishlist?sort=…&page=…`), the first page otherwise.
@@ -225,66 +243,9 @@ struct WishlistController {
         }
     }
 
-    /// A CSV that Goodreads' importer accepts: the wishlist on the "to-read" shelf, newest
-    /// first, then the books read on the "read" shelf with their ratings, dates and reviews.
-    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
-        let csv = GoodreadsCSV.export(
-            wishes: try await wishlist.items(userID: user.userID, sort: .added),
-            readings: try await reading.readings(userID: user.userID, sort: .finished)
-        )
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"wishlist.csv\"",
-                .cacheControl: "no-store",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: csv))
-        )
-    }
-
-    /// Reads a Goodreads export and adds its to-read books; the page then shows what happened.
-    /// A file that cannot be read changes nothing and says why beside the upload field.
-    @Sendable func importCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.signedInUser()
-        guard let file = context.upload, file.body.readableBytes > 0 else {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: "Choose a CSV file exported from Goodreads, then press Import.")
-        }
-        guard let text = String(validating: file.body.readableBytesView, as: UTF8.self) else {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn't UTF-8 text, so it can't be a Goodreads export. Upload the CSV file Goodreads gave you.")
-        }
-        let now = clock.now()
-        let parsed: GoodreadsImport
-        do {
-            // Reading 50,000 rows takes seconds in a debug build: on the cooperative pool, not on
-            // the event loop, whose other connections (another member's sign-in) would wait (issue 50).
-            parsed = try await withTaskExecutorPreference(globalConcurrentExecutor) { try GoodreadsCSV.parse(text, now: now) }
-        } catch let error as GoodreadsCSVError {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
-        }
-        let listText = try request.queryText("list")
-        var list: ListID?
-        if !listText.isEmpty {
-            guard let id = ListID(listText), try await lists.list(id: id, ownerID: user.userID) != nil else { throw WishListsController.notFound }
-            list = id
-        }
-        guard case .imported(var summary) = try await importer.run(parsed.books, userID: user.userID, list: list, at: now) else {
-            return try await indexPage(
-                context, userID: user.userID, sort: .added, status: .conflict,
-                importError: "Your earlier import is still being added. Once its page has loaded, your wishlist shows what it brought; import this file then if you still need to."
-            )
-        }
-        summary.skipped = parsed.skipped
-        var visitor = context.visitor
-        visitor.signedIn?.wishlistCount = try await wishlist.count(userID: user.userID)
-        var updated = context
-        updated.visitor = visitor
-        return try await indexPage(updated, userID: user.userID, sort: .added, summary: summary)
-    }
-
     // MARK: Pages
 
-    private func indexPage(
+    func indexPage(
         _ context: AppRequestContext, userID: UserID, sort: WishlistSort,
         summary: WishlistImportSummary? = nil, status: HTTPResponse.Status = .unprocessableContent, importError: String? = nil
     ) async throws -> Response {

@@ -11,7 +11,7 @@ struct AccountFormFields {
     static let signUp = Self(names: [.username: "username", .email: "email", .password: "password", .passwordConfirmation: "password_confirm"])
     static let passwordChange = Self(names: [.password: "new_password", .passwordConfirmation: "new_password_confirm", .currentPassword: "current_password"])
     static let passwordReset = Self(names: [.password: "new_password", .passwordConfirmation: "new_password_confirm"])
-    static let accountDeletion = Self(names: [.currentPassword: "delete_password", .lastAdmin: "delete_password"])
+    static let accountDeletion = Self(names: [.currentPassword: "delete_password", .lastAdmin: "delete_password", .lastManager: "delete_password"])
     static let singleSignOnLink = Self(names: [.currentPassword: "link_password"])
 
     /// The problems by field; one this form has no field for is shown at the top (`form`).

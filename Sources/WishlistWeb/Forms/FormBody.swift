@@ -35,6 +35,14 @@ public struct FormBody: Sendable {
         }
     }
 
+    /// The plain fields of a multipart upload (a child's profile sends her name beside her
+    /// picture), checked as a URL-encoded form's are; each name appears once (``CSRFMiddleware``).
+    init(multipart: MultipartForm) throws {
+        for part in multipart.parts where part.filename == nil {
+            fields[part.name] = try Self.checked(Array(part.body.readableBytesView))
+        }
+    }
+
     /// The query string of a URL, read by the same rules as a form (`+` is a space).
     public init(query: String?) throws {
         try self.init(parsing: ByteBuffer(string: query ?? ""))
@@ -95,6 +103,11 @@ public struct FormBody: Sendable {
             }
             index = encoded.index(after: index)
         }
+        return try checked(bytes)
+    }
+
+    /// The decoded bytes as text a person could have typed.
+    private static func checked(_ bytes: [UInt8]) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw PageError.badRequest("The form contained bytes that aren't valid UTF-8 text. Retype the text and try again.")
         }

@@ -49,6 +49,7 @@ struct CSRFMiddleware: RouterMiddleware {
                 throw PageError.badRequest("The form sent the field “\(part.name.prefix(40))” more than once. Reload the page and try again.")
             }
             context.upload = multipart.file(upload.field)
+            context.form = try FormBody(multipart: multipart)
             token = multipart.text("csrf_token") ?? ""
         } else if contentType.lowercased().hasPrefix("application/json"), route?.csrf == .headerToken {
             // The passkey script posts JSON; it sends the page's token in a header instead.

@@ -85,6 +85,16 @@ extension Route {
     static let reserveIdea = post("/people/{username}/ideas/{idea}/reserve", .members, csrf: .sessionToken)
     static let cancelIdeaReservation = post("/people/{username}/ideas/{idea}/reservation/delete", .members, csrf: .sessionToken)
 
+    // Children's profiles (`ChildrenController`) and their hand-over (`HandOverController`).
+    static let newChild = get("/people/new-child", .members)
+    /// A child's profile with its optional picture (the picture rule's 8 MB, as a member's own).
+    static let createChild = post("/people/children", .members, csrf: .sessionToken, body: .upload(pictureUpload))
+    static let childManagers = get("/people/{username}/managers", .members)
+    static let changeChildManagers = post("/people/{username}/managers", .members, csrf: .sessionToken)
+    static let handOverChild = post("/people/{username}/hand-over", .members, csrf: .sessionToken)
+    static let handOverPage = get("/hand-over/{token}", .anyone)
+    static let takeOver = post("/hand-over/{token}", .anyone, csrf: .sessionToken)
+
     // Reading (`ReadingController`) and added books (`AddBookController`).
     static let reading = get("/reading", .members)
     static let bookReading = get("/books/{id}/reading", .members)
@@ -123,9 +133,10 @@ extension Route {
     static let profile = get("/settings/profile", .members)
     static let saveProfile = post("/settings/profile", .members, csrf: .sessionToken)
     /// A profile picture (8 MB, the picture rule's, and room for the form around it).
-    static let uploadPicture = post("/settings/profile/picture", .members, csrf: .sessionToken, body: .upload(Upload(
+    static let uploadPicture = post("/settings/profile/picture", .members, csrf: .sessionToken, body: .upload(pictureUpload))
+    static let pictureUpload = Upload(
         field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
-    )))
+    )
     static let deletePicture = post("/settings/profile/picture/delete", .members, csrf: .sessionToken)
     static let picture = get("/pictures/{file}", .members)
 
@@ -149,6 +160,7 @@ extension Route {
         confirmRemoval, removeWish, newWishList, createWishList, wishListEdit, saveWishList, deleteWishList, placeItem,
         people, person, personList, personReading, reservations, reserve, cancelReservation, markBought, unmarkBought,
         writeCard, dismissNotice, ideas, suggestIdea, reserveIdea, cancelIdeaReservation,
+        newChild, createChild, childManagers, changeChildManagers, handOverChild, handOverPage, takeOver,
         reading, bookReading, saveReading, forgetReading, newBook, addBook, scanBook, sharedBook,
         settings, settingsLists, settingsSharing, settingsEmail, settingsPassword, settingsSignIn, settingsData,
         setDefaultList, setSharing, createShareLink, revokeShareLink, createFeedLink, revokeFeedLink, changePassword,

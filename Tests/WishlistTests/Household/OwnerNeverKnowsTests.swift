@@ -198,6 +198,60 @@ struct OwnerNeverKnowsTests {
             return answers
         }
     }
+
+    /// A child's profile handed over (issue 51): from her first page on, nothing tells her what
+    /// the household reserved, bought or wrote for her while she was a child, nor after. The same
+    /// household twice, the givers acting in one only; then, once she is a member, a giver's
+    /// reservation does not move the generation her own pages are kept under.
+    @Test func aHandedOverChildsPagesAreTheSameWhateverWasReservedForHer() async throws {
+        let quiet = try await Self.handedOverChild(giversAct: false)
+        let busy = try await Self.handedOverChild(giversAct: true)
+        #expect(quiet.keys.sorted() == busy.keys.sorted())
+        for (route, answer) in quiet {
+            #expect(busy[route] == answer, "\(route) differs when the givers had acted: \(answer.body.firstDifference(busy[route]?.body ?? ""))")
+        }
+    }
+
+    static func handedOverChild(giversAct: Bool) async throws -> [String: Answer] {
+        let home = try await Household.make(clock: ManualClock().clock)
+        let books = try await home.bookIDs()
+        return try await TestApp.run(home.server) { browser in
+            var maya = try await TestBrowser.signedIn("maya", like: browser)
+            try await maya.share()
+            #expect(try await maya.post("/people/children", [("name", "Bea")]).location == "/people/~bea")
+            for book in books.prefix(2) {
+                #expect(try await maya.post("/wishlist", [("book", book), ("for", "~bea")]).status == .seeOther)
+            }
+            let wishes = try await home.server.database.pool.read {
+                try Int64.fetchAll($0, sql: "SELECT wishlist_item.id FROM wishlist_item JOIN user ON user.id = user_id WHERE username = '~bea' ORDER BY wishlist_item.id")
+            }
+            var ana = try await TestBrowser.signedIn("ana", like: browser)
+            var ben = try await TestBrowser.signedIn("ben", like: browser)
+            if giversAct {
+                #expect(try await ana.reserve(wishes[0], returnTo: "/people/~bea").status == .seeOther)
+                #expect(try await ana.post("/reservations/\(wishes[0])/bought", []).status == .seeOther)
+                #expect(try await ana.post("/reservations/\(wishes[0])/card", [("message", "Love, Ana")]).status == .seeOther)
+                #expect(try await ben.reserve(wishes[1], returnTo: "/people/~bea").status == .seeOther)
+            }
+            let link = try await ChildrenHTTPTests.handOverLink(&maya)
+            var bea = TestBrowser(client: browser.client)
+            #expect(try await ChildrenHTTPTests.takeOver(&bea, link).location == "/wishlist")
+            var answers: [String: Answer] = [:]
+            for path in ["/", "/wishlist", "/wishlist?sort=priority", "/wishlist/received", "/wishlist.csv", "/reservations", "/people", "/settings/data"]
+                + wishes.map({ "/wishlist/\($0)" }) {
+                let response = try await bea.get(path)
+                answers["GET \(path)"] = Answer(response, body: response.text.replacing(/name="csrf_token" value="[^"]+"/, with: "name=\"csrf_token\""))
+            }
+            // A member now: a reservation made for her grows nothing her own pages are kept under.
+            let beaID = try await home.server.database.pool.read { try UserID.fetchOne($0, sql: "SELECT id FROM user WHERE username = '~bea'")! }
+            let generation = { try await home.server.database.pageRead { try $0.wishlist.wishesGeneration(ownerID: beaID) } }
+            let before = try await generation()
+            _ = try await ben.post("/reservations/\(wishes[1])/delete", [])
+            #expect(try await ben.reserve(wishes[1], returnTo: "/people/~bea").status == .seeOther)
+            #expect(try await generation() == before)
+            return answers
+        }
+    }
 }
 
 private extension String {

@@ -287,6 +287,21 @@ enum UpgradeFixtures {
             INSERT INTO wish_list_item (list_id, item_id) VALUES (20, 1), (21, 3);
             DELETE FROM wish_list_item WHERE item_id = 3 AND list_id != 21;
             """,
+        // Alice manages her daughter Bea's profile (issue 51); Bob reserved Bea's wish, and a
+        // hand-over link Alice made has expired.
+        "31-children": """
+            INSERT INTO user (id, username, username_key, username_skeleton, password_hash, created_at, kind, sharing, display_name, display_name_key, display_name_skeleton, birthday) VALUES
+                (10, '~bea', '~bea', '~bea', '', '2024-03-21 09:00:00.000', 'child', 'household', 'Bea', 'bea', 'bea', '05-04');
+            INSERT INTO child_manager (child_id, manager_id, added_at) VALUES (10, 1, '2024-03-21 09:00:00.000');
+            INSERT INTO wishlist_item (id, user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width, image_height,
+                                       buy_links, reading_links, note, priority, added_at) VALUES
+                (13, 10, '9780000000040', 'North of Nowhere', 'Dev Rao', 'Quay', '', '0000000043', '9780000000040', NULL, 0, 0,
+                 '[]', '[]', 'For the summer', 0, '2024-03-21 09:05:00.000');
+            INSERT INTO reservation (id, item_id, giver_id, owner_id, owner_name, title, author, reserved_at) VALUES
+                (20, 13, 2, 10, 'Bea', 'North of Nowhere', 'Dev Rao', '2024-03-21 10:00:00.000');
+            INSERT INTO child_hand_over (id, child_id, token_hash, created_by, created_at, expires_at) VALUES
+                (1, 10, X'00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff', 1, '2024-03-21 11:00:00.000', '2024-03-28 11:00:00.000');
+            """,
     ]
 }
 

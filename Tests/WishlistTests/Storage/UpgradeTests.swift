@@ -176,7 +176,13 @@ struct UpgradeTests {
             #expect(try String.fetchAll(db, sql: "SELECT author_key FROM book_credit WHERE book_id = '9780000000019'") == ["ada marsh"])
         }
         if before["user"]?.first?.hasColumn("display_name") == true {
-            #expect(try String.fetchAll(db, sql: "SELECT display_name FROM user WHERE display_name IS NOT NULL ORDER BY id") == ["Alice", "Grandma Carol"])
+            // Bea, a child's profile (migration 31), is named by her managers.
+            let children = before["child_manager"] == nil ? [] : ["Bea"]
+            #expect(try String.fetchAll(db, sql: "SELECT display_name FROM user WHERE display_name IS NOT NULL ORDER BY id") == ["Alice", "Grandma Carol"] + children)
+        }
+        if before["child_manager"] != nil {
+            #expect(try String.fetchAll(db, sql: "SELECT username FROM user WHERE kind = 'child'") == ["~bea"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM wish_list WHERE user_id = 10 AND is_default") == 1, "her default list")
         }
     }
 

@@ -109,9 +109,12 @@ struct BookPage: SharedPage {
         case yourReading
         /// What the household thinks of the book.
         case household
+        /// "Add to Bea’s wishlist" for each child the visitor manages (issue 51).
+        case childrenMarks
 
         init?(_ name: String, bookID: String) {
             switch name {
+            case "children_marks": self = .childrenMarks
             case "your_reading": self = .yourReading
             case "household": self = .household
             case "return_to": self = .returnTo
