@@ -53,6 +53,9 @@ enum SitePath {
     }
     static func passwordReset(_ token: String) -> String { "/reset/" + token }
     static func signUp(invite token: String) -> String { "/signup?invite=" + token }
+    static func setup(_ token: String) -> String { "/setup/" + token }
+    /// Where every sign-up ends: display name, birthday and sharing, then People (issue 57).
+    static let welcome = "/welcome"
     static func admin(done: String) -> String { "/admin?done=" + done }
 
     static let settings = "/settings"

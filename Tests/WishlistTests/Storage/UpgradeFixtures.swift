@@ -287,6 +287,10 @@ enum UpgradeFixtures {
             INSERT INTO wish_list_item (list_id, item_id) VALUES (20, 1), (21, 3);
             DELETE FROM wish_list_item WHERE item_id = 3 AND list_id != 21;
             """,
+        "32-first-week": """
+            INSERT INTO setup_link (token_hash, created_at, used_at) VALUES
+                (X'5e7f0c1d2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5', '2024-03-01 08:00:00.000', '2024-03-01 08:05:00.000');
+            """,
     ]
 }
 
