@@ -108,7 +108,7 @@ struct CatalogController {
         page.found = try read.catalog.search(query, list: list.isEmpty ? nil : list, order: order)
         let ids = page.found.map(\.id)
         page.placements = try read.catalog.placements(of: ids)
-        page.standings = try read.reading.standings(of: ids)
+        page.standings = try read.reading.standings(of: ids, viewer: user.userID)
         page.marks = try read.wishlist.itemIDs(userID: user.userID, books: ids)
         return page
     }
