@@ -255,8 +255,9 @@ class Site:
         # The owner gets the book with the card.
         self.become("owner")
         b.visit("/wishlist", "wishlist")
-        got = driver.find_element(By.CSS_SELECTOR, f'#wishlist-items > li[data-item="{received}"] form.received-form button[type="submit"]')
+        got = driver.find_element(By.CSS_SELECTOR, f'#wishlist-items > li[data-item="{received}"] a.received-link')
         follow(b, got)
+        follow(b, driver.find_element(By.ID, "received-submit"))
         assert b.path == "/wishlist/received", b.driver.current_url
         return GiftCycle(received, bought, [book.title for book in ideas])
 
@@ -746,6 +747,7 @@ PAGES = [
     Page("wishlist", "owner", _get("/wishlist")),
     Page("wishlist-item", "owner", _get(lambda h: f"/wishlist/{h.items[1]}")),
     Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),
+    Page("wishlist-got-it", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/received")),
     Page("note-too-long", "owner", _note_too_long),
     Page("import-refused", "owner", _import_refused),
     Page("wishlist-list-new", "owner", _get("/wishlist/lists/new")),

@@ -153,7 +153,8 @@ def test_gift_rows_keep_the_author_and_the_note_clear_at_360_and_1280(browser: B
         problems += gift_row_problems(giver, "/reservations", "gifts")
     problems += gift_row_problems(browser, "/wishlist", "wishlist")
     browser.visit(f"/wishlist/{items[2]}", "item")
-    follow(browser, browser.driver.find_element(By.CSS_SELECTOR, "form.received-form button[type='submit'], #received-submit"), "received")
+    follow(browser, browser.driver.find_element(By.ID, "received-link"), "received-confirm")
+    follow(browser, browser.driver.find_element(By.ID, "received-submit"), "received")
     problems += gift_row_problems(browser, "/wishlist/received", "received")
     assert problems == [], "\n".join(problems)
 

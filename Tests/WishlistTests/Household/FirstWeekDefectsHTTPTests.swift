@@ -88,4 +88,22 @@ struct FirstWeekDefectsHTTPTests {
             #expect(name.lowerBound < birthday.lowerBound)
         }
     }
+
+    /// Item 8: "I got it" asks once before it moves the book, without script.
+    @Test func iGotItAsksOnceBeforeItMovesTheBook() async throws {
+        let home = try await Household.make()
+        try await home.run { maya, ana, _ in
+            let item = home.itemIDs[0]
+            let wishlist = try await maya.get("/wishlist")
+            #expect(wishlist.text.contains(#"href="/wishlist/\#(item)/received""#), "the row's I got it opens the question")
+            #expect(!wishlist.text.contains(#"action="/wishlist/\#(item)/received""#), "no button on the row moves the book")
+            let question = try await maya.get("/wishlist/\(item)/received")
+            #expect(question.status == .ok)
+            #expect(question.shows("Did you get “\(home.titles[0])”?"))
+            #expect(question.text.contains(#"id="received-submit""#))
+            #expect(try await maya.get("/wishlist").shows(home.titles[0]), "asking moved nothing")
+            #expect(try await ana.get("/wishlist/\(item)/received").status == .notFound, "only the owner is asked")
+            #expect(try await maya.post("/wishlist/\(item)/received", []).location == "/wishlist/received")
+        }
+    }
 }
