@@ -45,6 +45,9 @@ extension ServerParts {
         ProfileController(
             profiles: ProfileStore(database: database), reading: stores.reading, pictures: pictures, pages: pages, clock: clock, logger: logger
         ).addRoutes(to: routes)
+        WelcomeController(
+            profiles: ProfileStore(database: database), household: stores.household, pages: pages, defaultSharing: config.accounts.defaultSharing
+        ).addRoutes(to: routes)
         AddBookController(
             added: AddedBookStore(database: database), catalog: stores.catalog, wishlist: stores.wishlist,
             openLibrary: OpenLibraryClient(
@@ -75,7 +78,7 @@ extension ServerParts {
         let oidc = config.accounts.oidc
         AccountsController(
             accounts: accounts, pages: pages, cookies: cookies, metrics: metrics, signup: Self.passwordSignup(config),
-            invites: stores.invites,
+            invites: stores.invites, setupLinks: SetupLinks(database: database, clock: clock),
             sessionMaxAge: sessionMaxAge, addressing: addressing, accountMail: mail?.accountMail, passwordSignIn: config.accounts.passwordSignIn,
             singleSignOnLabel: oidc.isOn ? oidc.buttonLabel : nil,
             singleSignOnSignup: oidc.isOn ? config.accounts.singleSignOnSignup : .closed

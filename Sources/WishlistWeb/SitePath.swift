@@ -61,6 +61,9 @@ enum SitePath {
     static func passwordReset(_ token: String) -> String { Route.passwordResetPage.path(token) }
     static func signUp(invite token: String) -> String { Route.signUpPage.path() + "?invite=" + token }
     static func admin(done: String) -> String { Route.admin.path() + "?done=" + done }
+    static func setup(_ token: String) -> String { Route.setupPage.path(token) }
+    /// Where every sign-up ends: display name, birthday and sharing, then People (issue 57).
+    static let welcome = Route.welcome.path()
 
     static let settings = Route.settings.path()
 

@@ -86,8 +86,23 @@ struct Serve: ExecutableCommand {
         #endif
         let server = try await WishlistServer.build(config: config, logger: logger)
         logger.info("serving on http://\(config.server.host):\(config.server.port)")
+        try await printSetupLink(config: config, database: server.database, logger: logger)
         // Stops cleanly on SIGTERM and SIGINT: open requests finish, then the process exits.
         try await server.application.runService()
+    }
+
+    /// While the server has no admin, a new setup link (``SetupLinks``) on standard output, the
+    /// console or the service's journal: whoever started the server opens it to make the first
+    /// admin. The log says only that it was printed, so no log file or shipper holds its token.
+    private func printSetupLink(config: AppConfig, database: AppDatabase, logger: Logger) async throws {
+        guard let token = try await SetupLinks(database: database, clock: .system).renew() else { return }
+        let link = config.server.publicOrigin + "/setup/" + token
+        FileHandle.standardOutput.write(Data("""
+            This server has no admin yet. Open this link to create the first admin account (it works once):
+              \(link)
+
+            """.utf8))
+        logger.notice("no admin yet: a setup link was printed on standard output; it makes the first admin")
     }
 }
 

@@ -255,8 +255,9 @@ class Site:
         # The owner gets the book with the card.
         self.become("owner")
         b.visit("/wishlist", "wishlist")
-        got = driver.find_element(By.CSS_SELECTOR, f'#wishlist-items > li[data-item="{received}"] form.received-form button[type="submit"]')
+        got = driver.find_element(By.CSS_SELECTOR, f'#wishlist-items > li[data-item="{received}"] a.received-link')
         follow(b, got)
+        follow(b, driver.find_element(By.ID, "received-submit"))
         assert b.path == "/wishlist/received", b.driver.current_url
         return GiftCycle(received, bought, [book.title for book in ideas])
 
@@ -773,6 +774,7 @@ PAGES = [
     Page("wishlist", "owner", _get("/wishlist")),
     Page("wishlist-item", "owner", _get(lambda h: f"/wishlist/{h.items[1]}")),
     Page("wishlist-remove", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/remove")),
+    Page("wishlist-got-it", "owner", _get(lambda h: f"/wishlist/{h.items[1]}/received")),
     Page("note-too-long", "owner", _note_too_long),
     Page("import-refused", "owner", _import_refused),
     Page("wishlist-list-new", "owner", _get("/wishlist/lists/new")),
@@ -785,6 +787,7 @@ PAGES = [
     Page("settings-password", "owner", _get("/settings/password")),
     Page("settings-sign-in", "owner", _get("/settings/sign-in")),
     Page("settings-data", "owner", _get("/settings/data")),
+    Page("welcome", "owner", _get("/welcome")),  # the setup page's own check is in test_first_week.py
     Page("settings-new-share-link", "owner", _new_share_link),
     Page("settings-new-feed-link", "owner", _new_feed_link),
     Page("password-failed", "owner", _password_failed),

@@ -9,6 +9,8 @@ public struct AccountService: Sendable {
         case throttled(retryAfter: Int)
         /// The invite that sign-up needs is not valid (any more).
         case inviteRefused(LinkState)
+        /// The setup link is not valid (any more): used, or the server has an admin.
+        case setupLinkRefused(LinkState)
     }
 
     public enum SignInOutcome: Sendable, Equatable {
@@ -34,9 +36,11 @@ public struct AccountService: Sendable {
         self.hasher = hasher
     }
 
-    /// Creates an account; with `invite`, only while that invite is valid, and spending it.
+    /// Creates an account; with `invite`, only while that invite is valid, and spending it; with
+    /// `setupLink`, likewise, and the account is an admin (``SetupLinks``).
     public func signUp(
-        username: String, email: String, password: String, confirmation: String, address: String, invite: String? = nil
+        username: String, email: String, password: String, confirmation: String, address: String, invite: String? = nil,
+        setupLink: String? = nil
     ) async throws -> SignUpOutcome {
         var errors = AccountProblems()
         errors[.username] = AccountRules.usernameProblem(username)
@@ -49,9 +53,11 @@ public struct AccountService: Sendable {
         if case .throttled(let wait) = try await throttle.admit([.signup(address)]) { return .throttled(retryAfter: wait) }
         let hash = try await hasher.hash(password)
         do {
-            return .created(try await users.create(username: username, email: email.isEmpty ? nil : email, passwordHash: hash, invite: invite))
+            return .created(try await users.create(username: username, email: email.isEmpty ? nil : email, passwordHash: hash, invite: invite, setupLink: setupLink))
         } catch UserStore.Conflict.invite(let state) {
             return .inviteRefused(state)
+        } catch UserStore.Conflict.setupLink(let state) {
+            return .setupLinkRefused(state)
         } catch UserStore.Conflict.username {
             return .invalid([.username: "That username isn't available. Choose another."])
         }

@@ -7,6 +7,8 @@ struct UserStore: Sendable {
         case username
         /// The invite was spent, expired or revoked between the form and the write.
         case invite(LinkState)
+        /// The setup link was used, or an admin appeared, between the form and the write.
+        case setupLink(LinkState)
     }
 
     let database: AppDatabase
@@ -28,8 +30,11 @@ struct UserStore: Sendable {
     /// Inserts a user; a name already taken (in any letter case) throws `Conflict`. An address is
     /// stored unconfirmed, whoever else gave it: it is unique only once confirmed
     /// (``AccountMail/verify(token:)``), so sign-up tells nobody whether it is known.
-    /// With `invite`, the invite is spent in the same transaction, or nothing is created.
-    func create(username: String, email: String?, passwordHash: String, isAdmin: Bool = false, invite: String? = nil) async throws -> User {
+    /// With `invite`, the invite is spent in the same transaction, or nothing is created; with
+    /// `setupLink`, likewise the setup link, and the account is the server's first admin.
+    func create(
+        username: String, email: String?, passwordHash: String, isAdmin: Bool = false, invite: String? = nil, setupLink: String? = nil
+    ) async throws -> User {
         let now = clock.now()
         return try await database.pool.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) == true {
@@ -38,6 +43,12 @@ struct UserStore: Sendable {
             if let invite {
                 let state = try Invites.spend(invite, for: username, now: now, db)
                 guard state == .valid else { throw Conflict.invite(state) }
+            }
+            var isAdmin = isAdmin
+            if let setupLink {
+                let state = try SetupLinks.spend(setupLink, now: now, db)
+                guard state == .valid else { throw Conflict.setupLink(state) }
+                isAdmin = true
             }
             try db.execute(
                 sql: """

@@ -78,6 +78,9 @@ public struct AppConfig: Sendable, Equatable {
 
     public struct Accounts: Sendable, Equatable {
         public var signup = Signup.open
+        /// Who sees a new member's lists as the welcome after sign-up first offers it; the member
+        /// chooses there, and an account whose welcome is skipped stays private.
+        public var defaultSharing = Sharing.private
         public var argon2 = Argon2()
         /// How many Argon2 hashes may run at once; each holds `argon2.memoryKiB` of memory and a
         /// core. One leaves the other core of a small machine to serve pages during a sign-in storm.

@@ -45,6 +45,7 @@ struct ConfigSetting {
         mailAddress("mail.from", env: "WISHLIST_MAIL_FROM", \.mail.from),
         int("mail.timeoutSeconds", env: "WISHLIST_SMTP_TIMEOUT", 1...600, \.mail.timeoutSeconds),
         choice("accounts.signup", env: "WISHLIST_SIGNUP", AppConfig.Signup.allCases, \.accounts.signup),
+        choice("accounts.defaultSharing", env: "WISHLIST_DEFAULT_SHARING", Sharing.allCases, \.accounts.defaultSharing),
         bool("metrics.enabled", env: "WISHLIST_METRICS", \.metrics.enabled),
         addresses("metrics.allowFrom", env: "WISHLIST_METRICS_ALLOW_FROM", \.metrics.allowFrom),
         int("accounts.argon2.memoryKiB", env: nil, 8...4_194_304, \.accounts.argon2.memoryKiB),

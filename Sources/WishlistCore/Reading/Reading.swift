@@ -162,4 +162,9 @@ public struct BookStanding: Sendable, Equatable {
     public let ratingCount: Int
 
     public static let none = BookStanding(wantCount: 0, averageRating: nil, ratingCount: 0)
+
+    /// The same figures less the viewer's own `count` wishes.
+    func withoutOwnWants(_ count: Int) -> BookStanding {
+        BookStanding(wantCount: max(0, wantCount - count), averageRating: averageRating, ratingCount: ratingCount)
+    }
 }

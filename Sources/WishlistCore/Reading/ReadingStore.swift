@@ -111,10 +111,15 @@ public struct ReadingStore: Sendable {
             try Row.decodeOne(db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? AND book_id = ?"), arguments: [userID, bookID], ReadingStore.reading)
         }
 
-        /// How many books the member finished in `year`.
+        /// How many books the member finished in `year`; a book read without a date counts in the
+        /// year it was marked (last changed), so a profile never says "0 books read this year"
+        /// above a book read this year (issue 57, docs/decisions/first-week-small-choices.md).
         public func finishedCount(userID: UserID, year: Int) throws -> Int {
             try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE user_id = ? AND finished_on >= ? AND finished_on < ?"),
+                db.cachedStatement(sql: """
+                    SELECT COUNT(*) FROM reading WHERE user_id = ?1
+                    AND (finished_on >= ?2 AND finished_on < ?3 OR finished_on IS NULL AND updated_at >= ?2 AND updated_at < ?3)
+                    """),
                 arguments: [userID, "\(year)-01-01", "\(year + 1)-01-01"]
             ) ?? 0
         }
@@ -153,6 +158,26 @@ public struct ReadingStore: Sendable {
                 standings[row["book_id"]] = BookStanding(
                     wantCount: row["wanted"], averageRating: count == 0 ? nil : Double(sum) / Double(count), ratingCount: count
                 )
+            }
+            return standings
+        }
+
+        /// The figures as `viewer` reads them: her own counted wishes are not among "here want it"
+        /// (issue 57), which would otherwise say "1 here wants it" of her own wish.
+        public func standings(of bookIDs: [String], viewer: UserID) throws -> [String: BookStanding] {
+            var standings = try standings(of: bookIDs)
+            guard !standings.isEmpty else { return standings }
+            let own = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT wishlist_item.book_id, COUNT(*) AS own FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id
+                    WHERE wishlist_item.user_id = ? AND wishlist_item.shared AND \(Self.sharingMember)
+                    AND wishlist_item.book_id IN (SELECT value FROM json_each(?)) GROUP BY wishlist_item.book_id
+                    """),
+                arguments: [viewer, JSONText.array(of: bookIDs)]
+            )
+            for row in own {
+                let bookID: String = row["book_id"]
+                standings[bookID] = standings[bookID]?.withoutOwnWants(row["own"])
             }
             return standings
         }

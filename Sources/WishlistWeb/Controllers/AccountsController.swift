@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import WishlistCore
 import WishlistTemplates
@@ -10,6 +11,7 @@ struct AccountsController {
     let metrics: MetricsRegistry
     let signup: AppConfig.Signup
     let invites: Invites
+    let setupLinks: SetupLinks
     let sessionMaxAge: Int
     let addressing: ClientAddressing
     /// With mail on: a new address gets its confirmation link, and sign-in offers "Forgot your password?".
@@ -37,6 +39,9 @@ struct AccountsController {
         routes.add(.signUpPage, use: showSignup)
         routes.add(.signUp, use: signup)
         routes.add(.signOut, use: logout)
+        // The first admin's sign-up, through the link `wishlist serve` prints (issue 57).
+        routes.add(.setupPage, use: showSetup)
+        routes.add(.setUp, use: setUp)
     }
 
     struct LoginForm {
@@ -129,7 +134,7 @@ struct AccountsController {
         switch outcome {
         case .created(let user):
             try await accountMail?.sendVerification(userID: user.id)
-            return try await startSession(for: user, request: request, redirectingTo: "/")
+            return try await startSession(for: user, request: request, redirectingTo: SitePath.welcome)
         case .invalid(let problems):
             return try signupPage(
                 context, username: form.username, email: form.email, invite: invite, errors: AccountFormFields.signUp.errors(problems),
@@ -144,6 +149,45 @@ struct AccountsController {
             )
         case .inviteRefused(let state):
             throw PageError.invite(state)
+        case .setupLinkRefused(let state):
+            throw PageError.setupLink(state)
+        }
+    }
+
+    /// The setup link's sign-up page, whatever `accounts.signup` says: the link is the way in of
+    /// whoever started the server.
+    @Sendable func showSetup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let state = try await setupLinks.check(token: token)
+        guard state == .valid else { throw PageError.setupLink(state) }
+        return try signupPage(context, username: "", email: "", invite: nil, setupToken: token, errors: [:])
+    }
+
+    @Sendable func setUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let form = try SignupForm(context.form)
+        let outcome = try await accounts.signUp(
+            username: form.username, email: form.email, password: form.password,
+            confirmation: form.passwordConfirm, address: addressing.address(of: request, context), setupLink: token
+        )
+        switch outcome {
+        case .created(let user):
+            try await accountMail?.sendVerification(userID: user.id)
+            return try await startSession(for: user, request: request, redirectingTo: SitePath.welcome)
+        case .invalid(let problems):
+            return try signupPage(
+                context, username: form.username, email: form.email, invite: nil, setupToken: token,
+                errors: AccountFormFields.signUp.errors(problems), status: .unprocessableContent
+            )
+        case .throttled(let seconds):
+            metrics.increment(.throttled, [("action", "sign-up")])
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
+            return try signupPage(
+                context, username: form.username, email: form.email, invite: nil, setupToken: token,
+                errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
+            )
+        case .inviteRefused(let state), .setupLinkRefused(let state):
+            throw PageError.setupLink(state)
         }
     }
 
@@ -196,15 +240,23 @@ struct AccountsController {
         )
     }
 
+    /// The sign-up page; with `setupToken`, the setup link's, which makes the admin and whose
+    /// token, in the address, must not travel on in a Referer.
     private func signupPage(
-        _ context: AppRequestContext, username: String, email: String, invite: String?, errors: FieldErrors,
+        _ context: AppRequestContext, username: String, email: String, invite: String?, setupToken: String? = nil, errors: FieldErrors,
         status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> Response {
-        try pages.render(
-            "accounts/signup.html", title: "Create your account", nav: "signup", for: context.visitor, status: status, headers: headers,
+        var headers = headers
+        if setupToken != nil { headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer" }
+        return try pages.render(
+            "accounts/signup.html", title: setupToken == nil ? "Create your account" : "Set up this server", nav: "signup",
+            for: context.visitor, status: status, headers: headers,
             values: [
                 "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
-                "errors": TemplateValue(errors), "single_sign_on": singleSignOnSignupButton(invite: invite),
+                "setup_path": setupToken.map { .string(SitePath.setup($0)) } ?? .null,
+                "errors": TemplateValue(errors),
+                "single_sign_on": setupToken == nil ? singleSignOnSignupButton(invite: invite) : .null,
+                "noindex": .bool(setupToken != nil),
             ]
         )
     }

@@ -32,7 +32,7 @@ extension CatalogController {
         let newThisWeekFill = ListPage.Fill.value(newThisWeek)
         let marks = entry.marks
         let itemIDs = entry.bookIDs.map { page.marks[$0] }
-        let standings = try entry.bookIDs.map { ListPage.Fill.value(try standingHTML(page.standings[$0])) }
+        let standings = try entry.bookIDs.map { ListPage.Fill.value(try standingHTML(page.shownStandings[$0])) }
         let cardFlash = try pages.cardFlash(context.visitor, cards: entry.bookIDs.map(Card.book))
         var response = try pages.respond(entry.page, for: cardFlash?.visitor ?? context.visitor) { slot in
             switch slot {
@@ -100,7 +100,9 @@ extension CatalogController {
         let standings = try read.reading.standings(of: bookIDs)
         let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
         return .found(ListPageRead(
-            key: key, cached: cached, edition: edition, standings: standings, marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
+            key: key, cached: cached, edition: edition, standings: standings,
+            shownStandings: try read.reading.standings(of: bookIDs, viewer: user.userID),
+            marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
             newThisWeek: isStartPage ? try read.catalog.newOnFavoriteLists(userID: user.userID) : []
         ))
     }
@@ -144,13 +146,17 @@ extension CatalogController {
         let edition: ListEdition?
         /// The household's wishes and ratings of the edition's books, read with every request.
         let standings: [String: BookStanding]
+        /// The same as the visitor reads them on each row: her own wishes not among them.
+        let shownStandings: [String: BookStanding]
         let marks: [String: ItemID]
         let newThisWeek: [NewEntry]
 
         init(
-            key: ListPageKey, cached: ListPage?, edition: ListEdition?, standings: [String: BookStanding], marks: [String: ItemID], newThisWeek: [NewEntry]
+            key: ListPageKey, cached: ListPage?, edition: ListEdition?, standings: [String: BookStanding], shownStandings: [String: BookStanding],
+            marks: [String: ItemID], newThisWeek: [NewEntry]
         ) {
-            (self.key, self.cached, self.edition, self.standings, self.marks, self.newThisWeek) = (key, cached, edition, standings, marks, newThisWeek)
+            (self.key, self.cached, self.edition, self.standings, self.shownStandings) = (key, cached, edition, standings, shownStandings)
+            (self.marks, self.newThisWeek) = (marks, newThisWeek)
         }
     }
 

@@ -77,7 +77,10 @@ struct CatalogController {
         let lists: [ListSummary]
         var found: [BookSummary] = []
         var placements: [String: [Placement]] = [:]
+        /// The household's figures, which "how many want it" sorts by.
         var standings: [String: BookStanding] = [:]
+        /// The same as the visitor reads them on each row: her own wishes not among them.
+        var shownStandings: [String: BookStanding] = [:]
         /// The visitor's wishlist items of the books found.
         var marks: [String: ItemID] = [:]
     }
@@ -109,6 +112,7 @@ struct CatalogController {
         let ids = page.found.map(\.id)
         page.placements = try read.catalog.placements(of: ids)
         page.standings = try read.reading.standings(of: ids)
+        page.shownStandings = try read.reading.standings(of: ids, viewer: user.userID)
         page.marks = try read.wishlist.itemIDs(userID: user.userID, books: ids)
         return page
     }
@@ -119,7 +123,7 @@ struct CatalogController {
         let rows = results.enumerated().map { index, book -> TemplateValue in
             guard case .dictionary(var row) = BookPresenter.bookRow(book, listed: nil, wishlistItem: page.marks[book.id]) else { return .null }
             row["lists"] = .array((page.placements[book.id] ?? []).map(BookPresenter.placementValue))
-            row["standing"] = ReadingPresenter.standingValue(page.standings[book.id])
+            row["standing"] = ReadingPresenter.standingValue(page.shownStandings[book.id])
             if index == cardFlash?.index { row["flash_html"] = cardFlash!.html }
             return .dictionary(row)
         }

@@ -14,12 +14,17 @@ extension HouseholdController {
         // The cards a form here returns to: the books on lists still shared.
         let cards = gifts.map { gift in if case .reserved(let item) = gift.state { Card.item(item.id) } else { "" } }
         let cardFlash = try pages.cardFlash(context.visitor, cards: cards)
+        // Where each reserved book stands now, as a member's page says it (issue 57: every row said
+        // "Not on a current list", books at #3 and #5 included).
+        let placements = try await catalog.placements(of: gifts.compactMap { gift in
+            if case .reserved(let item) = gift.state { item.bookID } else { nil }
+        })
         for (index, gift) in gifts.enumerated() {
             let value: TemplateValue
             let shared: Bool
             switch gift.state {
             case .reserved(let item):
-                value = .dictionary(ItemPresenter.othersValue(item, placements: []).merging([
+                value = .dictionary(ItemPresenter.othersValue(item, placements: placements[item.bookID ?? ""] ?? []).merging([
                     "reservation": "you", "bought": .bool(gift.boughtAt != nil), "card": .string(gift.card),
                     "flash_html": index == cardFlash?.index ? cardFlash!.html : .null,
                 ]) { $1 })

@@ -70,21 +70,12 @@ struct ProfileController {
         let readings = try await reading.readings(userID: user.userID, sort: .finished)
         let form = try ProfileForm(context.form, readings: readings)
         var errors: FieldErrors = [:]
-        var displayName: String?
-        do {
-            displayName = try MemberName.displayName(form.displayName)
-        } catch {
-            errors["display_name"] = error.message
-        }
+        let displayName = Self.displayName(form.displayName, errors: &errors)
         let bio = form.bio.trimmingCharacters(in: .whitespacesAndNewlines)
         if bio.count > Profile.bioMaximumLength {
             errors["bio"] = "A bio can be up to 500 characters; this one has \(bio.count). Shorten it and save again."
         }
-        var birthday: Birthday?
-        if !form.month.isEmpty || !form.day.isEmpty {
-            birthday = Int(form.month).flatMap { month in Int(form.day).flatMap { Birthday(month: month, day: $0) } }
-            if birthday == nil { errors["birthday_month"] = "Choose both the month and a day that month has, or neither." }
-        }
+        let birthday = Self.birthday(month: form.month, day: form.day, errors: &errors)
         if form.favorites.count > Profile.favoriteMaximumCount {
             errors["favorites"] = "Choose up to 6 favourite books; you chose \(form.favorites.count)."
         }
@@ -99,6 +90,34 @@ struct ProfileController {
             return try await page(context, profile: profile, form: form, errors: errors, status: .unprocessableContent)
         }
         return redirect(to: SitePath.profile + "?done=saved")
+    }
+
+    /// The typed display name, checked; a problem goes to `errors`. Settings and the welcome share it.
+    static func displayName(_ typed: String, errors: inout FieldErrors) -> String? {
+        do {
+            return try MemberName.displayName(typed)
+        } catch {
+            errors["display_name"] = error.message
+            return nil
+        }
+    }
+
+    /// The birthday chosen in the month and day menus (both or neither); a problem goes to `errors`.
+    static func birthday(month: String, day: String, errors: inout FieldErrors) -> Birthday? {
+        guard !month.isEmpty || !day.isEmpty else { return nil }
+        let birthday = Int(month).flatMap { month in Int(day).flatMap { Birthday(month: month, day: $0) } }
+        if birthday == nil { errors["birthday_month"] = "Choose both the month and a day that month has, or neither." }
+        return birthday
+    }
+
+    /// The month and day menus' choices, `selected` as `month` and `day` say.
+    static func birthdayChoices(month: String, day: String) -> [String: TemplateValue] {
+        [
+            "months": .array(Birthday.monthNames.enumerated().map { index, name in
+                ["value": .string(String(index + 1)), "name": .string(name), "selected": .bool(month == String(index + 1))]
+            }),
+            "days": .array((1...31).map { value in ["value": .string(String(value)), "selected": .bool(day == String(value))] }),
+        ]
     }
 
     /// Checks, decodes and re-encodes the upload off the event loop (``PictureProcessor``); a
@@ -169,10 +188,6 @@ struct ProfileController {
                 "display_name": .string(form.displayName),
                 "has_picture": .bool(profile.pictureKey != nil),
                 "bio": .string(form.bio),
-                "months": .array(Birthday.monthNames.enumerated().map { index, name in
-                    ["value": .string(String(index + 1)), "name": .string(name), "selected": .bool(form.month == String(index + 1))]
-                }),
-                "days": .array((1...31).map { day in ["value": .string(String(day)), "selected": .bool(form.day == String(day))] }),
                 "readings": .array(readings.map { reading in
                     [
                         "id": .id(reading.id), "title": .string(reading.title), "author": .string(reading.author),
@@ -180,7 +195,7 @@ struct ProfileController {
                     ]
                 }),
                 "errors": TemplateValue(errors),
-            ]
+            ].merging(Self.birthdayChoices(month: form.month, day: form.day)) { first, _ in first }
         )
     }
 }

@@ -27,6 +27,7 @@ struct WishlistController {
         routes.add(.wishlistImport, use: importCSV)
         routes.add(.received, use: receivedBooks)
         routes.add(.wishAgain, use: wishAgain)
+        routes.add(.confirmReceived, use: confirmReceived)
         routes.add(.markReceived, use: markReceived)
         routes.add(.wishlistItem, use: show)
         routes.add(.saveNote, use: saveNote)
@@ -194,6 +195,20 @@ struct WishlistController {
     /// `path` when it is a page of the wishlist (`/wishlist?sort=…&page=…`), the first page otherwise.
     static func wishlistPage(_ path: String) -> String {
         path.hasPrefix(SitePath.wishlist + "?") ? LocalPath.validated(path, fallback: SitePath.wishlist) : SitePath.wishlist
+    }
+
+    /// "I got it" asks once (issue 57): a page with the real button, which works without script,
+    /// since moving the book shows its cards and tells its givers, and cannot be undone.
+    @Sendable func confirmReceived(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let item = try await ownItem(context, userID: user.userID)
+        return try pages.render(
+            "wishlist/received-confirm.html", title: "Did you get \(item.title)?", nav: "wishlist", for: context.visitor,
+            values: [
+                "item": try await itemValue(item, detailed: false),
+                "return_to": .string(Self.wishlistPage(try request.queryText("return_to"))),
+            ]
+        )
     }
 
     /// "I got it": the item leaves the wishlist for the received books.

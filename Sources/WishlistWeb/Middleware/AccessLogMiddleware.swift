@@ -80,8 +80,8 @@ private let unmatchedRoute = "NotFound"
 private let secretParameter = "{token}"
 
 /// The first components of the routes that hold a secret next: share links, feeds, password-reset
-/// links, and the mail's confirmation and unsubscribe links.
-private let secretRouteNames = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/"]
+/// links, the mail's confirmation and unsubscribe links, and the setup link.
+private let secretRouteNames = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/", "/setup/"]
     .map { prefix in
         let name = String(prefix.dropFirst().dropLast())
         return (name: name, lowercased: Array(name.utf8))

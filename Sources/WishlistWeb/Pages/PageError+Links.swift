@@ -20,6 +20,16 @@ extension PageError {
         }
     }
 
+    /// The setup link (``SetupLinks``) once it made the admin, or before a newer start replaced it.
+    public static func setupLink(_ state: LinkState) -> PageError {
+        switch state {
+        case .used, .expired:
+            return PageError(.gone, title: "This server is set up", message: "Its setup link made an admin already, so it works no more. Sign in, or ask the admin for an account.")
+        case .unknown, .valid:
+            return PageError(.notFound, title: "This setup link doesn’t work", message: "There is no such setup link: each start of the server prints a new one while it has no admin, and only the newest works. Copy the whole link from the server’s output.")
+        }
+    }
+
     public static func resetLink(_ state: LinkState) -> PageError {
         switch state {
         case .expired:

@@ -162,7 +162,8 @@ struct ErrorSummary {
         ("new_password", "new_password"), ("new_password_confirm", "new_password_confirm"), ("delete_password", "delete_password"),
         ("priority", "priority-high"), ("note", "note"), ("file", "import-file"),
         ("rating", "rating-none"), ("review", "review"), ("finished", "finished"),
-        ("picture", "picture-file"), ("bio", "bio"), ("birthday_month", "birthday_month"), ("favorites", "favorites"),
+        ("picture", "picture-file"), ("display_name", "display_name"), ("bio", "bio"), ("birthday_month", "birthday_month"),
+        ("favorites", "favorites"), ("sharing", "sharing-private"),
         ("lookup_isbn", "lookup_isbn"), ("title", "title"), ("author", "author"), ("isbn", "isbn"), ("link", "link"),
         ("name", "name"), ("occasion", "occasion-none"), ("date", "date"), ("visibility", "visibility-household"),
     ]

@@ -9,6 +9,12 @@ extension Route {
     static let signUpPage = get("/signup", .anyone)
     static let signUp = post("/signup", .anyone, csrf: .sessionToken)
     static let signOut = post("/logout", .anyone, csrf: .sessionToken)
+    /// The first admin's sign-up, through the one-time link `wishlist serve` prints (issue 57).
+    static let setupPage = get("/setup/{token}", .anyone)
+    static let setUp = post("/setup/{token}", .anyone, csrf: .sessionToken)
+    /// Where every sign-up ends: display name, birthday and sharing (issue 57).
+    static let welcome = get("/welcome", .members)
+    static let saveWelcome = post("/welcome", .members, csrf: .sessionToken)
     static let passkeySignInOptions = post("/passkeys/sign-in/options", .anyone, csrf: .headerToken)
     static let passkeySignIn = post("/passkeys/sign-in", .anyone, csrf: .headerToken)
     static let passkeyRegistrationOptions = post("/passkeys/registration/options", .anyone, csrf: .headerToken)
@@ -56,6 +62,8 @@ extension Route {
     )))
     static let received = get("/wishlist/received", .members)
     static let wishAgain = post("/wishlist/received/{item}/restore", .members, csrf: .sessionToken)
+    /// "I got it" asks once before the book moves (issue 57).
+    static let confirmReceived = get("/wishlist/{item}/received", .members)
     static let markReceived = post("/wishlist/{item}/received", .members, csrf: .sessionToken)
     static let wishlistItem = get("/wishlist/{item}", .members)
     static let saveNote = post("/wishlist/{item}", .members, csrf: .sessionToken)
@@ -151,12 +159,12 @@ extension Route {
 
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
-        signInPage, signIn, signUpPage, signUp, signOut, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
+        signInPage, signIn, signUpPage, signUp, signOut, setupPage, setUp, welcome, saveWelcome, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
         passkeyRegistration, removePasskey, singleSignOnStart, singleSignOnCallback, unlinkSingleSignOn,
         forgotPage, forgot, verifyEmail, unsubscribePage, unsubscribe, passwordResetPage, resetPassword,
         home, health, metrics, cover, sharedList, favoritesFeed, authorsFeed, occasionsCalendar,
         catalog, list, favoriteList, book, search, author, followAuthor,
-        wishlist, addWish, wishlistExport, wishlistImport, received, wishAgain, markReceived, wishlistItem, saveNote,
+        wishlist, addWish, wishlistExport, wishlistImport, received, wishAgain, confirmReceived, markReceived, wishlistItem, saveNote,
         confirmRemoval, removeWish, newWishList, createWishList, wishListEdit, saveWishList, deleteWishList, placeItem,
         people, person, personList, personReading, reservations, reserve, cancelReservation, markBought, unmarkBought,
         writeCard, dismissNotice, ideas, suggestIdea, reserveIdea, cancelIdeaReservation,

@@ -62,12 +62,12 @@ struct AccountsHTTPTests {
         }
     }
 
-    @Test func signupSignsInAndLandsOnTheCatalog() async throws {
+    @Test func signupSignsInAndLandsOnTheWelcome() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
             let response = try await browser.signUp("reader", email: "reader@example.com")
             #expect(response.status == .seeOther)
-            #expect(response.location == "/")
+            #expect(response.location == "/welcome")
             #expect(try await browser.get("/").location == "/lists")
             let settings = try await browser.get("/settings")
             #expect(settings.status == .ok)

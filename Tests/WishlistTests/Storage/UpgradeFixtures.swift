@@ -302,6 +302,10 @@ enum UpgradeFixtures {
             INSERT INTO child_hand_over (id, child_id, token_hash, created_by, created_at, expires_at) VALUES
                 (1, 10, X'00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff', 1, '2024-03-21 11:00:00.000', '2024-03-28 11:00:00.000');
             """,
+        "32-first-week": """
+            INSERT INTO setup_link (token_hash, created_at, used_at) VALUES
+                (X'5e7f0c1d2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5', '2024-03-01 08:00:00.000', '2024-03-01 08:05:00.000');
+            """,
     ]
 }
 

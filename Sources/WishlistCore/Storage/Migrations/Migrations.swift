@@ -37,6 +37,7 @@ package extension AppDatabase {
         migrator.registerMigration("29-authors", migrate: Migrations.createAuthors)
         migrator.registerMigration("30-occasions", migrate: Migrations.createOccasions)
         migrator.registerMigration("31-children", migrate: Migrations.createChildren)
+        migrator.registerMigration("32-first-week", migrate: Migrations.createFirstWeek)
         return migrator
     }
 }
