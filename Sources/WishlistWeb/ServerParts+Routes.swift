@@ -9,6 +9,18 @@ extension ServerParts {
         addSiteRoutes(to: router)
         let singleSignOn = addSignInRoutes(public: router, signedIn: signedIn)
         addSettingsRoutes(to: signedIn, singleSignOn: singleSignOn)
+        addAPIRoutes(to: router)
+    }
+
+    /// The JSON API (issue 54): its own gate, the bearer token, in place of the session.
+    private func addAPIRoutes(to router: Router<AppRequestContext>) {
+        let gate = BearerTokenMiddleware(
+            tokens: accounts.apiTokens, rateLimit: APIRateLimit(perMinute: config.api.requestsPerMinute, clock: clock), addressing: addressing
+        )
+        APIController(
+            database: database, wishlist: stores.wishlist, lists: stores.lists, catalog: stores.catalog, household: stores.household,
+            pages: pages, staticFiles: staticFiles, clock: clock
+        ).addRoutes(to: router, gate: gate)
     }
 
     /// The catalog, the wishlist, the household, ideas, reading, profiles and added books.

@@ -36,6 +36,7 @@ package extension AppDatabase {
         migrator.registerMigration("28-data-review", migrate: Migrations.trackImportsAndWishesAgain)
         migrator.registerMigration("29-authors", migrate: Migrations.createAuthors)
         migrator.registerMigration("30-occasions", migrate: Migrations.createOccasions)
+        migrator.registerMigration("33-api-tokens", migrate: Migrations.createAPITokens)
         return migrator
     }
 }
