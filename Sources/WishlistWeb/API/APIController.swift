@@ -33,6 +33,7 @@ struct APIController {
         api.patch("wants/{id}", use: editWant)
         api.delete("wants/{id}", use: removeWant)
         addReadRoutes(to: api)
+        addGiftRoutes(to: api)
     }
 
     // MARK: My wants

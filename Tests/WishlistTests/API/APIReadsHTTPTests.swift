@@ -145,13 +145,40 @@ struct APIReadsHTTPTests {
             #expect(document["openapi"] as? String == "3.1.0")
             // Every path it names answers a read token's GET, with the parameters filled in.
             let paths = try #require(document["paths"] as? [String: [String: Any]])
-            #expect(paths.count >= 9)
+            #expect(paths.count >= 11)
             for path in paths.keys.sorted() where paths[path]?["get"] != nil {
                 let filled = path.replacing("{id}", with: "1").replacing("{name}", with: "hardcover-fiction").replacing("{username}", with: "nobody")
                 let response = try await APITokensHTTPTests.api(maya, "/api/v1" + filled, token)
                 #expect(response.status == .ok || (response.status == .notFound && (path.contains("{id}") || path.contains("{username}"))), "\(path): \(response.status)")
                 #expect(response.headers[.contentType]?.hasPrefix("application/") == true)
             }
+        }
+    }
+
+    @Test func aGiverReservesAndCancelsThroughTheAPIAndTheOwnersPagesDoNotChange() async throws {
+        let home = try await Household.make()
+        try await home.run { maya, ana, ben in
+            let anas = try await APITokensHTTPTests.token(&ana, scope: "read-write")
+            let bens = try await APITokensHTTPTests.token(&ben, scope: "read-write")
+            let mayas = try await APITokensHTTPTests.token(&maya, scope: "read-write")
+            let item = home.itemIDs[0]
+            let body = #"{"want_id": \#(item)}"#
+            let herPage = try await maya.get("/wishlist")
+            #expect(try await APITokensHTTPTests.api(maya, "/api/v1/reservations", mayas, method: .post, json: body).status == .notFound, "not her own")
+            #expect(try await APITokensHTTPTests.api(ana, "/api/v1/reservations", anas, method: .post, json: body).status == .created)
+            #expect(try await APITokensHTTPTests.api(ana, "/api/v1/reservations", anas, method: .post, json: body).status == .ok)
+            let taken = try await APITokensHTTPTests.api(ben, "/api/v1/reservations", bens, method: .post, json: body)
+            #expect(taken.status == .conflict)
+            try APITokensHTTPTests.expectProblem(taken, status: 409)
+            #expect(try await home.reservationCount() == 1)
+            #expect(try await ana.get("/reservations").shows(home.titles[0]), "on her Gifts I'm giving page")
+            let gifts = try Self.object(try await APITokensHTTPTests.api(ana, "/api/v1/reservations", anas))
+            let gift = try #require((gifts["reservations"] as? [[String: Any]])?.first)
+            #expect((gift["want_id"] as? NSNumber)?.int64Value == item && gift["state"] as? String == "reserved" && gift["owner"] as? String == "maya")
+            #expect(try await maya.get("/wishlist").body == herPage.body, "her page says nothing")
+            #expect(try await APITokensHTTPTests.api(ben, "/api/v1/reservations/\(item)", bens, method: .delete).status == .notFound, "not Ben's")
+            #expect(try await APITokensHTTPTests.api(ana, "/api/v1/reservations/\(item)", anas, method: .delete).status == .noContent)
+            #expect(try await home.reservationCount() == 0)
         }
     }
 

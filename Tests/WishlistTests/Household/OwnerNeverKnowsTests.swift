@@ -84,7 +84,8 @@ struct OwnerNeverKnowsTests {
             ("/api/v1/wants", .get, nil), ("/api/v1/wants/\(item)", .get, nil), ("/api/v1/lists", .get, nil), ("/api/v1/people", .get, nil),
             ("/api/v1/people/maya", .get, nil), ("/api/v1/people/maya/wants", .get, nil), ("/api/v1/people/maya/wants?list=4", .get, nil),
             ("/api/v1/catalog/books/\(bookID)", .get, nil), ("/api/v1/wants/\(item)", .patch, #"{"note": "Hardback, please"}"#),
-            ("/api/v1/wants", .post, #"{"book_id": "\#(bookID)"}"#),
+            ("/api/v1/wants", .post, #"{"book_id": "\#(bookID)"}"#), ("/api/v1/reservations", .get, nil),
+            ("/api/v1/reservations", .post, #"{"want_id": \#(item)}"#), ("/api/v1/reservations/\(item)", .delete, nil),
         ]
         for (path, method, json) in api {
             answers["API \(method) \(path)"] = Answer(try await APITokensHTTPTests.api(maya, path, apiToken, method: method, json: json))
