@@ -207,6 +207,23 @@ MUTATIONS = [
     Mutation("lists-are-hers", "Using it", "Sources/WishlistCore/Wishlist/WishListStore.swift",
              "guard owned == lists.count, isOwnItem else { return .notFound }", "guard isOwnItem else { return .notFound }",
              "anotherMembersListOrWantAndAnUnknownIdAreTheSame404", "a want goes only on lists of its owner"),
+    # The API (issue 54): scopes, what stops a token, each token's rate, and the owner's own name.
+    Mutation("api-read-token-writes", "Using it", "Sources/WishlistWeb/API/BearerTokenMiddleware.swift",
+             "if caller.scope == .read, request.method != .get", "if false, caller.scope == .read, request.method != .get",
+             "aReadTokenMayNotWriteAndAReadWriteTokenMay", "a read token may not write"),
+    Mutation("api-disabled-token", "Using it", "Sources/WishlistCore/Accounts/APITokenStore.swift",
+             "WHERE token_hash = ? AND user.disabled_at IS NULL AND", "WHERE token_hash = ? AND",
+             "aDisabledAccountsTokensStopAtOnce", "a disabled account's tokens stop at once"),
+    Mutation("api-expired-token", "Using it", "Sources/WishlistCore/Accounts/APITokenStore.swift",
+             "(expires_at IS NULL OR expires_at > ?)", "(expires_at IS NULL OR ? IS NOT NULL)",
+             "aMalformedUnknownExpiredOrRevokedTokenIsInvalid", "an expired token is refused"),
+    Mutation("api-rate", "Using it", "Sources/WishlistWeb/API/APIRateLimit.swift",
+             "guard window.count < perMinute else {", "guard window.count <= perMinute else {",
+             "eachTokenHasItsRateAndA429SaysWhenToComeBack", "each token's requests a minute"),
+    Mutation("api-own-reservations", "Using it", "Sources/WishlistWeb/API/APIController+Reads.swift",
+             "guard case .member(let member) = try read.household.member(named: username, viewerID: caller.userID) else { return nil }\n            let page",
+             "guard case .member(let member) = try read.household.member(named: username, viewerID: UserID(-1)) else { return nil }\n            let page",
+             "everyOwnerFacingAnswerIsTheSameWithAndWithoutReservations", "the owner's API answers never show reservations"),
 ]
 
 

@@ -15,6 +15,9 @@ public struct AppRequestContext: RequestContext {
     public var upload: MultipartForm.Part?
     /// The JSON body of a passkey request (`/passkeys/…`), read by `CSRFMiddleware`.
     public var json: ByteBuffer?
+    /// The member an API request's bearer token speaks for (``BearerTokenMiddleware``); a
+    /// session never fills it.
+    public var apiCaller: APICaller?
     /// What the route's ``PageLoaders`` loader read with the session, for a signed-in GET.
     var loadedPage: (any Sendable)?
     private let channel: any Channel

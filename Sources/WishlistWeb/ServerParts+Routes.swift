@@ -5,11 +5,23 @@ extension ServerParts {
     /// Every controller's routes, bound to the table's (``Route``). The pages people spend their time on come first: Hummingbird's
     /// router tries a path's first component against each registered one in the order they were added.
     func addRoutes(public router: Router<AppRequestContext>, signedIn: RouterGroup<AppRequestContext>) {
-        let routes = SiteRouter(router: router, signedIn: signedIn)
+        let gate = BearerTokenMiddleware(
+            tokens: accounts.apiTokens, rateLimit: APIRateLimit(perMinute: config.api.requestsPerMinute, clock: clock), addressing: addressing
+        )
+        let routes = SiteRouter(router: router, signedIn: signedIn, api: router.group().add(middleware: gate))
         addReadingPages(to: routes)
         addSiteRoutes(to: routes)
         let singleSignOn = addSignInRoutes(to: routes)
         addSettingsRoutes(to: routes, singleSignOn: singleSignOn)
+        addAPIRoutes(to: routes)
+    }
+
+    /// The JSON API (issue 54): its own gate, the bearer token, in place of the session.
+    private func addAPIRoutes(to routes: SiteRouter) {
+        APIController(
+            database: database, wishlist: stores.wishlist, lists: stores.lists, catalog: stores.catalog, household: stores.household,
+            pages: pages, staticFiles: staticFiles, clock: clock
+        ).addRoutes(to: routes)
     }
 
     /// The catalog, the wishlist, the household, ideas, reading, profiles and added books.

@@ -23,6 +23,8 @@ public struct AccountService: Sendable {
     let users: UserStore
     public let sessions: SessionStore
     public let resetLinks: PasswordResetLinks
+    /// Personal API tokens (issue 54), made under the same throttle as the other account events.
+    public let apiTokens: APITokenStore
     let throttle: LoginThrottle
     let hasher: PasswordHasher
 
@@ -32,6 +34,7 @@ public struct AccountService: Sendable {
             database: database, clock: clock, idleDays: settings.sessionIdleDays, absoluteDays: settings.sessionAbsoluteDays
         )
         self.throttle = LoginThrottle(database: database, clock: clock, settings: settings)
+        self.apiTokens = APITokenStore(database: database, clock: clock, throttle: throttle)
         self.resetLinks = PasswordResetLinks(database: database, clock: clock)
         self.hasher = hasher
     }

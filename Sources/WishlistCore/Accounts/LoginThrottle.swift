@@ -12,6 +12,8 @@ struct LoginThrottle: Sendable {
         /// Mail a client asked for ("Forgot your password?"), and mail one account receives on
         /// request (reset and verification links): so no one can turn the server into a sender of spam.
         case mailFromAddress(String), mailToAccount(UserID)
+        /// API tokens a member makes (issue 54): a stolen session cannot mint a stream of them.
+        case apiTokens(UserID)
 
         var key: String {
             switch self {
@@ -20,6 +22,7 @@ struct LoginThrottle: Sendable {
             case .signup(let address): return "signup-address:" + address
             case .mailFromAddress(let address): return "mail-address:" + address
             case .mailToAccount(let userID): return "mail-account:\(userID)"
+            case .apiTokens(let userID): return "api-tokens:\(userID)"
             }
         }
     }
@@ -38,6 +41,8 @@ struct LoginThrottle: Sendable {
     /// In each throttle window: enough for a typo and a retry, too few to flood a mailbox.
     static let mailsPerAddress = 5
     static let mailsPerAccount = 3
+    /// Enough for a script, a phone and a home server, and a few mistakes.
+    static let apiTokensPerAccount = 10
 
     let database: AppDatabase
     let clock: WallClock
@@ -58,6 +63,7 @@ struct LoginThrottle: Sendable {
         case .signup: return limits.signupsPerAddress
         case .mailFromAddress: return Self.mailsPerAddress
         case .mailToAccount: return Self.mailsPerAccount
+        case .apiTokens: return Self.apiTokensPerAccount
         }
     }
 

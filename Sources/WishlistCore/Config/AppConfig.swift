@@ -201,6 +201,13 @@ public struct AppConfig: Sendable, Equatable {
     public var metrics = Metrics()
     public var mail = Mail()
     public var books = Books()
+    public var api = API()
+
+    /// The JSON API with personal tokens (issue 54).
+    public struct API: Sendable, Equatable {
+        /// Requests one token may make in a minute; past it, 429 with `Retry-After`.
+        public var requestsPerMinute = 60
+    }
 
     public init() {}
 }

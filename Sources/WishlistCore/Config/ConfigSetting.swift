@@ -38,6 +38,7 @@ struct ConfigSetting {
         int("nyt.historyWeeks", env: "NYT_HISTORY_WEEKS", 1...1040, \.nyt.historyWeeks),
         url("openLibrary.baseURL", env: "OPENLIBRARY_BASE_URL", allowEmpty: true, \.openLibrary.baseURL),
         url("openLibrary.coversURL", env: "OPENLIBRARY_COVERS_URL", \.openLibrary.coversURL),
+        int("api.requestsPerMinute", env: "WISHLIST_API_REQUESTS_PER_MINUTE", 1...100_000, \.api.requestsPerMinute),
         int("covers.cacheMegabytes", env: "WISHLIST_COVER_CACHE_MB", 16...1_000_000, \.covers.cacheMegabytes),
         smtpURL("mail.smtpURL", env: "WISHLIST_SMTP_URL", \.mail.smtpURL),
         string("mail.username", env: "WISHLIST_SMTP_USERNAME", allowEmpty: true, \.mail.username),

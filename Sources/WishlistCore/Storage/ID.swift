@@ -58,3 +58,5 @@ public typealias IdentityID = ID<LinkedIdentity>
 public typealias ImportID = ID<GoodreadsImporter>
 /// A message of the outbox.
 public typealias MailID = ID<MailOutbox>
+/// A personal API token (issue 54).
+public typealias APITokenID = ID<APIToken>

@@ -42,6 +42,7 @@ struct SettingsController {
         routes.add(.signOutOthers, use: signOutOthers)
         routes.add(.exportData, use: downloadData)
         routes.add(.deleteAccount, use: deleteAccount)
+        addAPITokenRoutes(to: routes)
         if singleSignOn != nil {
             routes.add(.linkSingleSignOn, use: linkSingleSignOn)
         }
@@ -71,6 +72,7 @@ struct SettingsController {
         "digest-off": "The weekly digest is off.",
         "identity-linked": "Single sign-on is linked. Next time, sign in with it.",
         "identity-unlinked": "Single sign-on was unlinked. It can no longer sign you in here.",
+        "api-token-revoked": "The token was revoked. Anything that used it can no longer reach your account.",
     ]
 
     struct PasswordForm {
@@ -287,7 +289,7 @@ struct SettingsController {
 
     /// A section's page. `shownOnce` holds a link just made (`new_share_link`, `new_feed_link`),
     /// which only this answer shows.
-    private func page(
+    func page(
         _ section: SettingsSection, _ context: AppRequestContext, errors: FieldErrors = [:], confirmation: String? = nil,
         shownOnce: [String: TemplateValue] = [:], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) async throws -> Response {
@@ -338,6 +340,8 @@ struct SettingsController {
             ]
         case .signIn:
             return try await signInValues(user: user)
+        case .apiTokens:
+            return try await apiTokenValues(user: user)
         case .password, .data:
             return [:]
         }

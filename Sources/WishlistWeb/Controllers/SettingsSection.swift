@@ -14,6 +14,8 @@ enum SettingsSection: String, CaseIterable, Sendable {
     case password
     /// Passkeys, single sign-on and the signed-in browsers.
     case signIn = "sign-in"
+    /// Personal API tokens for scripts and home servers (issue 54).
+    case apiTokens = "api-tokens"
     /// Download my data, and deleting the account.
     case data
 
@@ -25,6 +27,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .password: .settingsPassword
         case .signIn: .settingsSignIn
         case .data: .settingsData
+        case .apiTokens: .settingsAPITokens
         }
     }
 
@@ -39,6 +42,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .email: "E-mail"
         case .password: "Password"
         case .signIn: "Passkeys and sign-in"
+        case .apiTokens: "API tokens"
         case .data: "Your data"
         }
     }
@@ -51,6 +55,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .email: "E-mail"
         case .password: "Password"
         case .signIn: "Sign-in"
+        case .apiTokens: "API"
         case .data: "Your data"
         }
     }
@@ -63,6 +68,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .email: "Your address and the weekly digest."
         case .password: "Change your password."
         case .signIn: "Passkeys, single sign-on and where you are signed in."
+        case .apiTokens: "Tokens that let your scripts and home server read or change your wishlist."
         case .data: "Download everything about you, or delete your account."
         }
     }
@@ -78,6 +84,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case "email", "digest": return .email
         case "password": return .password
         case "sessions", "passkeys", "single-sign-on": return .signIn
+        case "api-tokens": return .apiTokens
         case "export", "delete-account": return .data
         default: return nil
         }

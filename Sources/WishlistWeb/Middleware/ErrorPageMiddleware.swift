@@ -16,6 +16,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
+            if APIController.isAPI(request.uri.path) {
+                // The API answers every error as problem+json, an unknown route's 404 included.
+                return ((error as? APIProblem) ?? APIProblem(Self.page(for: error, request, context))).response
+            }
             let page = Self.page(for: error, request, context)
             let back = WayBack.from(method: request.method, path: request.uri.path, status: page.status)
             return try pages.render(page, wayBack: back, for: context.visitor)

@@ -14,6 +14,9 @@ struct SessionMiddleware: RouterMiddleware {
     let memo: PageReadMemo
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        // Cookies never authenticate the API (issue 54): its bearer token alone says who asks,
+        // and it sets no cookie either.
+        if APIController.isAPI(request.uri.path) { return try await next(request, context) }
         var context = context
         let presented = request.cookieValue(cookies.name)
         let token = presented.flatMap { SessionCookies.isWellFormed($0) ? $0 : nil } ?? SecureRandom.token()

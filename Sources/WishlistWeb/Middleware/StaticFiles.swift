@@ -52,6 +52,7 @@ struct StaticFiles: Sendable {
         "ico": "image/x-icon",
         "webmanifest": "application/manifest+json",
         "txt": "text/plain; charset=utf-8",
+        "json": "application/json",
     ]
 
     /// The manifest is read last: it names icons, and gets their versioned URLs.

@@ -124,6 +124,9 @@ extension Route {
     static let settingsPassword = get("/settings/password", .members)
     static let settingsSignIn = get("/settings/sign-in", .members)
     static let settingsData = get("/settings/data", .members)
+    static let settingsAPITokens = get("/settings/api-tokens", .members)
+    static let createAPIToken = post("/settings/api-tokens", .members, csrf: .sessionToken)
+    static let revokeAPIToken = post("/settings/api-tokens/{id}/delete", .members, csrf: .sessionToken)
     static let setDefaultList = post("/settings/default-list", .members, csrf: .sessionToken)
     static let setSharing = post("/settings/sharing", .members, csrf: .sessionToken)
     static let createShareLink = post("/settings/share-link", .members, csrf: .sessionToken)
@@ -157,6 +160,25 @@ extension Route {
     static let createInvite = post("/admin/invites", .members, csrf: .sessionToken)
     static let revokeInvite = post("/admin/invites/{invite}/delete", .members, csrf: .sessionToken)
 
+    // The JSON API (`APIController`, issue 54): its description is public, the rest behind a token.
+    static let apiAbout = get("/api/v1", .anyone)
+    static let apiDescription = get("/api/v1/openapi.json", .anyone)
+    static let apiWants = api(.get, "/api/v1/wants")
+    static let apiAddWant = api(.post, "/api/v1/wants")
+    static let apiWant = api(.get, "/api/v1/wants/{id}")
+    static let apiEditWant = api(.patch, "/api/v1/wants/{id}")
+    static let apiRemoveWant = api(.delete, "/api/v1/wants/{id}")
+    static let apiLists = api(.get, "/api/v1/lists")
+    static let apiCatalogLists = api(.get, "/api/v1/catalog/lists")
+    static let apiCatalogList = api(.get, "/api/v1/catalog/lists/{name}")
+    static let apiCatalogBook = api(.get, "/api/v1/catalog/books/{id}")
+    static let apiPeople = api(.get, "/api/v1/people")
+    static let apiPerson = api(.get, "/api/v1/people/{username}")
+    static let apiPersonWants = api(.get, "/api/v1/people/{username}/wants")
+    static let apiGifts = api(.get, "/api/v1/reservations")
+    static let apiReserve = api(.post, "/api/v1/reservations")
+    static let apiCancelReservation = api(.delete, "/api/v1/reservations/{id}")
+
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
         signInPage, signIn, signUpPage, signUp, signOut, setupPage, setUp, welcome, saveWelcome, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
@@ -171,9 +193,12 @@ extension Route {
         newChild, createChild, childManagers, changeChildManagers, handOverChild, handOverPage, takeOver,
         reading, bookReading, saveReading, forgetReading, newBook, addBook, scanBook, sharedBook,
         settings, settingsLists, settingsSharing, settingsEmail, settingsPassword, settingsSignIn, settingsData,
+        settingsAPITokens, createAPIToken, revokeAPIToken,
         setDefaultList, setSharing, createShareLink, revokeShareLink, createFeedLink, revokeFeedLink, changePassword,
         signOutOthers, exportData, deleteAccount, linkSingleSignOn, changeEmail, resendVerification, setDigest,
         profile, saveProfile, uploadPicture, deletePicture, picture,
         admin, disableMember, enableMember, deleteMember, memberResetLink, createInvite, revokeInvite,
+        apiAbout, apiDescription, apiWants, apiAddWant, apiWant, apiEditWant, apiRemoveWant, apiLists, apiCatalogLists,
+        apiCatalogList, apiCatalogBook, apiPeople, apiPerson, apiPersonWants, apiGifts, apiReserve, apiCancelReservation,
     ]
 }

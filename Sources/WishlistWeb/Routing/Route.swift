@@ -12,6 +12,8 @@ struct Route: Sendable, Hashable, CustomStringConvertible {
     enum Access: Sendable, Hashable {
         case anyone
         case members
+        /// A personal API token in `Authorization: Bearer` (`BearerTokenMiddleware`); no cookie.
+        case apiToken
     }
 
     /// How a POST proves it was sent from one of this site's pages (`CSRFMiddleware`).
@@ -26,6 +28,9 @@ struct Route: Sendable, Hashable, CustomStringConvertible {
         /// token; the link's own secret token in the path is what allows it, and all it can do is
         /// stop a digest.
         case linkToken
+        /// The API's: only a bearer token authenticates it, never a cookie, so a page of another
+        /// site cannot make a browser send one of its requests with anyone's authority.
+        case bearerToken
     }
 
     /// What the request's body may be, and how large (`BodyLimitMiddleware`, `CSRFMiddleware`).
@@ -75,6 +80,11 @@ struct Route: Sendable, Hashable, CustomStringConvertible {
     static func post(_ pattern: String, _ access: Access, csrf: CSRFRule, body: Body = .form) -> Route {
         precondition(csrf != .safeMethod, "a POST route needs a rule that checks where it came from")
         return Route(method: .post, pattern: pattern, access: access, body: body, csrf: csrf)
+    }
+
+    /// An API endpoint (issue 54): JSON bodies up to the form limit, behind a token.
+    static func api(_ method: HTTPRequest.Method, _ pattern: String) -> Route {
+        Route(method: method, pattern: pattern, access: .apiToken, body: .form, csrf: method == .get ? .safeMethod : .bearerToken)
     }
 
     var description: String { "\(method.rawValue) \(pattern)" }

@@ -8,11 +8,14 @@ import WishlistCore
 struct SiteRouter {
     let router: Router<AppRequestContext>
     let signedIn: RouterGroup<AppRequestContext>
+    /// Behind the API's bearer token (issue 54).
+    let api: RouterGroup<AppRequestContext>
 
     func add(_ route: Route, use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> some ResponseGenerator) {
         switch route.access {
         case .anyone: router.on(RouterPath(route.pattern), method: route.method, use: handler)
         case .members: signedIn.on(RouterPath(route.pattern), method: route.method, use: handler)
+        case .apiToken: api.on(RouterPath(route.pattern), method: route.method, use: handler)
         }
     }
 

@@ -42,7 +42,7 @@ struct OwnerNeverKnowsTests {
     static let surpriseISBN = "9780804429573"
 
     /// The owner's every page and form answer, in one fixed order.
-    static func ownerView(_ maya: inout TestBrowser, home: Household, bookID: String) async throws -> [String: Answer] {
+    static func ownerView(_ maya: inout TestBrowser, home: Household, bookID: String, apiToken: String) async throws -> [String: Answer] {
         let item = home.itemIDs[0]
         var answers: [String: Answer] = [:]
         let pages = [
@@ -79,6 +79,17 @@ struct OwnerNeverKnowsTests {
         for (path, fields) in forms {
             answers["POST \(path) \(fields.map(\.0))\(fields.first?.1.prefix(8) ?? "")"] = Answer(try await maya.post(path, fields))
         }
+        // Her API answers too (issue 54): her wants, her lists, and her own name as a giver would ask.
+        let api: [(String, HTTPRequest.Method, String?)] = [
+            ("/api/v1/wants", .get, nil), ("/api/v1/wants/\(item)", .get, nil), ("/api/v1/lists", .get, nil), ("/api/v1/people", .get, nil),
+            ("/api/v1/people/maya", .get, nil), ("/api/v1/people/maya/wants", .get, nil), ("/api/v1/people/maya/wants?list=4", .get, nil),
+            ("/api/v1/catalog/books/\(bookID)", .get, nil), ("/api/v1/wants/\(item)", .patch, #"{"note": "Hardback, please"}"#),
+            ("/api/v1/wants", .post, #"{"book_id": "\#(bookID)"}"#), ("/api/v1/reservations", .get, nil),
+            ("/api/v1/reservations", .post, #"{"want_id": \#(item)}"#), ("/api/v1/reservations/\(item)", .delete, nil),
+        ]
+        for (path, method, json) in api {
+            answers["API \(method) \(path)"] = Answer(try await APITokensHTTPTests.api(maya, path, apiToken, method: method, json: json))
+        }
         return answers
     }
 
@@ -92,9 +103,10 @@ struct OwnerNeverKnowsTests {
             var maya = try await TestBrowser.signedIn("maya", like: browser)
             try await maya.share()
             #expect(try await WishListsHTTPTests.makeList(&maya, "Birthday", occasion: "birthday") == 4)
+            let token = try await APITokensHTTPTests.token(&maya, scope: "read-write")
             // Once to let the forms make their changes, then again to record the answers.
-            _ = try await Self.ownerView(&maya, home: home, bookID: bookID)
-            let before = try await Self.ownerView(&maya, home: home, bookID: bookID)
+            _ = try await Self.ownerView(&maya, home: home, bookID: bookID, apiToken: token)
+            let before = try await Self.ownerView(&maya, home: home, bookID: bookID, apiToken: token)
 
             var ana = try await TestBrowser.signedIn("ana", like: browser)
             var ben = try await TestBrowser.signedIn("ben", like: browser)
@@ -118,7 +130,7 @@ struct OwnerNeverKnowsTests {
             #expect(try await ana.post("/people/maya/ideas", [("book", Self.surpriseISBN), ("note", "")]).status == .seeOther)
             #expect(try await ben.post("/people/maya/ideas/2/reserve", []).status == .seeOther)
 
-            let after = try await Self.ownerView(&maya, home: home, bookID: bookID)
+            let after = try await Self.ownerView(&maya, home: home, bookID: bookID, apiToken: token)
             #expect(before.keys.sorted() == after.keys.sorted())
             for (route, answer) in before {
                 #expect(after[route] == answer, "\(route) differs once its books are reserved")

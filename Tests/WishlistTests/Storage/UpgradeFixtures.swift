@@ -306,6 +306,14 @@ enum UpgradeFixtures {
             INSERT INTO setup_link (token_hash, created_at, used_at) VALUES
                 (X'5e7f0c1d2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5', '2024-03-01 08:00:00.000', '2024-03-01 08:05:00.000');
             """,
+        // Alice's API tokens (issue 54): one used, read-write and expiring; one read, never used.
+        "33-api-tokens": """
+            INSERT INTO api_token (id, user_id, name, scope, token_hash, created_at, expires_at, last_used_at, last_used_from) VALUES
+                (1, 1, 'Home Assistant', 'read', X'a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0', '2024-03-21 09:00:00.000', NULL,
+                 '2024-03-21 10:00:00.000', '192.0.2.7'),
+                (2, 1, 'Shortcut', 'read-write', X'b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0', '2024-03-21 09:05:00.000',
+                 '2024-06-19 09:05:00.000', NULL, NULL);
+            """,
     ]
 }
 

@@ -36,6 +36,9 @@ struct RouteTableTests {
         }
         #expect(Route.all.filter { $0.csrf == .linkToken } == [.unsubscribe])
         #expect(Route.all.filter { $0.csrf == .headerToken }.allSatisfy { $0.pattern.hasPrefix("/passkeys/") })
+        // No cookie authenticates the API, so its writes need no CSRF token; nothing else is exempt that way.
+        #expect(Route.all.filter { $0.csrf == .bearerToken }.allSatisfy { $0.access == .apiToken && $0.pattern.hasPrefix("/api/v1/") })
+        #expect(Route.all.filter { $0.access == .apiToken }.allSatisfy { $0.csrf == .bearerToken || $0.method == .get })
     }
 
     /// Every printer of ``SitePath`` (and each settings section's) gives a path that Hummingbird

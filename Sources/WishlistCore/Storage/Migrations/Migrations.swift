@@ -38,6 +38,7 @@ package extension AppDatabase {
         migrator.registerMigration("30-occasions", migrate: Migrations.createOccasions)
         migrator.registerMigration("31-children", migrate: Migrations.createChildren)
         migrator.registerMigration("32-first-week", migrate: Migrations.createFirstWeek)
+        migrator.registerMigration("33-api-tokens", migrate: Migrations.createAPITokens)
         return migrator
     }
 }

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+
+/// What an API token may do: `read` answers GETs only; `read-write` may change what its member could change on the pages.
+public enum APIScope: String, Sendable, CaseIterable {
+    case read
+    case readWrite = "read-write"
+}
+
+/// A personal API token as Settings lists it: never its secret, which is shown once when made.
+public struct APIToken: Sendable, Equatable {
+    public let id: APITokenID
+    public let name: String
+    public let scope: APIScope
+    public let createdAt: Date
+    /// Nil: it never expires.
+    public let expiresAt: Date?
+    public let lastUsedAt: Date?
+    /// The client address of the last use.
+    public let lastUsedFrom: String?
+}
+
+/// The member a valid token speaks for.
+public struct APICaller: Sendable, Equatable {
+    public let userID: UserID
+    public let username: String
+    public let tokenID: APITokenID
+    public let scope: APIScope
+}
+
+/// Personal API tokens (issue 54). A token is `bw_` and 43 characters of base64url (256 random
+/// bits): the prefix lets a secret scanner or a person recognise one in a paste. Only its SHA-256
+/// is kept, so the token is shown once, when made, and a copy of the database does not reveal it.
+public struct APITokenStore: Sendable {
+    /// The expiries Settings offers, in days; nil (never) is offered too.
+    public static let expiryDays = [30, 90, 365]
+    public static let prefix = "bw_"
+    public static let nameLengths = 1...60
+    /// The last use is written at most this often per token, so a script's reads stay reads.
+    static let lastUsedInterval: TimeInterval = 60
+
+    public enum CreateOutcome: Sendable, Equatable {
+        /// The token's secret, to show this once.
+        case created(secret: String, APIToken)
+        case throttled(retryAfter: Int)
+    }
+
+    let database: AppDatabase
+    let clock: WallClock
+    let throttle: LoginThrottle
+
+    /// Makes a token for the member; `name` is trimmed and checked by the caller (``nameProblem(_:)``).
+    public func create(userID: UserID, name: String, scope: APIScope, expiryDays: Int?) async throws -> CreateOutcome {
+        if case .throttled(let wait) = try await throttle.admit([.apiTokens(userID)]) { return .throttled(retryAfter: wait) }
+        let now = clock.now()
+        let secret = Self.prefix + SecureRandom.token()
+        let expiresAt = expiryDays.map { now.addingTimeInterval(TimeInterval($0) * 86_400) }
+        let id = try await database.pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO api_token (user_id, name, scope, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [userID, name, scope.rawValue, SessionStore.fingerprint(secret), StoredDate(now), expiresAt.map(StoredDate.init)]
+            )
+            return APITokenID(db.lastInsertedRowID)
+        }
+        let token = APIToken(id: id, name: name, scope: scope, createdAt: now, expiresAt: expiresAt, lastUsedAt: nil, lastUsedFrom: nil)
+        return .created(secret: secret, token)
+    }
+
+    /// What is wrong with a token's name, or nil.
+    public static func nameProblem(_ name: String) -> String? {
+        nameLengths.contains(name.count) ? nil : "Give the token a name of 1 to 60 characters, such as the script or device that uses it."
+    }
+
+    /// The member's tokens, newest first.
+    public func tokens(userID: UserID) async throws -> [APIToken] {
+        try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM api_token WHERE user_id = ? ORDER BY id DESC", arguments: [userID]).map(Self.token)
+        }
+    }
+
+    /// Revokes one of the member's tokens; false when she has none by that id.
+    public func revoke(id: APITokenID, userID: UserID) async throws -> Bool {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM api_token WHERE id = ? AND user_id = ?", arguments: [id, userID])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Revokes every token of the member (a password reset offers it).
+    public func revokeAll(userID: UserID) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "DELETE FROM api_token WHERE user_id = ?", arguments: [userID])
+        }
+    }
+
+    /// How many tokens each member has, for `/admin`; members without any are left out.
+    public func countsByMember() async throws -> [UserID: Int] {
+        try await database.pool.read { db in
+            var counts: [UserID: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT user_id, COUNT(*) AS count FROM api_token GROUP BY user_id") {
+                counts[row["user_id"]] = row["count"]
+            }
+            return counts
+        }
+    }
+
+    /// The member a presented token speaks for, or nil for a malformed, unknown, revoked or expired
+    /// one, or one whose account is disabled (it stops at once, as her sessions do). The row is
+    /// found by the token's hash and the hash compared again in constant time, as share links are.
+    /// Records the use (when, from `address`) at most once a minute.
+    public func caller(token: String, from address: String) async throws -> APICaller? {
+        guard Self.isWellFormed(token) else { return nil }
+        let fingerprint = SessionStore.fingerprint(token)
+        let now = clock.now()
+        let found: Row? = try await database.pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT api_token.id, api_token.user_id, api_token.scope, api_token.token_hash, api_token.last_used_at, user.username
+                    FROM api_token JOIN user ON user.id = api_token.user_id
+                    WHERE token_hash = ? AND user.disabled_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
+                    """,
+                arguments: [fingerprint, StoredDate(now)]
+            )
+        }
+        guard let row = found else { return nil }
+        let stored: Data = row["token_hash"]
+        guard constantTimeEquals(stored, fingerprint), let scope = APIScope(rawValue: row["scope"]) else { return nil }
+        let caller = APICaller(userID: row["user_id"], username: row["username"], tokenID: row["id"], scope: scope)
+        if row.optionalDate("last_used_at").map({ now.timeIntervalSince($0) >= Self.lastUsedInterval }) ?? true {
+            try await database.pool.write { db in
+                try db.execute(
+                    sql: "UPDATE api_token SET last_used_at = ?, last_used_from = ? WHERE id = ?",
+                    arguments: [StoredDate(now), String(address.prefix(100)), caller.tokenID]
+                )
+            }
+        }
+        return caller
+    }
+
+    /// `bw_` and 43 base64url characters: anything else is refused before the database is asked.
+    static func isWellFormed(_ token: String) -> Bool {
+        let body = token.utf8.dropFirst(prefix.utf8.count)
+        return token.hasPrefix(prefix) && body.count == 43
+            && body.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    private static func token(_ row: Row) -> APIToken {
+        APIToken(
+            id: row["id"], name: row["name"], scope: APIScope(rawValue: row["scope"]) ?? .read,
+            createdAt: row.date("created_at"), expiresAt: row.optionalDate("expires_at"),
+            lastUsedAt: row.optionalDate("last_used_at"), lastUsedFrom: row["last_used_from"]
+        )
+    }
+}
