@@ -94,10 +94,15 @@ UNDO = {
         "DELETE FROM book_search",
         "INSERT INTO book_search (book_id, title, author) SELECT id, title, author FROM book",
     ],
+    "33-api-tokens": [
+        "DROP TABLE api_token",  # its indexes (user_id, token_hash) go with it
+        "DELETE FROM sqlite_sequence WHERE name = 'api_token'",
+    ],
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
     "13-search-current-books": "an index and 3 triggers, and refills the search index with the current books only",
+    "33-api-tokens": "an empty table",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.
