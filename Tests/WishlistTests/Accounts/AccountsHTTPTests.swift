@@ -461,6 +461,8 @@ struct AccountsHTTPTests {
             _ = try await PasswordResetLinks(database: database, clock: .system).create(
                 userID: gonerID, by: Administration.Actor(userID: keeperID, username: "keeper-4k")
             )
+            // A personal API token (issue 54).
+            _ = try await server.accounts.apiTokens.create(userID: gonerID, name: "script", scope: .read, expiryDays: nil)
             // A linked single sign-on identity and a linking under way (issue 32), which this
             // server, having no provider, cannot make over HTTP.
             try await SignInIdentities(database: database, clock: .system).link(userID: gonerID, issuer: "https://id.example", subject: "goner")

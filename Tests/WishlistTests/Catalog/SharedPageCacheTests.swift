@@ -161,13 +161,14 @@ struct SharedPageCacheTests {
         try await home.run(sharing: [.maya, .ana]) { maya, ana, _ in
             let (listPath, bookPath, byWanted) = ("/lists/hardcover-fiction", "/books/\(book)", "/lists/hardcover-fiction?sort=wanted")
             for path in [listPath, bookPath, byWanted] { try await maya.get(path) }
-            #expect(try await maya.get(listPath).shows("1 here wants it"), "Maya's own wish")
+            // A row's count leaves its reader out (issue 57): Maya's own wish is counted on Ana's row.
+            #expect(try await ana.get(listPath).shows("1 here wants it"), "Maya's wish, on Ana's row")
             let (listHits, bookHits, listMisses) = (lists.statistics.hits, books.statistics.hits, lists.statistics.misses)
 
             _ = try await ana.post("/wishlist", [("book", book), ("return_to", "/lists")])
             _ = try await ana.markRead(book, rating: "4")
             let list = try await maya.get(listPath)
-            #expect(list.shows("2 here want it"), "Ana's wish is on the row at once")
+            #expect(list.shows("1 here wants it"), "Ana's wish is on Maya's row at once")
             #expect(list.text.contains(#"</svg> 4.0 (1)</span>"#), "and the rating")
             let page = try await maya.get(bookPath)
             #expect(page.shows("2 members want it") && page.shows("4.0 average from 1 rating"))
@@ -176,7 +177,7 @@ struct SharedPageCacheTests {
             #expect(lists.statistics.misses == listMisses, "neither was rendered again")
             let byHousehold = home.server.pageCaches.householdOrderedLists
             let orderedMisses = byHousehold.statistics.misses
-            #expect(try await maya.get(byWanted).shows("2 here want it"))
+            #expect(try await maya.get(byWanted).shows("1 here wants it"))
             #expect(byHousehold.statistics.misses == orderedMisses + 1, "the most-wanted order follows the wishes: rendered again")
             try await maya.get(listPath + "?sort=rank")
             #expect(lists.statistics.hits == listHits + 2, "which leaves the NYT's orders cached")
