@@ -23,6 +23,7 @@ SECTIONS = {
     "/settings/sharing": "Sharing",
     "/settings/password": "Password",
     "/settings/sign-in": "Passkeys and sign-in",
+    "/settings/api-tokens": "API tokens",
     "/settings/data": "Your data",
 }
 
