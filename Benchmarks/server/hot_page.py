@@ -10,7 +10,7 @@ browser on the site asks (gzip, Sec-Fetch-Site: same-origin). The page comes fro
 cache and the session's read from the read memo, since nothing is written: what is left is the
 work every request does around a cached page (HTTP, filling its holes, gzip, the allocator).
 Prints requests a second and the server's CPU a request (user + system, /proc) for each run.
-Only 127.0.0.1 is contacted. Issue 34 used it for glibc's trim threshold (Benchmarks/README.md).
+Only 127.0.0.1 is contacted. Issue 34 used it for glibc's trim threshold (Benchmarks/history.md).
 """
 import os
 import random

@@ -560,7 +560,7 @@ def machine_shares(before, after):
     """How the machine's CPU went over a window: busy (user, nice, system, interrupts) and
     stolen (the time a virtual machine's cores waited while the host ran something else), as
     shares of all its cores' time. Steal is what makes the same build's runs differ by several
-    times in p99 on this machine (Benchmarks/README.md, twentieth session)."""
+    times in p99 on this machine (Benchmarks/history.md, twentieth session)."""
     delta = {key: after[key] - before[key] for key in before}
     total = max(1, sum(delta.values()))
     busy = delta["user"] + delta["nice"] + delta["system"] + delta["irq"] + delta["softirq"]

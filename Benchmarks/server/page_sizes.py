@@ -19,7 +19,7 @@ approximation of the page's slots) and each piece is deflated on its own at leve
 the whole body at level 2 as served. Only 127.0.0.1 is contacted.
 
 Since a wishlist comes 100 books a page (ea04ac5), the longer lists' pages show their first 100;
-the lengths' costs are those of a build before it (Benchmarks/README.md).
+the lengths' costs are those of a build before it (Benchmarks/history.md).
 """
 import http.client
 import os

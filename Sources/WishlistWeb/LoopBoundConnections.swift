@@ -9,7 +9,7 @@ import NIOCore
 /// GRDB reader's queue, which woke the pool again, which handed the response to the event loop.
 /// With the connection's task preferring its event loop, a request arrives, is handled and
 /// written on one thread, and only the database read leaves it and comes back: in the household
-/// mix 3-8% less CPU a request (Benchmarks/README.md, "twenty-first session").
+/// mix 3-8% less CPU a request (Benchmarks/history.md, "twenty-first session").
 ///
 /// What this asks of handlers is what the cooperative pool asked already: no blocking call.
 /// Argon2, curl, pictures and covers run on thread pools of their own, the database on GRDB's

@@ -79,7 +79,7 @@ struct Serve: ExecutableCommand {
         // Fixing the mmap threshold also fixes the trim threshold, at 128 KiB: a page's buffers and
         // zlib's 256 KiB of state, freed at the top of an arena, went back to the kernel after
         // nearly every request and were faulted in again by the next, a third of a cached page's
-        // CPU (Benchmarks/README.md, "Household mix"). Up to 1 MiB an arena now stays for the next.
+        // CPU (Benchmarks/history.md, "Household mix"). Up to 1 MiB an arena now stays for the next.
         if mallopt(M_TRIM_THRESHOLD, 1024 * 1024) == 0 {
             logger.warning("glibc refused a trim threshold: each page's buffers may be given back and faulted in again")
         }

@@ -9,7 +9,7 @@ import NIOCore
 /// needs a stream that ends on a flush rather than a final block, and unpacks for tests.
 enum Gzip {
     /// libdeflate's level for pages, compressed on every response. At level 1 a list page takes
-    /// about 60 µs and comes out as small as zlib's level 2 made it in 90 (Benchmarks/README.md,
+    /// about 60 µs and comes out as small as zlib's level 2 made it in 90 (Benchmarks/history.md,
     /// "twenty-first session"); the higher levels cost half as much again for 2-5% fewer bytes.
     static let pageLevel: Int32 = 1
     /// The level for static files, compressed once when the server starts: libdeflate's best.
