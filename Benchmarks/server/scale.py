@@ -60,6 +60,7 @@ BUDGET_RATIO = 1.5
 
 USERS = 10_000
 ITEMS = 500_000
+CHILDREN = 1_000
 BENCH_ITEMS = 200
 BENCH_CATALOG_ITEMS = 60  # of the 200: books of the sample catalog (on both databases); the rest imported
 WEEKS = 104
@@ -570,6 +571,7 @@ def fill_big(path, password_hash, star_book, now):
                 db.executemany(ITEM_INSERT, batch)
                 batch = []
         db.executemany(ITEM_INSERT, batch)
+        item_id = fill_children(db, rng, now, catalog_rows, sharing_ids, owner_items, usernames, item_id)
 
         # 5,000 reservations by givers on the lists shared with the household; a few outlived
         # their item (removed: item NULL) or the owner's account (deleted: owner NULL).
@@ -609,7 +611,7 @@ def fill_big(path, password_hash, star_book, now):
         db.executemany("INSERT INTO wish_list (id, user_id, name, occasion, occasion_date, visibility, is_default, position, created_at) "
                        "VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)", rows)
         copied, moved = [], []
-        for user_id, item in db.execute("SELECT user_id, id FROM wishlist_item WHERE user_id != 1").fetchall():
+        for user_id, item in db.execute("SELECT user_id, id FROM wishlist_item WHERE user_id BETWEEN 2 AND ?", (USERS,)).fetchall():
             roll = rng.random()
             if roll < 0.1:
                 copied.append((rng.choice(extra_lists[user_id][0]), item))
@@ -617,7 +619,7 @@ def fill_big(path, password_hash, star_book, now):
                 moved.append((extra_lists[user_id][1], item))
         db.executemany("INSERT INTO wish_list_item (list_id, item_id) VALUES (?, ?)", copied + moved)
         db.executemany("DELETE FROM wish_list_item WHERE item_id = ? AND list_id != ?", [(item, private) for private, item in moved])
-        counts["wish_list"] = len(rows) + USERS  # and each member's default one
+        counts["wish_list"] = len(rows) + USERS + CHILDREN  # and each member's and child's default one
 
         # Favourite lists, sessions (all live: idle under 14 days, younger than 30), links, passkeys.
         rows = []
@@ -655,6 +657,34 @@ def fill_big(path, password_hash, star_book, now):
     return counts
 
 
+def fill_children(db, rng, now, catalog_rows, sharing_ids, owner_items, usernames, item_id):
+    """Issue 51: 1,000 children's profiles after the members, each managed by one or two members who
+    share (never the bench user, whose pages stay the near-empty database's), with 5 to 40 books from
+    the catalog on her default list, which the app's triggers make; her wants can be reserved."""
+    rows, managers, items = [], [], []
+    for child_id in range(USERS + 1, USERS + CHILDREN + 1):
+        name = rng.choice(FIRST)
+        username = f"{name.lower()}~{child_id}"
+        birthday = f"{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}" if rng.random() < 0.8 else None
+        created = grdb_date(now - datetime.timedelta(days=rng.randint(1, 700)))
+        rows.append((child_id, username, username, "", created, name, name.lower(), birthday))
+        for manager in rng.sample(sharing_ids, rng.choice((1, 2, 2))):
+            managers.append((child_id, manager, created))
+        mine = []
+        for book in rng.sample(catalog_rows, rng.randint(5, 40)):
+            item_id += 1
+            added = grdb_date(now - datetime.timedelta(days=rng.randint(0, 700)))
+            items.append((item_id, child_id, *book[:11], "[]", "", added, 0))
+            mine.append((item_id, book[1], book[2], added))
+        owner_items[child_id] = mine
+        usernames[child_id] = username
+    db.executemany("INSERT INTO user (id, username, username_key, password_hash, created_at, kind, sharing, display_name, "
+                   "display_name_key, birthday) VALUES (?, ?, ?, ?, ?, 'child', 'household', ?, ?, ?)", rows)
+    db.executemany("INSERT INTO child_manager (child_id, manager_id, added_at) VALUES (?, ?, ?)", managers)
+    db.executemany(ITEM_INSERT, items)
+    return item_id
+
+
 def table_counts(path):
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
@@ -663,6 +693,7 @@ def table_counts(path):
         counts = {name: db.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in names}
         counts["current_lists"] = db.execute("SELECT COUNT(*) FROM catalog_list WHERE is_current").fetchone()[0]
         counts["bench_items"] = db.execute("SELECT COUNT(*) FROM wishlist_item WHERE user_id = 1").fetchone()[0]
+        counts["children"] = db.execute("SELECT COUNT(*) FROM user WHERE kind = 'child'").fetchone()[0]
         return counts
     finally:
         db.close()
@@ -1005,7 +1036,7 @@ def render_report(results):
         f"**{met} of {len(verdicts)} met**"
         + ("" if met == len(verdicts) else " — missed: " + ", ".join(f"{label.split(' `')[0]} ({p50:.2f}× / {p99:.2f}×)"
                                                                    for label, ok, p50, p99 in verdicts if not ok)) + ".",
-        f"- Big database: {counts['user']:,} users, {counts['wishlist_item']:,} wishlist items (bench: {counts['bench_items']}), "
+        f"- Big database: {counts['user']:,} users ({counts['children']:,} of them children's profiles), {counts['wishlist_item']:,} wishlist items (bench: {counts['bench_items']}), "
         f"{counts['edition']:,} editions of {counts['current_lists']} current lists ({WEEKLY_LISTS} weekly, {WEEKS} weeks back; "
         f"the 2 monthly ones 2 years) with {counts['edition_entry']:,} entries of {counts['book']:,} books, "
         f"{counts['reservation']:,} reservations, {counts['favorite_list']:,} favourite lists, {counts['session']:,} sessions, "
