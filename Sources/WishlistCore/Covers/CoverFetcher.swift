@@ -24,8 +24,7 @@ package final class CoverFetcher: Service, Sendable {
     private let pictures: PictureProcessor
     private let clock: WallClock
     private let logger: Logger
-    /// A nudge that came while no one waited, and the job's wait for one.
-    private let signal = Mutex<(pending: Bool, stopping: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, false, nil))
+    private let wakeUp = WakeUpSignal()
     /// Pages waiting for a cover, by key, resumed when it is settled either way.
     private let waiters = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
     /// Covers a page is waiting for: fetched before the rest of what is due, so that a page
@@ -50,15 +49,7 @@ package final class CoverFetcher: Service, Sendable {
 
     /// Something new may be due: look now rather than at the next poll.
     package func nudge() {
-        let waiter = signal.withLock { signal in
-            guard let waiter = signal.waiter else {
-                signal.pending = true
-                return nil as CheckedContinuation<Void, Never>?
-            }
-            signal.waiter = nil
-            return waiter
-        }
-        waiter?.resume()
+        wakeUp.ring()
     }
 
     package func run() async throws {
@@ -67,45 +58,11 @@ package final class CoverFetcher: Service, Sendable {
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 // A transfer in flight stops at once on shutdown rather than after its 10 s.
                 await cancelWhenGracefulShutdown { await self.fetchDue() }
-                await waitForNudgeOrPoll()
+                await wakeUp.wait(atMost: Self.pollInterval)
             }
         } onGracefulShutdown: {
-            self.stop()
+            self.wakeUp.stop()
         }
-    }
-
-    private func waitForNudgeOrPoll() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitForNudge() }
-            group.addTask { try? await Task.sleep(for: Self.pollInterval) }
-            await group.next()
-            group.cancelAll()
-            // The poll came first: the wait for a nudge ends too.
-            let waiter = signal.withLock { signal in
-                defer { signal.waiter = nil }
-                return signal.waiter
-            }
-            waiter?.resume()
-        }
-    }
-
-    private func waitForNudge() async {
-        await withCheckedContinuation { continuation in
-            let now = signal.withLock { signal in
-                if signal.pending || signal.stopping {
-                    signal.pending = false
-                    return true
-                }
-                signal.waiter = continuation
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    private func stop() {
-        signal.withLock { $0.stopping = true }
-        nudge()
     }
 
     /// Fetches every cover due, `concurrentFetches` at a time, until none is or shutdown begins.

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// The background job that hands the outbox's messages to the SMTP server, one at a time.
 ///
@@ -20,7 +19,7 @@ public final class MailSender: Service, Sendable {
     private let sender: MailAddress
     private let clock: WallClock
     private let logger: Logger
-    private let signal = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let wakeUp = WakeUpSignal()
 
     public init(outbox: MailOutbox, client: any MailTransport, sender: MailAddress, clock: WallClock, logger: Logger) {
         self.outbox = outbox
@@ -32,15 +31,7 @@ public final class MailSender: Service, Sendable {
 
     /// A message was queued: look now rather than at the next wake-up.
     public func nudge() {
-        let waiter = signal.withLock { signal in
-            guard let waiter = signal.waiter else {
-                signal.pending = true
-                return nil as CheckedContinuation<Void, Never>?
-            }
-            signal.waiter = nil
-            return waiter
-        }
-        waiter?.resume()
+        wakeUp.ring()
     }
 
     public func run() async throws {
@@ -51,7 +42,7 @@ public final class MailSender: Service, Sendable {
                 await sleepUntilDue()
             }
         } onGracefulShutdown: {
-            self.nudge()
+            self.wakeUp.stop()
         }
     }
 
@@ -104,28 +95,6 @@ public final class MailSender: Service, Sendable {
     private func sleepUntilDue() async {
         let next = (try? await outbox.nextDue()) ?? nil
         let seconds = next.map { max(0, $0.timeIntervalSince(clock.now())) } ?? 60
-        let wait = min(Duration.milliseconds(Int64(seconds * 1000)), Self.longestSleep)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.waitForNudge() }
-            group.addTask { try? await Task.sleep(for: wait) }
-            await group.next()
-            group.cancelAll()
-            self.nudge()  // releases the nudge waiter when the timer won
-        }
-        signal.withLock { $0.pending = false }
-    }
-
-    private func waitForNudge() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = signal.withLock { signal in
-                if signal.pending {
-                    signal.pending = false
-                    return true
-                }
-                signal.waiter = continuation
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
+        await wakeUp.wait(atMost: min(Duration.milliseconds(Int64(seconds * 1000)), Self.longestSleep))
     }
 }
