@@ -39,6 +39,11 @@ package struct CivilDateTime {
 
     /// `yyyy-MM-dd`, the default rendering of a date.
     package var isoDate: String {
+        Self.isoDate(year: year, month: month, day: day)
+    }
+
+    /// `yyyy-MM-dd` of a calendar day held as its fields.
+    package static func isoDate(year: Int, month: Int, day: Int) -> String {
         var text = ""
         text.appendPadded(year, minimumDigits: 4)
         text.append("-")

@@ -57,13 +57,7 @@ public struct FinishedDate: Sendable, Equatable, Comparable {
     }
 
     public var text: String {
-        var text = ""
-        text.appendPadded(year, minimumDigits: 4)
-        text.append("-")
-        text.appendPadded(month, minimumDigits: 2)
-        text.append("-")
-        text.appendPadded(day, minimumDigits: 2)
-        return text
+        CivilDateTime.isoDate(year: year, month: month, day: day)
     }
 
     /// The latest day a reader may give: the date somewhere on Earth already has (UTC+14), so

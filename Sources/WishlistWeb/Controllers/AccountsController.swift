@@ -131,27 +131,7 @@ struct AccountsController {
             username: form.username, email: form.email, password: form.password,
             confirmation: form.passwordConfirm, address: addressing.address(of: request, context), invite: invite
         )
-        switch outcome {
-        case .created(let user):
-            try await accountMail?.sendVerification(userID: user.id)
-            return try await startSession(for: user, request: request, redirectingTo: SitePath.welcome)
-        case .invalid(let problems):
-            return try signupPage(
-                context, username: form.username, email: form.email, invite: invite, errors: AccountFormFields.signUp.errors(problems),
-                status: .unprocessableContent
-            )
-        case .throttled(let seconds):
-            metrics.increment(.throttled, [("action", "sign-up")])
-            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
-            return try signupPage(
-                context, username: form.username, email: form.email, invite: invite,
-                errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
-            )
-        case .inviteRefused(let state):
-            throw PageError.invite(state)
-        case .setupLinkRefused(let state):
-            throw PageError.setupLink(state)
-        }
+        return try await answer(outcome, to: form, invite: invite, setupToken: nil, request: request, context: context)
     }
 
     /// The setup link's sign-up page, whatever `accounts.signup` says: the link is the way in of
@@ -170,23 +150,33 @@ struct AccountsController {
             username: form.username, email: form.email, password: form.password,
             confirmation: form.passwordConfirm, address: addressing.address(of: request, context), setupLink: token
         )
+        return try await answer(outcome, to: form, invite: nil, setupToken: token, request: request, context: context)
+    }
+
+    /// A sign-up's answer, through the form, an invite or the setup link: her session and the
+    /// welcome, or the form again with what to change.
+    private func answer(
+        _ outcome: SignUpOutcome, to form: SignupForm, invite: String?, setupToken: String?, request: Request, context: AppRequestContext
+    ) async throws -> Response {
         switch outcome {
         case .created(let user):
             try await accountMail?.sendVerification(userID: user.id)
             return try await startSession(for: user, request: request, redirectingTo: SitePath.welcome)
         case .invalid(let problems):
             return try signupPage(
-                context, username: form.username, email: form.email, invite: nil, setupToken: token,
+                context, username: form.username, email: form.email, invite: invite, setupToken: setupToken,
                 errors: AccountFormFields.signUp.errors(problems), status: .unprocessableContent
             )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "sign-up")])
             let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
             return try signupPage(
-                context, username: form.username, email: form.email, invite: nil, setupToken: token,
+                context, username: form.username, email: form.email, invite: invite, setupToken: setupToken,
                 errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
             )
-        case .inviteRefused(let state), .setupLinkRefused(let state):
+        case .inviteRefused(let state):
+            throw PageError.invite(state)
+        case .setupLinkRefused(let state):
             throw PageError.setupLink(state)
         }
     }
