@@ -216,6 +216,11 @@ def title(rng):
                                        p=rng.choice(PLACES))
 
 
+def author_key(name):
+    """AuthorKey.of for the ASCII names made here: lower case, anything else a space, spaces single."""
+    return " ".join(re.sub(r"[^0-9a-z]", " ", name.lower()).split())
+
+
 def author(rng):
     last = rng.choice(LAST) if rng.random() < 0.7 else f"{rng.choice(LAST)}-{rng.choice(LAST)}"
     return f"{rng.choice(FIRST)} {last}"
@@ -489,6 +494,9 @@ def fill_big(path, password_hash, star_book, now):
         db.executemany("INSERT INTO book_link (book_id, kind, position, name, url) VALUES (?, 'buy', ?, ?, ?)",
                        [(b["id"], position, site, url.format(b["id"])) for b in pool for position, (site, url) in enumerate(BUY_SITES)])
         db.executemany("INSERT INTO book_search (book_id, title, author) VALUES (?, ?, ?)", [(b["id"], b["title"], b["author"]) for b in pool])
+        # Each book's credit, as AuthorStore.writeCredits makes it of a one-name byline: the authors' pages read these.
+        db.executemany("INSERT INTO book_credit (book_id, position, author_key, name, role) VALUES (?, 0, ?, ?, 'author')",
+                       [(b["id"], author_key(b["author"]), b["author"]) for b in pool])
         db.executemany("INSERT INTO book_isbn (book_id, isbn) VALUES (?, ?)",
                        [(b["id"], isbn) for b in pool for isbn in (b["isbn13"], b["isbn10"])])
         db.executemany("INSERT INTO edition (list_name_encoded, published_date, previous_published_date, fetched_at) VALUES (?, ?, ?, ?)", editions)
