@@ -204,6 +204,10 @@ MUTATIONS = [
     Mutation("private-want-unreservable", "Using it", "Sources/WishlistCore/Household/HouseholdStore.swift",
              "WHERE wishlist_item.id = ? AND wishlist_item.shared AND owner.sharing", "WHERE wishlist_item.id = ? AND owner.sharing",
              "aWantOnlyOnPrivateListsIsNeitherShownCountedReservableNorShared", "a want on private lists only cannot be reserved"),
+    # A book's page names who here wants it (issue 57), never the reader: her own want's reservation would show.
+    Mutation("book-page-names-the-reader", "Using it", "Sources/WishlistCore/Household/HouseholdStore.swift",
+             "WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?", "WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND ? IS NOT NULL",
+             "OwnerNeverKnowsTests|BookGiversHTTPTests", "the owner's page of a book she wants shows nothing of its reservation"),
     Mutation("lists-are-hers", "Using it", "Sources/WishlistCore/Wishlist/WishListStore.swift",
              "guard owned == lists.count, isOwnItem else { return .notFound }", "guard isOwnItem else { return .notFound }",
              "anotherMembersListOrWantAndAnUnknownIdAreTheSame404", "a want goes only on lists of its owner"),

@@ -30,6 +30,7 @@ enum SitePath {
     static func list(_ nameEncoded: String) -> String { Route.list.path(nameEncoded) }
     static func book(_ id: String) -> String { Route.book.path(id) }
     static func bookReading(_ id: String) -> String { Route.bookReading.path(id) }
+    static func bookRating(_ id: String) -> String { Route.rateBook.path(id) }
     static let reading = Route.reading.path()
     static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).

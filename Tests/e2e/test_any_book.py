@@ -511,4 +511,7 @@ def test_covers_stay_when_the_services_are_gone(configured_server, request: pyte
         results = look_up(browser, "Search Open Library", {"title": "lantern"}, "offline-search")
         assert not results, [text_of(result) for result in results]
         assert "Open Library could not be reached" in lookup_unavailable(browser)
+        # It is first on the page, in focus, not below the forms (issue 57).
+        assert browser.js("return document.activeElement && document.activeElement.id") == "lookup-unavailable"
+        assert browser.js("const r = document.getElementById('lookup-unavailable').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;")
         assert browser.driver.find_element(By.ID, "manual-entry").is_displayed(), "the form to type a book in is gone"

@@ -228,7 +228,8 @@ def test_starring_a_list_moves_it_into_favourites(browser: Browser, new_account:
 
     # Star: the list moves to "Your favourites", first on the page, and its button says so.
     follow(browser, favourite_button(card(browser, LIST)), "starred")
-    assert browser.driver.current_url == browser.url("/lists")
+    # Back at the list's card, which says so (issue 57).
+    assert browser.driver.current_url == browser.url("/lists#flash")
     assert driver.find_element(By.ID, "favorites-heading").text.endswith("Your favourites")
     assert cards(browser, "favorites") == [LIST]
     assert LIST not in cards(browser, "weekly")

@@ -128,6 +128,12 @@ def wishlist_items(browser: Browser) -> dict[str, str]:
     return {row.get_attribute("data-item"): row_title(row) for row in rows(browser, "wishlist-items")}
 
 
+def book_path_of(browser: Browser, item: str) -> str:
+    """The catalog page of the book behind the owner's wishlist item, from the item's page."""
+    browser.visit(f"/wishlist/{item}", f"item-{item}")
+    return urlsplit(browser.driver.find_element(By.ID, "book-link").get_attribute("href")).path
+
+
 def set_priority(browser: Browser, item: str, priority: str, note: str = "") -> None:
     browser.visit(f"/wishlist/{item}", f"item-{item}")
     browser.driver.find_element(By.ID, f"priority-{priority}").click()
@@ -247,6 +253,8 @@ def test_two_givers_reserve_and_the_owner_never_knows(browser: Browser, server: 
             "/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist.csv",
             *(f"/wishlist/{item}" for item in items), *(f"/wishlist/{item}/remove" for item in items),
             "/people", f"/people/{owner}",
+            # Each book's page, which tells a giver who here wants it (issue 57), never her.
+            *(book_path_of(owner_browser, item) for item in items),
         ]
         before = owner_view(owner_browser, owner_paths)
         assert all(before[path][0] == 200 for path in owner_paths), {path: view[0] for path, view in before.items()}

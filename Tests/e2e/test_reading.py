@@ -446,6 +446,8 @@ def test_profile_with_bio_birthday_and_favourite_shown_to_another_member(browser
         assert heading(visitor) == owner
         avatar = page.find_element(By.CSS_SELECTOR, "#profile span.avatar-initials")
         assert text_of(avatar) == initials and avatar.get_attribute("aria-hidden") == "true"
+        # The bio folds under "About …" so that her first book shows on a phone's first screen (issue 57).
+        page.find_element(By.CSS_SELECTOR, "#profile-more > summary").click()
         shown_bio = page.find_element(By.ID, "profile-bio")
         assert shown_bio.get_attribute("textContent") == bio, "the bio is not shown as typed (escaped)"
         assert shown_bio.text == bio, "the bio's line break is not kept on screen"

@@ -105,7 +105,8 @@ def test_the_first_sign_in_makes_the_account_and_the_next_finds_it(sso_server: s
     subject = provider_user(provider, name)
     with chromium(sso_server, request.node.name) as browser:
         sign_in_at_provider(browser, provider, subject, "/login")
-        assert browser.path == "/lists", browser.driver.current_url
+        # A new account starts in the welcome, as a password sign-up does (issue 57).
+        assert browser.path == "/welcome", browser.driver.current_url
         assert signed_in_as(browser) == name
 
         sign_out(browser)

@@ -4,6 +4,9 @@ import GRDB
 extension AccountService {
     public enum SingleSignOnOutcome: Sendable, Equatable {
         case signedIn(User)
+        /// A new account, made by this sign-in: it starts in the welcome, as a password sign-up
+        /// does (issue 57).
+        case created(User)
         /// No account has this identity (or name) and sign-up through it is off.
         case unknown
         /// The account is disabled: refused as a password sign-in is.
@@ -43,7 +46,7 @@ extension AccountService {
             }
             let user = try UserStore.createWithoutPassword(username: username, at: now, db)
             try SignInIdentities.insert(userID: user.id, issuer: issuer, subject: subject, at: now, db)
-            return .signedIn(user)
+            return .created(user)
         }
     }
 
@@ -56,12 +59,13 @@ extension AccountService {
             return Self.outcome(user)
         }
         let now = users.clock.now()
-        let user = try await users.database.pool.write { db -> User? in
-            if let user = try UserStore.find(username: username, db) { return user }
+        let found = try await users.database.pool.write { db -> (user: User, isNew: Bool)? in
+            if let user = try UserStore.find(username: username, db) { return (user, false) }
             guard signup else { return nil }
-            return try UserStore.createWithoutPassword(username: username, at: now, db)
+            return (try UserStore.createWithoutPassword(username: username, at: now, db), true)
         }
-        return Self.outcome(user)
+        if let found, found.isNew { return .created(found.user) }
+        return Self.outcome(found?.user)
     }
 
     private static func outcome(_ user: User?) -> SingleSignOnOutcome {

@@ -276,6 +276,30 @@ extension HouseholdStore {
             return PagedList(items: items, total: total, number: number)
         }
 
+        /// The other members' shared wants of one book, as `viewerID` (a giver) sees them on its
+        /// page: who here wants it, each want with who (if anyone) reserved it (issue 57). Never
+        /// the viewer's own want, a private want or a private or disabled member's; a managed
+        /// child's want is read as any member's.
+        public func wants(bookID: String, viewerID: UserID) throws -> [(username: String, name: String, held: HeldItem)] {
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT wishlist_item.*, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
+                        reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
+                        reservation.bought_at IS NOT NULL AS bought, reservation.card
+                    FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
+                    LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
+                    LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+                    WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?
+                        AND owner.sharing = 'household' AND owner.disabled_at IS NULL
+                    ORDER BY owner_shown_name COLLATE NOCASE, owner.id
+                    """),
+                arguments: [bookID, viewerID]
+            ).map { row in
+                let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
+                return (row["owner_username"], row["owner_shown_name"], HeldItem(item: WishlistStore.item(row), holder: holder))
+            }
+        }
+
         /// Page `number` of the member's shared wants on one of her lists, as ``items(ownerID:sort:page:)``;
         /// the caller has checked that the list is hers and shared.
         public func items(ownerID: UserID, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {

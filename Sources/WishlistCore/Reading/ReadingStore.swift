@@ -45,6 +45,24 @@ public struct ReadingStore: Sendable {
         }
     }
 
+    /// Rates a catalog book with one tap (issue 57): marks it read when it was not, keeping its
+    /// review and date when it was.
+    public func rate(bookID: String, userID: UserID, rating: Int, at now: Date) async throws -> RecordOutcome {
+        try await database.pool.write { db in
+            guard let book = try Row.fetchOne(db, sql: "SELECT title, author, isbn13 FROM book WHERE id = ?", arguments: [bookID]) else {
+                return .unknownBook
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO reading (user_id, book_id, title, author, isbn13, rating, review, updated_at) VALUES (?, ?, ?, ?, ?, ?, '', ?)
+                    ON CONFLICT (user_id, book_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at
+                    """,
+                arguments: [userID, bookID, book["title"], book["author"], book["isbn13"], rating, StoredDate(now)]
+            )
+            return .recorded(removedFromWishlist: false)
+        }
+    }
+
     /// Forgets the member's reading of a book; false when there was none.
     public func forget(bookID: String, userID: UserID) async throws -> Bool {
         try await database.pool.write { db in

@@ -14,8 +14,10 @@ extension CatalogController {
         guard let read else { throw Self.unknownBook }
         let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
         let returnTo = Self.returnPath(request)
+        // A tap on the stars comes back here with its confirmation beside them (issue 57).
+        let readingFlash = try pages.cardFlash(context.visitor, cards: [Card.book(read.key.bookID)])
         let yourReading = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment("partials/reading-form.html", [
-            "csrf_token": .string(context.visitor.csrfToken), "errors": .null,
+            "csrf_token": .string(context.visitor.csrfToken), "errors": .null, "reading_flash": readingFlash?.html ?? .null,
             "reading": ReadingPresenter.formValue(
                 bookID: read.key.bookID, title: entry.title, reading: read.reading, onWishlist: read.wishlistItem != nil, returnTo: returnTo, now: clock.now()
             ),
@@ -29,7 +31,8 @@ extension CatalogController {
                 "children": .array(read.children.map { ["username": .string($0.username), "name": .string($0.name), "wants": .bool($0.wantsBook)] }),
             ]
         )))
-        return try pages.respond(entry.page, for: context.visitor) { slot in
+        let (givers, visitor) = try giversHTML(read.wants, returnTo: returnTo, for: readingFlash?.visitor ?? context.visitor)
+        return try pages.respond(entry.page, for: visitor) { slot in
             switch slot {
             case .childrenMarks: childrenMarks
             case .returnTo: .value(.string(returnTo))
@@ -37,6 +40,7 @@ extension CatalogController {
             case .item: .value(read.wishlistItem.map(TemplateValue.id) ?? .null)
             case .yourReading: yourReading
             case .household: household
+            case .givers: givers
             }
         }
     }
@@ -58,7 +62,8 @@ extension CatalogController {
         let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
         return LoadedBookPage(read: BookPageRead(
             key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID),
-            opinion: try read.reading.opinion(bookID: id), children: try read.children.managed(by: user.userID, book: id)
+            opinion: try read.reading.opinion(bookID: id), children: try read.children.managed(by: user.userID, book: id),
+            wants: try read.household.wants(bookID: id, viewerID: user.userID)
         ))
     }
 
@@ -88,6 +93,30 @@ extension CatalogController {
         let opinion: HouseholdOpinion
         /// The children the visitor manages, each with whether she wants the book.
         let children: [(username: String, name: String, wantsBook: Bool)]
+        /// The other members' shared wants of the book, with their reservations (never the visitor's own).
+        let wants: [(username: String, name: String, held: HeldItem)]
+    }
+
+    /// "Who here wants it" (partials/book-givers.html) for `visitor`, each want with her
+    /// reservation controls as on the member's page, and the confirmation of a form on one of
+    /// them shown there; the visitor is returned without that confirmation.
+    func giversHTML(
+        _ wants: [(username: String, name: String, held: HeldItem)], returnTo: String, for visitor: Visitor
+    ) throws -> (SharedHTML<BookPage.Slot>.Fill, Visitor) {
+        guard !wants.isEmpty else { return (.value(.null), visitor) }
+        let cardFlash = try pages.cardFlash(visitor, cards: wants.map { Card.item($0.held.item.id) })
+        let values = wants.enumerated().map { index, want in
+            let seen = (want.held.holder?.id == visitor.signedIn?.userID ? want.held.seenByHolder : nil) ?? want.held.seenByOthers
+            var value = HouseholdController.sharedItemValue(seen, placements: [])
+            value["person_name"] = .string(want.name)
+            value["person_path"] = .string(SitePath.person(want.username))
+            value["flash_html"] = index == cardFlash?.index ? cardFlash!.html : .null
+            return TemplateValue.dictionary(value)
+        }
+        let html = try pages.fragment("partials/book-givers.html", [
+            "wants": .array(values), "return_to": .string(returnTo), "csrf_token": .string(visitor.csrfToken),
+        ])
+        return (.value(.html(html)), cardFlash?.visitor ?? visitor)
     }
 
     /// Renders a book's page for every visitor with the same key, and keeps it.
@@ -117,6 +146,7 @@ extension CatalogController {
                 "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
                 "your_reading": .slot("your_reading"),
                 "household_html": .slot("household"),
+                "givers_html": .slot("givers"),
             ],
             own: slot
         )

@@ -43,10 +43,17 @@ struct CatalogController {
         let lists = try await catalog.currentLists().filter { folded.isEmpty || Self.fold($0.displayName).contains(folded) }
         let newThisWeek = favorites.isEmpty || !query.isEmpty ? [] : try await catalog.newOnFavoriteLists(userID: user.userID)
         let newFromAuthors = query.isEmpty ? try await authors.newFromFollowed(userID: user.userID) : []
-        let values = { (list: ListSummary) in BookPresenter.listValue(list, isFavorite: favorites.contains(list.nameEncoded)) }
+        // A list just starred or unstarred shows its confirmation on its own card (issue 57).
+        let cardFlash = try pages.cardFlash(context.visitor, cards: lists.map { Card.list($0.nameEncoded) })
+        let values = { (list: ListSummary) -> TemplateValue in
+            guard case .dictionary(var value) = BookPresenter.listValue(list, isFavorite: favorites.contains(list.nameEncoded)) else { return .null }
+            value["card"] = .string(Card.list(list.nameEncoded))
+            value["flash_html"] = cardFlash.flatMap { lists[$0.index].nameEncoded == list.nameEncoded ? $0.html : nil } ?? .null
+            return .dictionary(value)
+        }
         let others = lists.filter { !favorites.contains($0.nameEncoded) }
         return try pages.render(
-            "lists/index.html", title: "Best-seller lists", nav: "lists", for: context.visitor,
+            "lists/index.html", title: "Best-seller lists", nav: "lists", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "q": .string(query),
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(values)),
@@ -65,8 +72,8 @@ struct CatalogController {
         // Read before the change: a refused field must leave the favourites as they were.
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.catalog)
         guard try await catalog.list(named: name) != nil else { throw Self.unknownList }
-        _ = try await catalog.toggleFavorite(userID: user.userID, list: name, at: clock.now())
-        return redirect(to: returnTo)
+        let isFavorite = try await catalog.toggleFavorite(userID: user.userID, list: name, at: clock.now())
+        return (isFavorite ? Flash.favorited : .unfavorited).redirect(to: LocalPath.atConfirmation(returnTo), card: Card.list(name), secure: secureCookies)
     }
 
     /// What the search page shows, read in the session's transaction (``PageLoaders``).

@@ -21,6 +21,7 @@ struct ReadingController {
         routes.add(.bookReading, use: edit)
         routes.add(.saveReading, use: save)
         routes.add(.forgetReading, use: forget)
+        routes.add(.rateBook, use: rate)
     }
 
     // MARK: Handlers
@@ -44,10 +45,23 @@ struct ReadingController {
     @Sendable func index(_ request: Request, context: AppRequestContext, page: IndexRead) async throws -> Response {
         let sortField = page.sort == .finished ? nil : "sort=" + page.sort.rawValue
         let link = { (number: Int) in PageNumber.link(SitePath.reading, sortField, number == 1 ? nil : "page=\(number)") }
+        // Each row rates in one tap and comes back to itself, told so there (issue 57).
+        let here = link(page.readings.number)
+        let cards = page.readings.items.map { $0.bookID.map(Card.book) ?? "" }
+        let cardFlash = try pages.cardFlash(context.visitor, cards: cards)
+        let rows = page.readings.items.enumerated().map { index, saved in
+            guard case .dictionary(var value) = ReadingPresenter.readingValue(saved), let bookID = saved.bookID else {
+                return ReadingPresenter.readingValue(saved)
+            }
+            value["card"] = .string(cards[index])
+            value["tap"] = ReadingPresenter.tapValue(bookID: bookID, title: saved.title, rating: saved.rating, returnTo: here)
+            value["flash_html"] = index == cardFlash?.index ? cardFlash!.html : .null
+            return .dictionary(value)
+        }
         return try pages.render(
-            "reading/index.html", title: "Books I’ve read", nav: "reading", for: context.visitor,
+            "reading/index.html", title: "Books I’ve read", nav: "reading", for: cardFlash?.visitor ?? context.visitor,
             values: [
-                "sort": .string(page.sort.rawValue), "readings": .array(page.readings.items.map(ReadingPresenter.readingValue)),
+                "sort": .string(page.sort.rawValue), "readings": .array(rows),
                 "count": .int(page.readings.total), "pager": .dictionary(page.readings.pagerFields(link: link)),
             ]
         )
@@ -84,9 +98,32 @@ struct ReadingController {
         case .unknownBook:
             throw CatalogController.unknownBook
         case .recorded(let removed):
-            return Flash.read(bookID: book.id, offWishlist: removed)
-                .redirect(to: removed && returnTo.hasPrefix(SitePath.wishlist) ? SitePath.wishlist : returnTo, secure: secureCookies)
+            // Back to the form's place (its book's page shows the confirmation beside it, issue 57),
+            // or to the wishlist when the item it came from is gone.
+            if removed && returnTo.hasPrefix(SitePath.wishlist) {
+                return Flash.read(bookID: book.id, offWishlist: removed).redirect(to: SitePath.wishlist, secure: secureCookies)
+            }
+            return Flash.read(bookID: book.id, offWishlist: removed).redirect(to: LocalPath.atConfirmation(returnTo), card: Card.book(book.id), secure: secureCookies)
         }
+    }
+
+    /// One of five star buttons (issue 57): the rating is saved at once, the book marked read if
+    /// it was not, and the reader is back where she tapped (the page's `#your-reading`, or her row).
+    @Sendable func rate(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.signedInUser()
+        let book = try await catalogBook(context)
+        let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.book(book.id))
+        let entered = try context.form.text("rating", maxLength: 40).trimmingCharacters(in: .whitespaces)
+        guard let rating = Int(entered), (1...5).contains(rating) else {
+            throw PageError(
+                .unprocessableContent, title: "That rating isn’t one to five stars",
+                message: "A rating is one to five stars; “\(entered.prefix(40))” is none of them. Go back and tap a star."
+            )
+        }
+        guard try await reading.rate(bookID: book.id, userID: user.userID, rating: rating, at: clock.now()) != .unknownBook else {
+            throw CatalogController.unknownBook
+        }
+        return Flash.rated(bookID: book.id).redirect(to: LocalPath.atConfirmation(returnTo), card: Card.book(book.id), secure: secureCookies)
     }
 
     @Sendable func forget(_ request: Request, context: AppRequestContext) async throws -> Response {

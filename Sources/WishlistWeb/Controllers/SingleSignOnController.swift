@@ -128,6 +128,10 @@ struct SingleSignOnController {
         case .signedIn(let user):
             metrics.increment(.signIns, [("outcome", "success")])
             return try await startSession(for: user, replacing: context.visitor.signedIn, request: request, redirectingTo: attempt.next)
+        case .created(let user):
+            metrics.increment(.signIns, [("outcome", "success")])
+            // A new account starts in the welcome, as a password sign-up does (issue 57).
+            return try await startSession(for: user, replacing: context.visitor.signedIn, request: request, redirectingTo: SitePath.welcome)
         case .unknown, .invalidName:
             metrics.increment(.signIns, [("outcome", "rejected")])
             // Said on the sign-in page, where the other ways in are.

@@ -12,6 +12,10 @@ enum Flash: Sendable, Hashable {
     case listMade, listSaved, listDeleted, listDeletedWants, listsPlaced
     /// A book read; `offWishlist` when saving it took it off the wishlist.
     case read(bookID: String, offWishlist: Bool), unread
+    /// A book rated with one tap of its stars (issue 57).
+    case rated(bookID: String)
+    /// A list starred or unstarred in the catalog (issue 57).
+    case favorited, unfavorited
 
     var code: String {
         switch self {
@@ -19,6 +23,9 @@ enum Flash: Sendable, Hashable {
         case .already(let id): "already-\(id)"
         case .reserved(let id): "reserved-\(id)"
         case .read(let bookID, let offWishlist): (offWishlist ? "readoff-" : "read-") + bookID
+        case .rated(let bookID): "rated-" + bookID
+        case .favorited: "favorited"
+        case .unfavorited: "unfavorited"
         case .removed: "removed"
         case .note: "note"
         case .received: "received"
@@ -45,6 +52,7 @@ enum Flash: Sendable, Hashable {
     private static let plain: [String: Flash] = Dictionary([
         Flash.removed, .note, .received, .wishedAgain, .unreserved, .bought, .unbought, .card, .cardRemoved, .idea, .ideaReserved,
         .bookAdded, .bookKnown, .listMade, .listSaved, .listDeleted, .listDeletedWants, .listsPlaced, .unread,
+        .favorited, .unfavorited,
     ].map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The confirmation a cookie's code names; nil for one no form sets (a cookie changed by hand).
@@ -56,6 +64,7 @@ enum Flash: Sendable, Hashable {
         case ("reserved", let id?): guard let id = ItemID(id) else { return nil }; self = .reserved(id)
         case ("read", let bookID?): self = .read(bookID: bookID, offWishlist: false)
         case ("readoff", let bookID?): self = .read(bookID: bookID, offWishlist: true)
+        case ("rated", let bookID?): self = .rated(bookID: bookID)
         case (let word, nil): guard let flash = Self.plain[word] else { return nil }; self = flash
         default: return nil
         }

@@ -48,6 +48,9 @@ struct FlashMiddleware: RouterMiddleware {
         switch flash {
         case .read(let bookID, let offWishlist):
             return try await readingMessage(bookID: bookID, removedFromWishlist: offWishlist, userID: userID)
+        case .rated(let bookID):
+            guard let saved = try await reading.reading(bookID: bookID, userID: userID), let rating = saved.rating else { return nil }
+            return PageFlash(kind: "success", message: "Saved: \(ReadingPresenter.ratingLabel(rating)) for “\(saved.title)”. A review and the date you finished it are up to you.")
         case .added(let id):
             guard let item = try await wishlist.item(id: id, userID: userID) else { return nil }
             return PageFlash(kind: "success", message: "Added “\(item.title)” to your wishlist.", link: (SitePath.wishlist, "View your wishlist"))
@@ -96,6 +99,10 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "The list is deleted, with the books that were on no other list.")
         case .listsPlaced:
             return PageFlash(kind: "success", message: "The book's lists are saved.")
+        case .favorited:
+            return PageFlash(kind: "success", message: "Added to your favourites.")
+        case .unfavorited:
+            return PageFlash(kind: "success", message: "Removed from your favourites.")
         case .unread:
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         }

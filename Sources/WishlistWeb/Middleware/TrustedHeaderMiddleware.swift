@@ -48,6 +48,13 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
                 return try await next(request, try await signedInForThisRequest(as: user, context))
             }
             return try await continueSignedIn(as: user, request, context, next: next)
+        case .created(let user):
+            // A new account starts in the welcome, as a password sign-up does (issue 57); the
+            // page asked for waits until after it. A form is answered as it would be.
+            guard request.method == .get || request.method == .head else {
+                return try await next(request, try await signedInForThisRequest(as: user, context))
+            }
+            return redirect(to: SitePath.welcome)
         case .unknown, .inviteRefused:  // the proxy's sign-ins carry no invite
             throw PageError(
                 .forbidden, title: "No account for you here",

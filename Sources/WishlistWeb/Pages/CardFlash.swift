@@ -8,6 +8,9 @@ enum Card {
     /// A catalog book's card on a list page or in search results.
     static func book(_ bookID: String) -> String { "book-" + bookID }
 
+    /// A best-seller list's card in the catalog (issue 57).
+    static func list(_ nameEncoded: String) -> String { "list-" + nameEncoded }
+
     /// A wishlist item's card on a member's page.
     static func item(_ itemID: ItemID) -> String { "item-\(itemID)" }
 }

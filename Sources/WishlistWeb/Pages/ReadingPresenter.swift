@@ -18,6 +18,20 @@ enum ReadingPresenter {
             "is_read": .bool(reading != nil), "rating_choices": ratingChoices(checked: values.rating),
             "review": .string(values.review), "finished": .string(values.finished),
             "latest": .string(FinishedDate.latestAllowed(at: now).text), "on_wishlist": .bool(onWishlist), "return_to": .string(returnTo),
+            "tap": tapValue(bookID: bookID, title: title, rating: reading?.rating, returnTo: returnTo),
+        ]
+    }
+
+    /// The five star buttons of partials/star-tap.html, filled up to `rating`, the one saved marked current.
+    static func tapValue(bookID: String, title: String, rating: Int?, returnTo: String) -> TemplateValue {
+        [
+            "path": .string(SitePath.bookRating(bookID)), "return_to": .string(returnTo), "title": .string(title),
+            "choices": .array((1...5).map { count in
+                [
+                    "value": .string(String(count)), "label": .string("Rate it " + starsLabel(count)),
+                    "icon": .string(count <= (rating ?? 0) ? "star" : "star-open"), "current": .bool(count == rating),
+                ]
+            }),
         ]
     }
 

@@ -179,6 +179,9 @@ extension Route {
     static let apiReserve = api(.post, "/api/v1/reservations")
     static let apiCancelReservation = api(.delete, "/api/v1/reservations/{id}")
 
+    // A family's first week, part 2 (issue 57): a rating is one tap (`ReadingController`).
+    static let rateBook = post("/books/{id}/rating", .members, csrf: .sessionToken)
+
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
         signInPage, signIn, signUpPage, signUp, signOut, setupPage, setUp, welcome, saveWelcome, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
@@ -200,5 +203,6 @@ extension Route {
         admin, disableMember, enableMember, deleteMember, memberResetLink, createInvite, revokeInvite,
         apiAbout, apiDescription, apiWants, apiAddWant, apiWant, apiEditWant, apiRemoveWant, apiLists, apiCatalogLists,
         apiCatalogList, apiCatalogBook, apiPeople, apiPerson, apiPersonWants, apiGifts, apiReserve, apiCancelReservation,
+        rateBook,
     ]
 }

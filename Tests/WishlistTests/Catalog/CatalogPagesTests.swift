@@ -59,12 +59,16 @@ struct CatalogPagesTests {
             try await browser.signUp("starrer")
             try await browser.get("/lists")
             let starred = try await browser.post("/lists/audio-fiction/favorite", [("return_to", "/lists?q=audio")])
-            #expect(starred.location == "/lists?q=audio")
+            // Back to the list's card, its confirmation on it (issue 57).
+            #expect(starred.location == "/lists?q=audio#flash")
+            let back = try await browser.follow(starred).text
+            let card = try #require(back.range(of: #"id="list-audio-fiction""#))
+            #expect(back[card.upperBound...].prefix(300).contains(#"id="flash""#) && back.contains("Added to your favourites."))
             let page = try await browser.get("/lists").text
             let favourites = try #require(page.range(of: "Your favourites"))
             let audio = try #require(page.range(of: #"data-list="audio-fiction""#))
             #expect(favourites.lowerBound < audio.lowerBound)
-            #expect(try await browser.post("/lists/audio-fiction/favorite", [("return_to", "//evil.example")]).location == "/lists")
+            #expect(try await browser.post("/lists/audio-fiction/favorite", [("return_to", "//evil.example")]).location == "/lists#flash")
             #expect(!(try await browser.get("/lists").text.contains("Your favourites")))
             #expect(try await browser.post("/lists/no-such-list/favorite", []).status == .notFound)
         }

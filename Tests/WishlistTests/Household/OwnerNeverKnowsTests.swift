@@ -102,11 +102,17 @@ struct OwnerNeverKnowsTests {
         try await TestApp.run(home.server) { browser in
             var maya = try await TestBrowser.signedIn("maya", like: browser)
             try await maya.share()
+            // Ben wants her book too (issue 57): her page of it names him, with Reserve beside him,
+            // before and after her own want of it is reserved, and it never names her.
+            var benFirst = try await TestBrowser.signedIn("ben", like: browser)
+            try await benFirst.share()
+            #expect(try await benFirst.post("/wishlist", [("book", bookID), ("return_to", "/wishlist")]).status == .seeOther)
             #expect(try await WishListsHTTPTests.makeList(&maya, "Birthday", occasion: "birthday") == 4)
             let token = try await APITokensHTTPTests.token(&maya, scope: "read-write")
             // Once to let the forms make their changes, then again to record the answers.
             _ = try await Self.ownerView(&maya, home: home, bookID: bookID, apiToken: token)
             let before = try await Self.ownerView(&maya, home: home, bookID: bookID, apiToken: token)
+            #expect(before["GET /books/\(bookID)"]?.body.contains(#"<a href="/people/ben">ben</a>"#) == true)
 
             var ana = try await TestBrowser.signedIn("ana", like: browser)
             var ben = try await TestBrowser.signedIn("ben", like: browser)

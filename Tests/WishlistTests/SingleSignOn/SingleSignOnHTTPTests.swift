@@ -92,7 +92,8 @@ struct SingleSignOnHTTPTests {
                 #expect(query["code_challenge_method"] == "S256" && query["redirect_uri"] == "http://localhost:8080/oidc/callback")
                 let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL)
                 let answer = try await Self.callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie)
-                #expect(answer.status == .seeOther && answer.location == "/wishlist")
+                // A new account starts in the welcome, as a password sign-up does (issue 57).
+                #expect(answer.status == .seeOther && answer.location == "/welcome")
                 #expect(answer.headers[values: .setCookie].contains { $0.hasPrefix("wishlist_oidc=;") && $0.contains("Max-Age=0") })
                 #expect(try await browser.get("/wishlist").status == .ok, "signed in")
                 #expect(try await Self.usernames(setup.server) == ["Ada.Lovelace"])
@@ -168,7 +169,7 @@ struct SingleSignOnHTTPTests {
                 let started = try await Self.start(&browser, path: button.replacingOccurrences(of: "&amp;", with: "&"))
                 let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL, subject: "sub-invited")
                 let answer = try await Self.callback(&browser, code: code, state: state, attemptCookie: started.attemptCookie)
-                #expect(answer.status == .seeOther && answer.location == "/")
+                #expect(answer.status == .seeOther && answer.location == "/welcome")
                 #expect(try await Self.usernames(setup.server) == ["Ada.Lovelace"])
                 #expect(try await invites.check(token: invite) == .used)
                 #expect(try await invites.all().first?.usedBy == "Ada.Lovelace")

@@ -111,12 +111,15 @@ struct BookPage: SharedPage {
         case household
         /// "Add to Bea’s wishlist" for each child the visitor manages (issue 51).
         case childrenMarks
+        /// Who here wants the book, with Reserve beside each (issue 57).
+        case givers
 
         init?(_ name: String, bookID: String) {
             switch name {
             case "children_marks": self = .childrenMarks
             case "your_reading": self = .yourReading
             case "household": self = .household
+            case "givers": self = .givers
             case "return_to": self = .returnTo
             case "wishlist_mark": self = .wishlistMark
             case "item:" + bookID: self = .item
