@@ -9,6 +9,10 @@ package struct MessageText: Sendable, Equatable {
 
     package let parts: [Part]
 
+    init(parts: [Part]) {
+        self.parts = parts
+    }
+
     package init(_ message: String) {
         var parts: [Part] = []
         var text = ""

@@ -9,11 +9,23 @@ package struct Translations: Sendable {
 
     package let language: LanguageData
     private let messages: [Key: [MessageText]]
+    /// en-XA: every message wrapped (PseudoLanguage), for the tests that look for text left out.
+    private let isPseudo: Bool
 
     /// English: no catalog, every message as its key says.
-    package init(english language: LanguageData = .english) {
-        self.language = language
+    package init() {
+        language = .english
         messages = [:]
+        isPseudo = false
+    }
+
+    /// en-XA, the tests' pseudo-language: every message, counted or not, accented and wrapped.
+    package static let pseudo = Translations(pseudo: ())
+
+    private init(pseudo: Void) {
+        language = PseudoLanguage.data
+        messages = [:]
+        isPseudo = true
     }
 
     /// The catalog `po` for `language`, refused with its line when its header names another language
@@ -30,6 +42,7 @@ package struct Translations: Sendable {
             throw mismatch
         }
         self.language = language
+        isPseudo = false
         messages = Dictionary(catalog.entries.filter(\.isTranslated).map {
             (Key(context: $0.context, english: $0.id), $0.translations.map(MessageText.init))
         }, uniquingKeysWith: { first, _ in first })
@@ -37,7 +50,7 @@ package struct Translations: Sendable {
 
     /// The message in this language, or in English when the catalog lacks it (that string only).
     package func text(_ english: String, context: String? = nil, values: [String: String] = [:]) -> String {
-        let message = messages[Key(context: context, english: english)]?.first ?? MessageText(english)
+        let message = messages[Key(context: context, english: english)]?.first ?? fallback(english)
         return message.filled(with: values)
     }
 
@@ -49,8 +62,14 @@ package struct Translations: Sendable {
         if let forms = messages[Key(context: context, english: one)] {
             return forms[language.pluralIndex(of: count)].filled(with: values)
         }
+        // The English sentence with English's form and digits: French's "one" would make "0 gift".
         let english = LanguageData.english
-        return MessageText(english.pluralCategory(of: count) == .one ? one : other).filled(with: values.merging(["count": english.formatted(count)]) { $1 })
+        values["count"] = english.formatted(count)
+        return fallback(english.pluralCategory(of: count) == .one ? one : other).filled(with: values)
+    }
+
+    private func fallback(_ english: String) -> MessageText {
+        isPseudo ? PseudoLanguage.wrapped(MessageText(english)) : MessageText(english)
     }
 }
 

@@ -47,6 +47,16 @@ import Testing
         #expect(translations.text("Signed in as {name}", values: ["name": "Oma"]) == "Angemeldet als Oma")
     }
 
+    /// French counts 0 as "one": an English sentence in a French page must still say "0 gifts".
+    @Test func aMissingCountedStringIsEnglishInFormAndDigits() throws {
+        let french = try Translations("""
+            msgid ""
+            msgstr "Language: fr\\nPlural-Forms: \(LanguageData.french.gettextPluralForms)\\n"
+            """, for: .french)
+        #expect(french.text(one: "{count} gift", other: "{count} gifts", count: 0) == "0 gifts")
+        #expect(french.text(one: "{count} gift", other: "{count} gifts", count: 1234) == "1,234 gifts")
+    }
+
     @Test func aForgottenValueShows() {
         #expect(Translations().text("Hello {name}, {who}", values: ["who": "you"]) == "Hello {name}, you")
     }
