@@ -68,6 +68,10 @@ let package = Package(
         // Proleptic Gregorian dates in UTC by integer arithmetic, for the templates and the database:
         // Foundation's calendars and date formatters would load ICU (docs/memory.md).
         .target(name: "CivilTime", swiftSettings: swiftSettings),
+        // What CLDR says about each shipped language (plural rules, month names, date patterns) and
+        // the gettext catalogs' reader: below the engine and the core, which both word things per
+        // language and cannot import each other (docs/decisions/languages-module.md).
+        .target(name: "WishlistLanguages", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         // The template engine: no app types, so it can be benchmarked and reused on its own.
         .target(
             name: "WishlistTemplates",
@@ -140,6 +144,7 @@ let package = Package(
             dependencies: [
                 "CivilTime",
                 "WishlistCore",
+                "WishlistLanguages",
                 "WishlistTemplates",
                 "WishlistWeb",
                 "CPictureCodec",

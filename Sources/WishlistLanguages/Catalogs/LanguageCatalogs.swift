@@ -1,0 +1,37 @@
+import Foundation
+
+/// Every shipped language's catalog, read from `Languages/<code>.po` once at start; English needs
+/// none (its text is the catalogs' keys).
+package struct LanguageCatalogs: Sendable {
+    /// Why the catalogs could not be read: the file and, for a refused one, its line.
+    package struct LoadError: Error, Equatable, CustomStringConvertible {
+        package let file: String
+        package let problem: String
+
+        package var description: String { "\(file): \(problem)" }
+    }
+
+    private let byCode: [String: Translations]
+
+    /// The catalogs in `directory`; one missing or refused stops the start, with its file and line.
+    package static func load(from directory: URL, languages: [LanguageData] = LanguageData.shipped) throws(LoadError) -> LanguageCatalogs {
+        var byCode = ["en": Translations()]
+        for language in languages where language.code != "en" {
+            let file = directory.appendingPathComponent("\(language.code).po")
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                throw LoadError(file: file.path, problem: "missing or not UTF-8")
+            }
+            do {
+                byCode[language.code] = try Translations(text, for: language)
+            } catch {
+                throw LoadError(file: file.path, problem: error.description)
+            }
+        }
+        return LanguageCatalogs(byCode: byCode)
+    }
+
+    /// The translations of a shipped language's code, English for any other.
+    package func translations(for code: String) -> Translations {
+        byCode[code] ?? byCode["en"]!
+    }
+}
