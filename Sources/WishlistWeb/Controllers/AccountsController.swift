@@ -156,7 +156,7 @@ struct AccountsController {
     /// A sign-up's answer, through the form, an invite or the setup link: her session and the
     /// welcome, or the form again with what to change.
     private func answer(
-        _ outcome: SignUpOutcome, to form: SignupForm, invite: String?, setupToken: String?, request: Request, context: AppRequestContext
+        _ outcome: AccountService.SignUpOutcome, to form: SignupForm, invite: String?, setupToken: String?, request: Request, context: AppRequestContext
     ) async throws -> Response {
         switch outcome {
         case .created(let user):
