@@ -33,6 +33,7 @@ struct APIController {
         routes.add(.apiRemoveWant, use: removeWant)
         addReadRoutes(to: routes)
         addGiftRoutes(to: routes)
+        addReadingRoutes(to: routes)
     }
 
     // MARK: My wants

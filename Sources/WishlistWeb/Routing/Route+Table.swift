@@ -178,6 +178,12 @@ extension Route {
     static let apiGifts = api(.get, "/api/v1/reservations")
     static let apiReserve = api(.post, "/api/v1/reservations")
     static let apiCancelReservation = api(.delete, "/api/v1/reservations/{id}")
+    // The API's part 2 (issue 54): search, and her reading.
+    static let apiCatalogSearch = api(.get, "/api/v1/catalog/search")
+    static let apiReadings = api(.get, "/api/v1/readings")
+    static let apiAddReading = api(.post, "/api/v1/readings")
+    static let apiEditReading = api(.patch, "/api/v1/readings/{id}")
+    static let apiForgetReading = api(.delete, "/api/v1/readings/{id}")
 
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
@@ -200,5 +206,6 @@ extension Route {
         admin, disableMember, enableMember, deleteMember, memberResetLink, createInvite, revokeInvite,
         apiAbout, apiDescription, apiWants, apiAddWant, apiWant, apiEditWant, apiRemoveWant, apiLists, apiCatalogLists,
         apiCatalogList, apiCatalogBook, apiPeople, apiPerson, apiPersonWants, apiGifts, apiReserve, apiCancelReservation,
+        apiCatalogSearch, apiReadings, apiAddReading, apiEditReading, apiForgetReading,
     ]
 }
