@@ -238,6 +238,9 @@ MUTATIONS = [
              'let entered = (rating: rating.map(String.init) ?? "", review: review, finished: finished ?? "")',
              'let entered = (rating: rating.map(String.init) ?? "", review: String(review.prefix(5000)), finished: finished ?? "")',
              "aBadReadingIsRefusedWithTheFormsOwnWords", "a reading through the API follows the form's rules"),
+    Mutation("api-list-delete-wants", "Using it", "Sources/WishlistWeb/API/APIController+Lists.swift",
+             'case "true": deleteWants = true', 'case "true": deleteWants = false',
+             "deletingAListKeepsItsWantsOnTheDefaultListUnlessDeleteWants", "a list deleted with delete_wants takes its wants"),
 ]
 
 

@@ -34,6 +34,7 @@ struct APIController {
         addReadRoutes(to: routes)
         addGiftRoutes(to: routes)
         addReadingRoutes(to: routes)
+        addListRoutes(to: routes)
     }
 
     // MARK: My wants
