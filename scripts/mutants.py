@@ -228,6 +228,23 @@ MUTATIONS = [
              "guard case .member(let member) = try read.household.member(named: username, viewerID: caller.userID) else { return nil }\n            let page",
              "guard case .member(let member) = try read.household.member(named: username, viewerID: UserID(-1)) else { return nil }\n            let page",
              "everyOwnerFacingAnswerIsTheSameWithAndWithoutReservations", "the owner's API answers never show reservations"),
+    # The API's part 2 (issue 54): the reset's tick, the admin's counts, paged links that keep their query.
+    Mutation("api-reset-revokes-tokens", "Using it", "Sources/WishlistCore/Accounts/OneTimeLinks.swift",
+             "            if revokingTokens {", "            if false, revokingTokens {",
+             "aPasswordResetRevokesTheTokensWhenTickedAndKeepsThemWhenNot", "a password reset revokes the tokens when ticked"),
+    Mutation("api-admin-token-counts", "Using it", "Sources/WishlistWeb/Controllers/AdminController.swift",
+             '"api_tokens": .int(tokenCounts[account.id] ?? 0)', '"api_tokens": .int(0)',
+             "theAdminSeesHowManyTokensEachMemberHasButNeverTheirNamesOrSecrets", "the admin sees each member's token count"),
+    Mutation("api-links-keep-query", "Using it", "Sources/WishlistWeb/API/APIResponse.swift",
+             'let path = path + (path.contains("?") ? "&" : "?")', 'let path = path + "?"',
+             "searchFindsWhatTheSearchPageFindsAndItsLinksKeepTheQuery", "a paged answer's links keep its query"),
+    Mutation("api-reading-rules", "Using it", "Sources/WishlistWeb/API/APIController+Reading.swift",
+             'let entered = (rating: rating.map(String.init) ?? "", review: review, finished: finished ?? "")',
+             'let entered = (rating: rating.map(String.init) ?? "", review: String(review.prefix(5000)), finished: finished ?? "")',
+             "aBadReadingIsRefusedWithTheFormsOwnWords", "a reading through the API follows the form's rules"),
+    Mutation("api-list-delete-wants", "Using it", "Sources/WishlistWeb/API/APIController+Lists.swift",
+             'case "true": deleteWants = true', 'case "true": deleteWants = false',
+             "deletingAListKeepsItsWantsOnTheDefaultListUnlessDeleteWants", "a list deleted with delete_wants takes its wants"),
 ]
 
 

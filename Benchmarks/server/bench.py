@@ -18,6 +18,8 @@ Runs, in one go and each bounded in time:
               list page of an edition two years old: the database gets 104 editions of three lists
   wishlist    the own wishlist of a user with 200 items (87 from the catalog, 113 imported), and the
               same wishlist seen by another member of the household at /people/household
+  api wants   the same member's wants through the API (GET /api/v1/wants: the first 100 of the
+              200 as JSON), with a read token made in Settings, beside the page's figure
   add/remove  POST /wishlist then POST /wishlist/<id>/delete, signed in, with CSRF
   soak        a minute of the list page, for the memory figure
 
@@ -132,6 +134,8 @@ def bench_config():
         config = json.load(shipped)
     config["accounts"]["failedLoginsPerAddress"] = 10000
     config["accounts"]["failedLoginsPerAccount"] = 10000
+    # wrk asks far more than a script would: the API's per-token limit must not answer 429s.
+    config["api"]["requestsPerMinute"] = 100000
     os.makedirs(OUT, exist_ok=True)
     with open(path, "w") as out:
         json.dump(config, out)
@@ -655,6 +659,16 @@ def run_app_scenarios(app, port, rows, results, url_threads):
         log(f"{path} with {HOUSEHOLD_ITEMS} items ({len(page.encode()):,} bytes): {SECONDS} s, {CONNECTIONS} connections")
         measure(name, wrk(name, f"http://127.0.0.1:{port}{path}", url_threads, CONNECTIONS, SECONDS, extra=("-H", f"Cookie: {visitor}")))
 
+    # The same wants through the API (issue 54), beside the page's figure: her read token, the first page.
+    bearer = f"Authorization: Bearer {api_token(port, owner_cookie)}"
+    status, _, body, _ = http_request(port, "GET", "/api/v1/wants", {"Authorization": bearer.split(": ", 1)[1]})
+    answer = json.loads(body) if status == 200 else {}
+    if answer.get("total") != HOUSEHOLD_ITEMS or len(answer.get("wants", [])) != 100:
+        die(f"/api/v1/wants answered {status} with {answer.get('total')} wants")
+    results["api_wants_bytes"] = len(body.encode())
+    log(f"/api/v1/wants, 100 of {HOUSEHOLD_ITEMS} wants ({len(body.encode()):,} bytes): {SECONDS} s, {CONNECTIONS} connections")
+    measure("api_wants", wrk("api_wants", f"http://127.0.0.1:{port}/api/v1/wants", url_threads, CONNECTIONS, SECONDS, extra=("-H", bearer)))
+
     # Add-then-remove, with books not already on the wishlist, one per loop.
     free = [by_rank[rank] for rank in sorted(by_rank) if rank not in WISHLIST_RANKS][:ADD_REMOVE_LOOPS]
     add_script = (f"cookie = {lua_string(cookie)}\ncsrf = {lua_string(urllib.parse.quote(csrf))}\n"
@@ -670,6 +684,19 @@ def run_app_scenarios(app, port, rows, results, url_threads):
     # What ICU would add when something loads it: 5.6 MB, against 1 MB mapped and untouched.
     results["icu_resident_mb"] = app.mapped_kb("lib_FoundationICU") / 1024
     app.lifetime_peak_mb_value = app.lifetime_peak_mb()
+
+
+def api_token(port, cookie):
+    """A read token made through Settings → API tokens, as a member makes one."""
+    status, _, page, _ = http_request(port, "GET", "/settings/api-tokens", {"Cookie": cookie})
+    if status != 200:
+        die(f"/settings/api-tokens answered {status}")
+    status, _, page, _ = http_request(port, "POST", "/settings/api-tokens", {**FORM, "Cookie": cookie},
+                                      form({"name": "bench", "scope": "read", "expiry": "30", "csrf_token": csrf_in(page)}))
+    match = re.search(r'id="api-token-secret"[^>]* value="(bw_[A-Za-z0-9_-]+)"', page)
+    if status != 200 or not match:
+        die(f"making an API token answered {status}")
+    return match.group(1)
 
 
 def seed_history(database):
@@ -763,6 +790,7 @@ def render_report(results):
         ("old_edition", f"list page of an edition {HISTORY_WEEKS} weeks old ({CONNECTIONS} conn.)"),
         ("wishlist", f"own wishlist, {HOUSEHOLD_ITEMS} items ({CONNECTIONS} conn.)"),
         ("people", f"/people/{HOUSEHOLD_USER}: another member's {HOUSEHOLD_ITEMS} items ({CONNECTIONS} conn.)"),
+        ("api_wants", f"API: the same own wants, GET /api/v1/wants, 100 of {HOUSEHOLD_ITEMS} as JSON ({CONNECTIONS} conn.)"),
         ("soak", f"list page, {results['soak_seconds']} s soak ({CONNECTIONS} conn.)"),
     ] + [(f"ceiling_{page}", f"bytes ceiling: the {page.replace('_', ' ')} page's {rows[f'ceiling_{page}']['bytes']:,} bytes "
                              f"from memory ({CONNECTIONS} conn.)")

@@ -202,13 +202,18 @@ public struct AccountService: Sendable {
     }
 
     /// Sets a new password through a reset link, ending every session of the user; with
-    /// `unlinkingIdentities`, single sign-on no longer opens the account either.
-    public func resetPassword(token: String, new: String, confirmation: String, unlinkingIdentities: Bool = false) async throws -> ResetOutcome {
+    /// `unlinkingIdentities`, single sign-on no longer opens the account either, and with
+    /// `revokingTokens` its API tokens stop at once.
+    public func resetPassword(
+        token: String, new: String, confirmation: String, unlinkingIdentities: Bool = false, revokingTokens: Bool = false
+    ) async throws -> ResetOutcome {
         var errors = AccountProblems()
         errors[.password] = AccountRules.passwordProblem(new)
         if confirmation != new { errors[.passwordConfirmation] = "The two passwords differ." }
         guard errors.isEmpty else { return .invalid(errors) }
-        return .link(try await resetLinks.spend(token: token, newHash: try await hasher.hash(new), unlinkingIdentities: unlinkingIdentities))
+        return .link(try await resetLinks.spend(
+            token: token, newHash: try await hasher.hash(new), unlinkingIdentities: unlinkingIdentities, revokingTokens: revokingTokens
+        ))
     }
 
     /// Creates a user without throttling, for `wishlist user create`.

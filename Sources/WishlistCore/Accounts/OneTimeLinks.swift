@@ -64,10 +64,19 @@ public struct PasswordResetLinks: Sendable {
         }
     }
 
+    /// How many API tokens the link's account has, which the reset page offers to revoke; 0 for no such link.
+    public func apiTokens(token: String) async throws -> Int {
+        try await database.pool.read { db in
+            guard let row = try Self.row(token, db) else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_token WHERE user_id = ?", arguments: [row["user_id"]]) ?? 0
+        }
+    }
+
     /// Sets the new hash, ends every session of the user and spends the link, in one transaction;
     /// with `unlinkingIdentities`, also unlinks every single sign-on identity of the account
-    /// (someone else may have linked one). Returns the link's state before (only `.valid` changed anything).
-    func spend(token: String, newHash: String, unlinkingIdentities: Bool = false) async throws -> LinkState {
+    /// (someone else may have linked one), and with `revokingTokens` revokes its API tokens (someone
+    /// who got in may have made one). Returns the link's state before (only `.valid` changed anything).
+    func spend(token: String, newHash: String, unlinkingIdentities: Bool = false, revokingTokens: Bool = false) async throws -> LinkState {
         let now = clock.now()
         return try await database.pool.write { db in
             guard let row = try Self.row(token, db) else { return .unknown }
@@ -81,6 +90,10 @@ public struct PasswordResetLinks: Sendable {
             if unlinkingIdentities {
                 try db.execute(sql: "DELETE FROM sign_in_identity WHERE user_id = ?", arguments: [userID])
                 try Administration.record(actor: row["username"], action: "unlinked single sign-on with the reset", subject: "", at: now, db)
+            }
+            if revokingTokens {
+                try db.execute(sql: "DELETE FROM api_token WHERE user_id = ?", arguments: [userID])
+                try Administration.record(actor: row["username"], action: "revoked the API tokens with the reset", subject: "", at: now, db)
             }
             return .valid
         }

@@ -42,6 +42,31 @@ extension CatalogStore {
             )
         }
 
+        /// Page `number` of what ``search(_:list:order:limit:)`` finds by relevance, every match
+        /// rather than the page's first fifty, for the API (issue 54); a number past the last page
+        /// is the last page.
+        public func search(_ query: String, page number: Int) throws -> PagedList<BookSummary> {
+            guard let match = CatalogStore.ftsQuery(query) else { return PagedList(items: [], total: 0, number: 1) }
+            let matching = """
+                FROM book_search JOIN book ON book.id = book_search.book_id
+                WHERE book_search MATCH ?
+                  AND EXISTS (SELECT 1 FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
+                              WHERE list_entry.book_id = book.id AND catalog_list.is_current)
+                """
+            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(matching)"), arguments: [match]) ?? 0
+            let number = PagedList<BookSummary>.existing(number, total: total)
+            let books = try Row.decodeAll(
+                db.cachedStatement(sql: """
+                    SELECT book.* \(matching)
+                    ORDER BY book_search.rank, (SELECT MIN(rank) FROM list_entry WHERE list_entry.book_id = book.id), book.title, book.id
+                    LIMIT ? OFFSET ?
+                    """),
+                arguments: [match, PagedList<BookSummary>.size, PagedList<BookSummary>.offset(number)],
+                CatalogStore.bookSummary
+            )
+            return PagedList(items: books, total: total, number: number)
+        }
+
         /// A current list and its books in rank order, or nil when there is no such list.
         public func list(named nameEncoded: String) throws -> (ListSummary, [ListedBook])? {
             guard let row = try Row.fetchOne(

@@ -12,6 +12,7 @@ extension APIController {
         routes.add(.apiCatalogLists, use: catalogLists)
         routes.add(.apiCatalogList, use: catalogList)
         routes.add(.apiCatalogBook, use: catalogBook)
+        routes.add(.apiCatalogSearch, use: catalogSearch)
         routes.add(.apiPeople, use: people)
         routes.add(.apiPerson, use: person)
         routes.add(.apiPersonWants, use: personWants)
@@ -111,6 +112,36 @@ extension APIController {
             for: request
         )
     }
+
+    struct FoundBook: Encodable {
+        let id: String
+        let title: String
+        let author: String
+    }
+
+    struct SearchPage: Encodable {
+        let books: [FoundBook]
+        let total: Int
+        let page: Int
+        let pages: Int
+    }
+
+    /// `GET /api/v1/catalog/search?q=…&page=N`: the books on the current lists whose title or
+    /// author match, as the search page finds them, 100 a page; no words to look for find nothing.
+    @Sendable func catalogSearch(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireCaller()
+        let query = try request.queryText("q")
+        let number = try APIResponse.pageNumber(request)
+        let page = try await database.pageRead { try $0.catalog.search(query, page: number) }
+        let body = SearchPage(
+            books: page.items.map { FoundBook(id: $0.id, title: $0.title, author: $0.author) }, total: page.total, page: page.number, pages: page.pageCount
+        )
+        let path = Self.root + "/catalog/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "")
+        return try APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
+    }
+
+    /// RFC 3986's unreserved characters, which a query's value carries as they are.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     // MARK: The household
 

@@ -33,6 +33,8 @@ struct APIController {
         routes.add(.apiRemoveWant, use: removeWant)
         addReadRoutes(to: routes)
         addGiftRoutes(to: routes)
+        addReadingRoutes(to: routes)
+        addListRoutes(to: routes)
     }
 
     // MARK: My wants

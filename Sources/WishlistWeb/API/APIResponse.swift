@@ -55,11 +55,12 @@ enum APIResponse {
 
     static let linkHeader = HTTPField.Name("Link")!
 
-    /// The `Link` header of a paged list at `path` (RFC 8288).
+    /// The `Link` header of a paged list at `path` (RFC 8288); a path with a query keeps it.
     static func links(_ page: PagedList<some Sendable>, path: String) -> HTTPFields {
-        var links = ["<\(path)?page=1>; rel=\"first\"", "<\(path)?page=\(page.pageCount)>; rel=\"last\""]
-        if page.number > 1 { links.append("<\(path)?page=\(page.number - 1)>; rel=\"prev\"") }
-        if page.number < page.pageCount { links.append("<\(path)?page=\(page.number + 1)>; rel=\"next\"") }
+        let path = path + (path.contains("?") ? "&" : "?")
+        var links = ["<\(path)page=1>; rel=\"first\"", "<\(path)page=\(page.pageCount)>; rel=\"last\""]
+        if page.number > 1 { links.append("<\(path)page=\(page.number - 1)>; rel=\"prev\"") }
+        if page.number < page.pageCount { links.append("<\(path)page=\(page.number + 1)>; rel=\"next\"") }
         return [linkHeader: links.joined(separator: ", ")]
     }
 

@@ -162,12 +162,14 @@ struct AdminController {
             // the last page rather than an error.
             accounts = try await administration.accounts(containing: listing.filter, page: accounts.pageCount)
         }
+        // How many API tokens each has, never their names or secrets (issue 54).
+        let tokenCounts = try await self.accounts.apiTokens.countsByMember()
         let users = accounts.items.map { account -> TemplateValue in
             [
                 "id": .id(account.id), "name": .string(account.username), "display_name": account.displayName.map(TemplateValue.string) ?? .null,
                 "created_at": .date(account.createdAt),
                 "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
-                "ways_in": .string(account.waysIn.summary),
+                "ways_in": .string(account.waysIn.summary), "api_tokens": .int(tokenCounts[account.id] ?? 0),
                 "is_admin": .bool(account.isAdmin), "is_disabled": .bool(account.isDisabled), "is_you": .bool(account.id == admin.userID),
             ]
         }

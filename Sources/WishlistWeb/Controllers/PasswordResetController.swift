@@ -6,7 +6,7 @@ import WishlistTemplates
 /// `GET/POST /reset/{token}`: a new password through the one-time link an admin handed over (or
 /// "Forgot your password?" mailed). The link works once; setting the password ends every session
 /// of the account, and a tick unlinks its single sign-on identities too, which someone who got in
-/// may have linked.
+/// may have linked, and another (ticked at first) revokes its API tokens (issue 54).
 struct PasswordResetController {
     let accounts: AccountService
     let pages: PageRenderer
@@ -23,7 +23,7 @@ struct PasswordResetController {
         let token = context.parameters.get("token") ?? ""
         let (state, username) = try await accounts.resetLinks.check(token: token)
         guard state == .valid, let username else { throw Self.refusal(state) }
-        return try page(context, username: username, identities: try await accounts.resetLinks.linkedIdentities(token: token), errors: [:])
+        return try await page(context, token: token, username: username, revokingTokens: true, errors: [:])
     }
 
     @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -32,12 +32,13 @@ struct PasswordResetController {
         let new = try context.form.text("new_password", maxLength: limit)
         let confirmation = try context.form.text("new_password_confirm", maxLength: limit)
         let unlinking = try context.form.text("unlink_identities", maxLength: 10) == "yes"
+        let revoking = try context.form.text("revoke_tokens", maxLength: 10) == "yes"
         let (state, username) = try await accounts.resetLinks.check(token: token)
         guard state == .valid, let username else { throw Self.refusal(state) }
-        switch try await accounts.resetPassword(token: token, new: new, confirmation: confirmation, unlinkingIdentities: unlinking) {
+        switch try await accounts.resetPassword(token: token, new: new, confirmation: confirmation, unlinkingIdentities: unlinking, revokingTokens: revoking) {
         case .invalid(let problems):
-            return try page(
-                context, username: username, identities: try await accounts.resetLinks.linkedIdentities(token: token),
+            return try await page(
+                context, token: token, username: username, revokingTokens: revoking,
                 errors: AccountFormFields.passwordReset.errors(problems), status: .unprocessableContent
             )
         case .link(.valid):
@@ -53,12 +54,18 @@ struct PasswordResetController {
         return error
     }
 
+    /// The form; `revokingTokens` is whether "Sign out my API tokens too" is ticked (at first it is).
     private func page(
-        _ context: AppRequestContext, username: String, identities: Int, errors: FieldErrors, status: HTTPResponse.Status = .ok
-    ) throws -> Response {
-        try pages.render(
+        _ context: AppRequestContext, token: String, username: String, revokingTokens: Bool, errors: FieldErrors, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let identities = try await accounts.resetLinks.linkedIdentities(token: token)
+        let apiTokens = try await accounts.resetLinks.apiTokens(token: token)
+        return try pages.render(
             "accounts/reset.html", title: "Set a new password", for: context.visitor, status: status, headers: Self.headers,
-            values: ["username": .string(username), "identities": .int(identities), "errors": TemplateValue(errors), "noindex": true]
+            values: [
+                "username": .string(username), "identities": .int(identities), "api_tokens": .int(apiTokens),
+                "revoke_tokens": .bool(revokingTokens), "errors": TemplateValue(errors), "noindex": true,
+            ]
         )
     }
 }

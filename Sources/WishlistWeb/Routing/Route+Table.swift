@@ -178,6 +178,16 @@ extension Route {
     static let apiGifts = api(.get, "/api/v1/reservations")
     static let apiReserve = api(.post, "/api/v1/reservations")
     static let apiCancelReservation = api(.delete, "/api/v1/reservations/{id}")
+    // The API's part 2 (issue 54): search, her reading, and her lists' writes.
+    static let apiCatalogSearch = api(.get, "/api/v1/catalog/search")
+    static let apiReadings = api(.get, "/api/v1/readings")
+    static let apiAddReading = api(.post, "/api/v1/readings")
+    static let apiEditReading = api(.patch, "/api/v1/readings/{id}")
+    static let apiForgetReading = api(.delete, "/api/v1/readings/{id}")
+    static let apiCreateList = api(.post, "/api/v1/lists")
+    static let apiEditList = api(.patch, "/api/v1/lists/{id}")
+    static let apiDeleteList = api(.delete, "/api/v1/lists/{id}")
+    static let apiPlaceWant = api(.put, "/api/v1/wants/{id}/lists")
 
     // A family's first week, part 2 (issue 57): a rating is one tap (`ReadingController`).
     static let rateBook = post("/books/{id}/rating", .members, csrf: .sessionToken)
@@ -204,5 +214,7 @@ extension Route {
         apiAbout, apiDescription, apiWants, apiAddWant, apiWant, apiEditWant, apiRemoveWant, apiLists, apiCatalogLists,
         apiCatalogList, apiCatalogBook, apiPeople, apiPerson, apiPersonWants, apiGifts, apiReserve, apiCancelReservation,
         rateBook,
+        apiCatalogSearch, apiReadings, apiAddReading, apiEditReading, apiForgetReading,
+        apiCreateList, apiEditList, apiDeleteList, apiPlaceWant,
     ]
 }
