@@ -96,6 +96,8 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "The list is deleted, with the books that were on no other list.")
         case .listsPlaced:
             return PageFlash(kind: "success", message: "The book's lists are saved.")
+        case .shareLinkRevoked:
+            return PageFlash(kind: "success", message: "The list's share link is revoked: it no longer opens the list.")
         case .unread:
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         }
