@@ -208,9 +208,9 @@ MUTATIONS = [
              "guard owned == lists.count, isOwnItem else { return .notFound }", "guard isOwnItem else { return .notFound }",
              "anotherMembersListOrWantAndAnUnknownIdAreTheSame404", "a want goes only on lists of its owner"),
     # Share links per list and guests reserving on them (issue 57).
-    Mutation("share-link-hers", "Using it", "Sources/WishlistCore/Wishlist/ShareLinkStore.swift",
-             'private static let ownList = "wish_list.user_id = ?1 AND', 'private static let ownList = "?1 IS NOT NULL AND',
-             "anotherMembersListOrNoListIsRefusedWithTheSame404", "a share link is made and revoked only on one's own list"),
+    Mutation("private-list-link", "Using it", "Sources/WishlistWeb/Controllers/ShareLinkController.swift",
+             "shared.list.visibility == .household\n", "shared.list.visibility != .household || true\n",
+             "aPrivateListsLinkShowsNothingUntilTheListIsSharedAgain", "a private list's share link shows nothing"),
     Mutation("guest-reserves-once", "Using it", "Sources/WishlistCore/Household/HouseholdStore.swift",
              'if let guest = try String.fetchOne(db, sql: "SELECT guest_name FROM guest_reservation WHERE item_id = ?", arguments: [itemID]) {',
              'if let guest = try String.fetchOne(db, sql: "SELECT guest_name FROM guest_reservation WHERE item_id = ? AND 0", arguments: [itemID]) {',
