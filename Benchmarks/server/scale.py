@@ -99,11 +99,25 @@ UNDO = {
         "DROP TABLE api_token",  # its indexes (user_id, token_hash) go with it
         "DELETE FROM sqlite_sequence WHERE name = 'api_token'",
     ],
+    # Back to one link per member, on her default list, as migrations 6 and 30 left it, and no guests.
+    "34-list-share-links": [
+        "DROP TABLE guest_reservation",  # its triggers go with it
+        "DELETE FROM sqlite_sequence WHERE name = 'guest_reservation'",
+        "ALTER TABLE share_link RENAME TO share_link_by_list",
+        "CREATE TABLE share_link (user_id INTEGER PRIMARY KEY REFERENCES user(id) ON DELETE CASCADE, token_hash BLOB NOT NULL UNIQUE, "
+        "created_at DATETIME NOT NULL, list_id INTEGER REFERENCES wish_list(id) ON DELETE CASCADE)",
+        "INSERT INTO share_link (user_id, token_hash, created_at, list_id) SELECT wish_list.user_id, token_hash, share_link_by_list.created_at, list_id "
+        "FROM share_link_by_list JOIN wish_list ON wish_list.id = list_id WHERE wish_list.is_default",
+        "DROP TABLE share_link_by_list",
+        "CREATE TRIGGER share_link_insert_default_list AFTER INSERT ON share_link WHEN NEW.list_id IS NULL BEGIN "
+        "UPDATE share_link SET list_id = (SELECT id FROM wish_list WHERE user_id = NEW.user_id AND is_default) WHERE user_id = NEW.user_id; END",
+    ],
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
     "13-search-current-books": "an index and 3 triggers, and refills the search index with the current books only",
     "33-api-tokens": "an empty table",
+    "34-list-share-links": "the share links' table made again, keyed by list, and an empty table with 2 triggers",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.
@@ -644,8 +658,9 @@ def fill_big(path, password_hash, star_book, now):
         db.executemany("INSERT INTO session (user_id, token_hash, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?)", rows)
         counts["session"] = len(rows)
         linked = rng.sample(range(2, USERS + 1), 1_500)
-        db.executemany("INSERT INTO share_link (user_id, token_hash, created_at) VALUES (?, ?, ?)",
-                       [(u, rng.randbytes(32), grdb_date(now - datetime.timedelta(days=rng.randint(1, 400)))) for u in linked[:1_000]])
+        # Share links open a list (migration 34): these members' default ones.
+        db.executemany("INSERT INTO share_link (list_id, token_hash, created_at) SELECT id, ?, ? FROM wish_list WHERE user_id = ? AND is_default",
+                       [(rng.randbytes(32), grdb_date(now - datetime.timedelta(days=rng.randint(1, 400))), u) for u in linked[:1_000]])
         db.executemany("INSERT INTO feed_link (user_id, token_hash, created_at) VALUES (?, ?, ?)",
                        [(u, rng.randbytes(32), grdb_date(now - datetime.timedelta(days=rng.randint(1, 400)))) for u in linked[500:]])
         keyed = rng.sample(range(2, USERS + 1), 300)

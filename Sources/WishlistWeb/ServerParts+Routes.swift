@@ -36,7 +36,10 @@ extension ServerParts {
             catalog: stores.catalog, pages: pages, clock: clock, pageCaches: pageCaches, secureCookies: secureCookies,
             children: Children(database: database, clock: clock)
         ).addRoutes(to: routes, loaders: pageLoaders)
-        WishListsController(lists: stores.lists, pages: pages, clock: clock, secureCookies: secureCookies).addRoutes(to: routes)
+        WishListsController(
+            lists: stores.lists, shareLinks: stores.shareLinks, pages: pages, clock: clock, publicOrigin: config.server.publicOrigin,
+            secureCookies: secureCookies
+        ).addRoutes(to: routes)
         ChildrenController(
             children: Children(database: database, clock: clock), profiles: ProfileStore(database: database), wishlist: stores.wishlist,
             pictures: pictures, pages: pages,
@@ -82,7 +85,10 @@ extension ServerParts {
                 metrics: metrics, gauges: gauges, pageCaches: pageCaches, allowFrom: config.metrics.allowFrom, addressing: addressing
             ).addRoutes(to: routes)
         }
-        ShareLinkController(shareLinks: stores.shareLinks, wishlist: stores.wishlist, lists: stores.lists, pages: pages).addRoutes(to: routes)
+        ShareLinkController(
+            shareLinks: stores.shareLinks, lists: stores.lists, guests: GuestReservations(database: database, clock: clock, settings: config.accounts),
+            pages: pages, addressing: addressing, publicOrigin: config.server.publicOrigin
+        ).addRoutes(to: routes)
         FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
         CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: routes)

@@ -158,7 +158,7 @@ struct Stores {
     let household: HouseholdStore
     let reading: ReadingStore
     let invites: Invites
-    let shareLinks: SecretLinkStore
+    let shareLinks: ShareLinkStore
     let feedLinks: SecretLinkStore
     let covers: CoverStore
     let identities: SignInIdentities
@@ -171,7 +171,7 @@ struct Stores {
         household = HouseholdStore(database: database)
         reading = ReadingStore(database: database)
         invites = Invites(database: database, clock: clock)
-        shareLinks = SecretLinkStore(database: database, kind: .share)
+        shareLinks = ShareLinkStore(database: database)
         feedLinks = SecretLinkStore(database: database, kind: .feed)
         covers = CoverStore(database: database)
         identities = SignInIdentities(database: database, clock: clock)

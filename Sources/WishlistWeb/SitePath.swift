@@ -36,6 +36,9 @@ enum SitePath {
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
     static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
     static func wishListEdit(_ id: ListID) -> String { Route.wishListEdit.path("\(id)") }
+    static func listShareLink(_ id: ListID) -> String { Route.createListShareLink.path("\(id)") }
+    static func revokeListShareLink(_ id: ListID) -> String { Route.revokeListShareLink.path("\(id)") }
+    static func guestReservation(_ token: String) -> String { Route.guestReservation.path(token) }
     static let newWishList = Route.newWishList.path()
     /// Usernames are ASCII letters, digits, `.`, `-` and `_`, all safe in a path as they are.
     static func person(_ username: String) -> String { Route.person.path(username) }

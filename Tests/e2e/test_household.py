@@ -249,10 +249,15 @@ def test_two_givers_reserve_and_the_owner_never_knows(browser: Browser, server: 
         assert not any(title in a.driver.page_source for title in items.values())
 
         share_with_household(owner_browser)
+        # A share link, where a guest will reserve too (issue 57); the owner opens it as well.
+        owner_browser.visit("/settings/sharing", "settings")
+        follow(owner_browser, owner_browser.driver.find_element(By.ID, "share-link-create"), "link-made")
+        share_link = owner_browser.driver.find_element(By.ID, "share-link-url").get_attribute("value")
+        share_path = "/shared/" + share_link.rsplit("/shared/", 1)[1]
         owner_paths = [
             "/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist.csv",
             *(f"/wishlist/{item}" for item in items), *(f"/wishlist/{item}/remove" for item in items),
-            "/people", f"/people/{owner}",
+            "/people", f"/people/{owner}", share_path,
             # Each book's page, which tells a giver who here wants it (issue 57), never her.
             *(book_path_of(owner_browser, item) for item in items),
         ]
@@ -329,11 +334,21 @@ def test_two_givers_reserve_and_the_owner_never_knows(browser: Browser, server: 
         a.visit("/reservations", "gifts-a-still-one")
         assert [r.get_attribute("data-item") for r in a.driver.find_elements(By.CSS_SELECTOR, "section.gift-group li.wishlist-item")] == [newest]
 
+        # A guest without an account reserves the last one on the share link; the givers see their name.
+        guest = stack.enter_context(another_browser(server, f"{browser.test_name}-guest"))
+        guest.visit(share_path, "shared")
+        guest.driver.find_element(By.ID, f"guest-name-{middle}").send_keys("Grandpa")
+        follow(guest, row_by_id(guest, "shared-items", middle).find_element(By.CSS_SELECTOR, "form.guest-reserve-form button"), "guest-reserved")
+        assert guest.driver.find_elements(By.ID, "guest-cancel-link"), "no cancel link after the guest reserved"
+        a.visit(f"/people/{owner}", "member-a-guest")
+        assert reservation_state(row_by_id(a, "member-items", middle)) == "Reserved by Grandpa (guest)"
+
         # The owner's pages, counts, CSV and statuses are what they were, byte for byte.
         after = owner_view(owner_browser, owner_paths)
         for path in owner_paths:
             assert before[path][:2] == after[path][:2], f"{path}: {before[path][:2]} became {after[path][:2]}"
             assert before[path][2] == after[path][2], f"{path} changed after the reservations {first_difference(before[path][2], after[path][2])}"
+        assert b"Grandpa" not in b"".join(view[2] for view in after.values())
         owner_browser.visit("/wishlist", "owner-after-reservations")
         assert "reserved" not in fold(owner_browser.driver.find_element(By.TAG_NAME, "main").text)
         owner_browser.visit(f"/people/{owner}", "owner-own-member-page")
@@ -416,7 +431,7 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert browser.driver.find_element(By.ID, "share-link-revoke").is_displayed()
 
         # A fresh browser, never signed in, opens it as given (on the public URL, the same server):
-        # titles, priority and note, nothing of the reservation.
+        # titles, priority and note; the reservation is "Reserved", naming no one (issue 57).
         guest = stack.enter_context(another_browser(server, f"{browser.test_name}-guest"))
         assert guest.driver.get_cookies() == []
         guest.visit(link, "shared-list")
@@ -427,9 +442,11 @@ def test_share_link_for_someone_without_an_account(browser: Browser, server: str
         assert [fold(row_title(r)) for r in shared] == [fold(items[oldest]), fold(items[newest])], "not most wanted first"
         assert [priority_of(r) for r in shared] == ["High priority", "Normal priority"]
         assert note in text_of(shared[0].find_element(By.CSS_SELECTOR, ".item-note"))
-        page_text = guest.driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
-        assert "reserved" not in page_text.lower() and giver not in guest.driver.page_source, "the share link shows the reservation"
-        assert not guest.driver.find_elements(By.CSS_SELECTOR, "form.reserve-form, form.cancel-reservation-form, .reserved-mark")
+        assert giver not in guest.driver.page_source, "the share link names the giver"
+        assert text_of(shared[1].find_element(By.CSS_SELECTOR, ".reserved-mark")) == "Reserved"
+        assert not shared[0].find_elements(By.CSS_SELECTOR, ".reserved-mark")
+        assert not guest.driver.find_elements(By.CSS_SELECTOR, "form.reserve-form, form.cancel-reservation-form")
+        assert len(guest.driver.find_elements(By.CSS_SELECTOR, "form.guest-reserve-form")) == 1, "a guest may reserve the open one"
         assert not guest.driver.find_elements(By.CSS_SELECTOR, "#shared-items a[href^='/wishlist']"), "links into the owner's pages"
         robots = guest.driver.find_elements(By.CSS_SELECTOR, 'meta[name="robots"]')
         assert [m.get_attribute("content") for m in robots] == ["noindex"]

@@ -14,6 +14,8 @@ struct LoginThrottle: Sendable {
         case mailFromAddress(String), mailToAccount(UserID)
         /// API tokens a member makes (issue 54): a stolen session cannot mint a stream of them.
         case apiTokens(UserID)
+        /// Reservations a guest makes on share links (issue 57), per client address.
+        case guestReservations(String)
 
         var key: String {
             switch self {
@@ -23,6 +25,7 @@ struct LoginThrottle: Sendable {
             case .mailFromAddress(let address): return "mail-address:" + address
             case .mailToAccount(let userID): return "mail-account:\(userID)"
             case .apiTokens(let userID): return "api-tokens:\(userID)"
+            case .guestReservations(let address): return "guest-reservations:" + address
             }
         }
     }
@@ -43,6 +46,8 @@ struct LoginThrottle: Sendable {
     static let mailsPerAccount = 3
     /// Enough for a script, a phone and a home server, and a few mistakes.
     static let apiTokensPerAccount = 10
+    /// A family's gifts from one grandparent, and a few mistakes; too few to try every want.
+    static let guestReservationsPerAddress = 10
 
     let database: AppDatabase
     let clock: WallClock
@@ -64,6 +69,7 @@ struct LoginThrottle: Sendable {
         case .mailFromAddress: return Self.mailsPerAddress
         case .mailToAccount: return Self.mailsPerAccount
         case .apiTokens: return Self.apiTokensPerAccount
+        case .guestReservations: return Self.guestReservationsPerAddress
         }
     }
 

@@ -99,6 +99,9 @@ public struct HouseholdStore: Sendable {
             ) {
                 return holder["id"] as UserID == giverID ? .alreadyYours : .takenBy(name: holder["name"])
             }
+            if let guest = try String.fetchOne(db, sql: "SELECT guest_name FROM guest_reservation WHERE item_id = ?", arguments: [itemID]) {
+                return .takenBy(name: HeldItem.Holder.guestName(guest))
+            }
             try db.execute(
                 sql: """
                     INSERT INTO reservation (item_id, giver_id, owner_id, owner_name, title, author, reserved_at)
@@ -261,17 +264,17 @@ extension HouseholdStore {
             let items = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
-                        reservation.bought_at IS NOT NULL AS bought, reservation.card
+                        reservation.bought_at IS NOT NULL AS bought, reservation.card, guest_reservation.guest_name
                     FROM wishlist_item
                     LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
                     LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+                    LEFT JOIN guest_reservation ON guest_reservation.item_id = wishlist_item.id
                     WHERE wishlist_item.user_id = ? AND wishlist_item.shared
                     ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
                     """),
                 arguments: [ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
             ) { row in
-                let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
-                return HeldItem(item: WishlistStore.item(row), holder: holder)
+                HeldItem(item: WishlistStore.item(row), holder: HeldItem.Holder(row))
             }
             return PagedList(items: items, total: total, number: number)
         }
@@ -307,6 +310,7 @@ extension HouseholdStore {
                 FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ?
                 LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
                 LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+                LEFT JOIN guest_reservation ON guest_reservation.item_id = wishlist_item.id
                 WHERE wishlist_item.user_id = ? AND wishlist_item.shared
                 """
             let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(onList)"), arguments: [list.rawValue, ownerID]) ?? 0
@@ -314,13 +318,12 @@ extension HouseholdStore {
             let items = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
-                        reservation.bought_at IS NOT NULL AS bought, reservation.card
+                        reservation.bought_at IS NOT NULL AS bought, reservation.card, guest_reservation.guest_name
                     \(onList) ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
                     """),
                 arguments: [list.rawValue, ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
             ) { row in
-                let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
-                return HeldItem(item: WishlistStore.item(row), holder: holder)
+                HeldItem(item: WishlistStore.item(row), holder: HeldItem.Holder(row))
             }
             return PagedList(items: items, total: total, number: number)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Who may see a user's wishlist. Every account starts private.
 public enum Sharing: String, Sendable, CaseIterable {
@@ -39,14 +40,37 @@ public struct SharedItem: Sendable, Equatable {
 /// page is read once for all the others, and each sees their own part of it. Never read for
 /// its owner, who sees no reservation.
 public struct HeldItem: Sendable, Equatable {
-    /// The giver who reserved the item.
+    /// The giver who reserved the item: a member, or a guest on a share link (issue 57).
     public struct Holder: Sendable, Equatable {
-        public let id: UserID
-        /// The name to show (``MemberName``).
+        /// The member; nil for a guest.
+        public let id: UserID?
+        /// The name to show (``MemberName``; a guest's as ``guestName(_:)`` words it).
         public let name: String
         public let bought: Bool
         /// Their card ("" for none), which only they see before the book arrives.
         public let card: String
+
+        /// "Grandpa (guest)": a guest's name beside the members', never taken for one of them.
+        public static func guestName(_ name: String) -> String { "\(name) (guest)" }
+
+        /// The holder of a row with a member's `giver_id` and `giver_name`, `bought` and `card`,
+        /// or a guest's `guest_name`; nil when the want is open.
+        init?(_ row: Row) {
+            if let giver: UserID = row["giver_id"] {
+                self.init(id: giver, name: row["giver_name"], bought: row["bought"], card: row["card"])
+            } else if let guest: String = row["guest_name"] {
+                self.init(id: nil, name: Self.guestName(guest), bought: false, card: "")
+            } else {
+                return nil
+            }
+        }
+
+        init(id: UserID?, name: String, bought: Bool, card: String) {
+            self.id = id
+            self.name = name
+            self.bought = bought
+            self.card = card
+        }
     }
 
     public let item: WishlistItem
@@ -57,9 +81,10 @@ public struct HeldItem: Sendable, Equatable {
         SharedItem(item: item, reservation: holder.map { .byOther(name: $0.name, bought: $0.bought) } ?? .open)
     }
 
-    /// The item as the giver who reserved it sees it, with their card; nil while it is open.
+    /// The item as the giver who reserved it sees it, with their card; nil while it is open or a
+    /// guest holds it.
     public var seenByHolder: SharedItem? {
-        holder.map { SharedItem(item: item, reservation: .byViewer(bought: $0.bought, card: $0.card)) }
+        holder.flatMap { $0.id == nil ? nil : SharedItem(item: item, reservation: .byViewer(bought: $0.bought, card: $0.card)) }
     }
 }
 

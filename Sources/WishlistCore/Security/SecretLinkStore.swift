@@ -1,14 +1,13 @@
 import Foundation
 import GRDB
 
-/// Links that open one user's data without a session: the read-only share link of a wishlist and
-/// the Atom feed of a user's favourite lists. Each user has at most one of each kind. A link holds
-/// a random 256-bit token; its table keeps only the SHA-256, so the link can be shown once, when
-/// it is made, and a copy of the database does not reveal it.
+/// Links that open one user's data without a session: the Atom feeds and calendar of a user's
+/// favourite lists, authors and household occasions. Each user has at most one of each kind. A
+/// link holds a random 256-bit token; its table keeps only the SHA-256, so the link can be shown
+/// once, when it is made, and a copy of the database does not reveal it. (Share links open a
+/// list, not a user: ``ShareLinkStore``.)
 public struct SecretLinkStore: Sendable {
     public enum Kind: String, Sendable {
-        /// `/shared/{token}`: the wishlist, read-only.
-        case share = "share_link"
         /// `/feeds/{token}/favorites.atom`: new books on the favourite lists.
         case feed = "feed_link"
     }

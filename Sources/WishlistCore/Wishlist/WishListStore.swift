@@ -34,20 +34,6 @@ public struct WishListStore: Sendable {
         try await database.pool.read { try Reader(db: $0).list(id: id, ownerID: ownerID) }
     }
 
-    /// The list a member's share link opens.
-    public func shareLinkList(ownerID: UserID) async throws -> WishList? {
-        try await database.pool.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT wish_list.*, (SELECT COUNT(*) FROM wish_list_item WHERE list_id = wish_list.id) AS item_count
-                    FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id WHERE share_link.user_id = ?
-                    """,
-                arguments: [ownerID]
-            ).map(Self.list)
-        }
-    }
-
     /// Every want on one of the owner's lists, in `sort`'s order.
     public func items(onList list: ListID, ownerID: UserID, sort: WishlistSort) async throws -> [WishlistItem] {
         try await database.pool.read { db in

@@ -12,7 +12,7 @@ struct SettingsController {
     /// The authors a member follows, listed beside her favourite lists.
     let authors: AuthorStore
     let household: HouseholdStore
-    let shareLinks: SecretLinkStore
+    let shareLinks: ShareLinkStore
     let feedLinks: SecretLinkStore
     let passkeys: PasskeyStore
     let exports: MemberDataExport
@@ -138,14 +138,15 @@ struct SettingsController {
     /// only its hash is kept, so it cannot be shown again after a redirect.
     @Sendable func createShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let token = try await shareLinks.create(userID: user.userID, at: clock.now())
+        // Her default list's, as the wishlist's link was before lists; every list has one on its edit page.
+        guard let token = try await shareLinks.create(list: nil, ownerID: user.userID, at: clock.now()) else { throw PageError.notFound }
         let link = publicOrigin + SitePath.sharedList(token)
         return try await page(.sharing, context, shownOnce: ["new_share_link": .string(link)])
     }
 
     @Sendable func revokeShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        _ = try await shareLinks.revoke(userID: user.userID)
+        _ = try await shareLinks.revoke(list: nil, ownerID: user.userID)
         return redirect(to: SitePath.settings(.sharing, done: "share-link-revoked"))
     }
 
@@ -330,7 +331,7 @@ struct SettingsController {
         case .sharing:
             return [
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
-                "share_link": try await shareLinks.createdAt(userID: user.userID).map { ["created_at": .date($0)] } ?? .null,
+                "share_link": try await shareLinks.createdAt(list: nil, ownerID: user.userID).map { ["created_at": .date($0)] } ?? .null,
             ]
         case .email:
             let mailState = try await accountMail?.addressState(userID: user.userID)

@@ -3,18 +3,26 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// The read-only list behind a share link, for people without an account: titles, authors,
-/// covers, notes and priorities. No reservations and nothing of any other member.
+/// The read-only list behind a share link, for people without an account: one of a member's
+/// lists (issue 57), its titles, authors, covers, notes and priorities, and nothing of any other
+/// list or member. A guest may reserve a want with their name (``GuestReservations``): the page
+/// then says "Reserved" on it, naming no one, and shows the guest a cancel link once.
 struct ShareLinkController {
     static let pathPrefix = "/shared/"
 
-    let shareLinks: SecretLinkStore
-    let wishlist: WishlistStore
+    let shareLinks: ShareLinkStore
     let lists: WishListStore
+    let guests: GuestReservations
     let pages: PageRenderer
+    let addressing: ClientAddressing
+    /// Where cancel links lead (``AppConfig/Server/publicOrigin``).
+    let publicOrigin: String
 
     func addRoutes(to routes: SiteRouter) {
         routes.add(.sharedList, use: show)
+        routes.add(.reserveAsGuest, use: reserve)
+        routes.add(.guestReservation, use: showCancel)
+        routes.add(.cancelGuestReservation, use: cancel)
     }
 
     /// The token is in the address: search engines must not index the page, and links on it must
@@ -30,19 +38,134 @@ struct ShareLinkController {
         headers: privateHeaders
     )
 
+    static let notOnTheList = PageError(
+        .notFound, title: "Not on this list",
+        message: "That book isn't on this list any more. Go back to the list to see the books on it now.", headers: privateHeaders
+    )
+
+    static let unknownCancelLink = PageError(
+        .notFound, title: "Nothing to cancel",
+        message: "This reservation is no longer held: it was cancelled already, or the book has left the list.", headers: privateHeaders
+    )
+
+    /// What a page answers about the guest's form: a refusal beside a want's name field, the
+    /// reservation just made, or a sentence above the list.
+    struct Outcome {
+        var itemID: ItemID?
+        var name = ""
+        var nameError: String?
+        /// The want just reserved (``itemID``) has this cancel link.
+        var cancelLink: String?
+        var notice: String?
+        var status: HTTPResponse.Status = .ok
+        var headers: HTTPFields = [:]
+    }
+
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let owner = try await shareLinks.owner(token: context.parameters.get("token") ?? "") else { throw Self.notFound }
-        // The link opens one list; a private one shows nothing, as a revoked link does.
-        guard let list = try await lists.shareLinkList(ownerID: owner.userID), list.visibility == .household else { throw Self.notFound }
-        let items = try await lists.items(onList: list.id, ownerID: owner.userID, sort: .priority)
+        try await page(try await sharedList(context), context: context, outcome: Outcome())
+    }
+
+    @Sendable func reserve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let shared = try await sharedList(context)
+        guard let itemID = ItemID(try context.form.text("item", maxLength: 20)) else { throw Self.notOnTheList }
+        let typed = try context.form.text("name", maxLength: 4 * GuestReservations.nameMaximumLength)
+        var outcome = Outcome(itemID: itemID, name: typed)
+        switch GuestReservations.checkedName(typed) {
+        case .failure(let problem):
+            outcome.nameError = Self.message(problem)
+            outcome.status = .unprocessableContent
+        case .success(let name):
+            let address = addressing.address(of: request, context)
+            switch try await guests.reserve(itemID: itemID, onList: shared.list.id, name: name, clientAddress: address) {
+            case .reserved(let token):
+                outcome = Outcome(itemID: itemID, cancelLink: publicOrigin + SitePath.guestReservation(token))
+            case .taken:
+                outcome.notice = "Someone has just reserved that book. Choose another one, or ask the family what they would like."
+                outcome.status = .conflict
+            case .notFound:
+                throw Self.notOnTheList
+            case .throttled(let seconds):
+                let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "reservation")
+                outcome.notice = refusal.message
+                outcome.status = .tooManyRequests
+                outcome.headers = refusal.headers
+            }
+        }
+        return try await page(shared, context: context, outcome: outcome)
+    }
+
+    /// A page with one button, not an answer that cancels: mail and chat apps open links.
+    @Sendable func showCancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let held = try await guests.held(cancelToken: context.parameters.get("token") ?? "") else { throw Self.unknownCancelLink }
         return try pages.render(
-            "shared/show.html", title: "\(owner.name)’s wishlist", for: context.visitor, headers: Self.privateHeaders,
+            "shared/cancel.html", title: "Cancel your reservation", for: context.visitor, headers: Self.privateHeaders,
+            values: ["book_title": .string(held.title), "owner": .string(held.ownerName), "guest": .string(held.guestName), "noindex": true]
+        )
+    }
+
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await guests.cancel(cancelToken: context.parameters.get("token") ?? "") else { throw Self.unknownCancelLink }
+        return try pages.render(
+            "shared/cancel.html", title: "Reservation cancelled", for: context.visitor, headers: Self.privateHeaders,
+            values: ["cancelled": true, "noindex": true]
+        )
+    }
+
+    // MARK: Pages
+
+    /// The list a link opens; a private one shows nothing, as a revoked link does
+    /// (docs/decisions/share-links-per-list.md).
+    private func sharedList(_ context: AppRequestContext) async throws -> ShareLinkStore.Shared {
+        guard let shared = try await shareLinks.shared(token: context.parameters.get("token") ?? ""), shared.list.visibility == .household
+        else { throw Self.notFound }
+        return shared
+    }
+
+    private func page(_ shared: ShareLinkStore.Shared, context: AppRequestContext, outcome: Outcome) async throws -> Response {
+        let list = shared.list
+        let items = try await lists.items(onList: list.id, ownerID: list.ownerID, sort: .priority)
+        // Its owner, signed in, sees her list as before: no reservation, not even a guest's, reaches her.
+        let isOwner = context.visitor.signedIn?.userID == list.ownerID
+        let reserved = isOwner ? [] : try await guests.reservedItems(onList: list.id)
+        var headers = Self.privateHeaders
+        headers.append(contentsOf: outcome.headers)
+        return try pages.render(
+            "shared/show.html", title: list.isDefault ? "\(shared.ownerName)’s wishlist" : "\(shared.ownerName)’s \(list.name)",
+            for: context.visitor, status: outcome.status, headers: headers,
             values: [
-                "owner": .string(owner.name),
-                "items": .array(items.map { .dictionary(ItemPresenter.value($0, placements: [], link: "")) }),
+                "owner": .string(shared.ownerName),
+                "list_name": list.isDefault ? .null : .string(list.name),
+                "items": .array(items.map { item in
+                    var value = ItemPresenter.value(item, placements: [], link: "")
+                    if !isOwner { value.merge(Self.guestValues(item.id, reserved: reserved.contains(item.id), outcome: outcome)) { _, new in new } }
+                    return .dictionary(value)
+                }),
                 "count": .int(items.count),
+                "guests": .bool(!isOwner),
+                "reserved_title": .string(items.first { $0.id == outcome.itemID }?.title ?? ""),
+                "cancel_link": outcome.cancelLink.map(TemplateValue.string) ?? .null,
+                "notice": outcome.notice.map(TemplateValue.string) ?? .null,
                 "noindex": true,
             ]
         )
+    }
+
+    /// A row's guest form: open or "Reserved", and what the guest typed and was told about it.
+    private static func guestValues(_ id: ItemID, reserved: Bool, outcome: Outcome) -> [String: TemplateValue] {
+        let refused = outcome.itemID == id && outcome.nameError != nil
+        return [
+            "guest_state": .string(reserved ? "reserved" : "open"),
+            "guest_name_id": .string("guest-name-\(id)"),
+            "guest_name_value": .string(refused ? outcome.name : ""),
+            "guest_name_error": refused ? .string(outcome.nameError ?? "") : .null,
+        ]
+    }
+
+    static func message(_ problem: GuestReservations.NameProblem) -> String {
+        switch problem {
+        case .missing: "Give your name, so the family knows who is bringing it."
+        case .tooLong: "A name can be up to 60 characters. Shorten it and reserve again."
+        case .controlCharacters: "A name is one line of text."
+        }
     }
 }

@@ -3,13 +3,16 @@ import Hummingbird
 import WishlistCore
 import WishlistTemplates
 
-/// A member's lists (issue 51): make, edit and delete them, and choose the lists a want is on.
-/// The wants themselves are the wishlist's (``WishlistController``); `/wishlist?list={id}` shows
-/// one list's.
+/// A member's lists (issue 51): make, edit and delete them, choose the lists a want is on, and
+/// give each list its own share link (issue 57). The wants themselves are the wishlist's
+/// (``WishlistController``); `/wishlist?list={id}` shows one list's.
 struct WishListsController {
     let lists: WishListStore
+    let shareLinks: ShareLinkStore
     let pages: PageRenderer
     let clock: WallClock
+    /// Where share links lead (``AppConfig/Server/publicOrigin``).
+    let publicOrigin: String
     let secureCookies: Bool
 
     func addRoutes(to routes: SiteRouter) {
@@ -19,6 +22,8 @@ struct WishListsController {
         routes.add(.saveWishList, use: save)
         routes.add(.deleteWishList, use: delete)
         routes.add(.placeItem, use: place)
+        routes.add(.createListShareLink, use: createShareLink)
+        routes.add(.revokeListShareLink, use: revokeShareLink)
     }
 
     static let notFound = PageError(
@@ -29,7 +34,7 @@ struct WishListsController {
     // MARK: Handlers
 
     @Sendable func newList(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try formPage(context, list: nil, entered: WishListDraft(name: "", occasion: Occasion.none.rawValue, date: "", visibility: ListVisibility.household.rawValue))
+        try await formPage(context, list: nil, entered: WishListDraft(name: "", occasion: Occasion.none.rawValue, date: "", visibility: ListVisibility.household.rawValue))
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -37,7 +42,7 @@ struct WishListsController {
         let draft = try Self.draft(context.form)
         switch draft.checked() {
         case .failure(let problems):
-            return try formPage(context, list: nil, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
+            return try await formPage(context, list: nil, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
         case .success(let checked):
             let list = try await lists.create(checked, ownerID: user.userID, at: clock.now())
             return Flash.listMade.redirect(to: SitePath.wishList(list.id), secure: secureCookies)
@@ -46,9 +51,7 @@ struct WishListsController {
 
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
         let list = try await ownList(context)
-        return try formPage(context, list: list, entered: WishListDraft(
-            name: list.name, occasion: list.occasion.rawValue, date: list.occasionDate ?? "", visibility: list.visibility.rawValue
-        ))
+        return try await formPage(context, list: list, entered: Self.draft(of: list))
     }
 
     @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -57,7 +60,7 @@ struct WishListsController {
         let draft = try Self.draft(context.form)
         switch draft.checked() {
         case .failure(let problems):
-            return try formPage(context, list: list, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
+            return try await formPage(context, list: list, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
         case .success(let checked):
             guard try await lists.update(id: list.id, ownerID: user.userID, checked) else { throw Self.notFound }
             return Flash.listSaved.redirect(to: SitePath.wishList(list.id), secure: secureCookies)
@@ -78,6 +81,22 @@ struct WishListsController {
         case .notFound:
             throw Self.notFound
         }
+    }
+
+    /// Makes the list's new share link (its old one stops working) and shows it on the edit page
+    /// this once: only its hash is kept, so it cannot be shown again after a redirect.
+    @Sendable func createShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let list = try await ownList(context)
+        guard let token = try await shareLinks.create(list: list.id, ownerID: list.ownerID, at: clock.now()) else { throw Self.notFound }
+        return try await formPage(
+            context, list: list, entered: Self.draft(of: list), newShareLink: publicOrigin + SitePath.sharedList(token)
+        )
+    }
+
+    @Sendable func revokeShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let list = try await ownList(context)
+        _ = try await shareLinks.revoke(list: list.id, ownerID: list.ownerID)
+        return Flash.shareLinkRevoked.redirect(to: SitePath.wishListEdit(list.id), secure: secureCookies)
     }
 
     /// Puts a want on exactly the lists ticked: moving and copying in one plain form.
@@ -105,16 +124,24 @@ struct WishListsController {
 
     // MARK: Pages
 
+    /// The form; an existing list's page also shows its share link's state, or the link just made
+    /// (`newShareLink`), which only this answer shows.
     private func formPage(
-        _ context: AppRequestContext, list: WishList?, entered: WishListDraft, errors: FieldErrors = [:], status: HTTPResponse.Status = .ok
-    ) throws -> Response {
-        try pages.render(
+        _ context: AppRequestContext, list: WishList?, entered: WishListDraft, errors: FieldErrors = [:], status: HTTPResponse.Status = .ok,
+        newShareLink: String? = nil
+    ) async throws -> Response {
+        var shareLink = TemplateValue.null
+        if let list, let made = try await shareLinks.createdAt(list: list.id, ownerID: list.ownerID) {
+            shareLink = ["created_at": .date(made)]
+        }
+        return try pages.render(
             "wishlist/list-form.html", title: list.map { "Edit \($0.name)" } ?? "New list", nav: "wishlist", for: context.visitor, status: status,
             values: [
                 "list": list.map(Self.listValue) ?? .null,
                 "name_value": .string(entered.name), "occasion_value": .string(entered.occasion),
                 "date_value": .string(entered.date), "visibility_value": .string(entered.visibility),
                 "errors": TemplateValue(errors),
+                "share_link": shareLink, "new_share_link": newShareLink.map(TemplateValue.string) ?? .null,
             ]
         )
     }
@@ -123,7 +150,8 @@ struct WishListsController {
     static func listValue(_ list: WishList) -> TemplateValue {
         [
             "id": .int(Int(list.id.rawValue)), "name": .string(list.name), "path": .string(SitePath.wishList(list.id)),
-            "edit_path": .string(SitePath.wishListEdit(list.id)), "occasion": .string(occasionLabel(list)),
+            "edit_path": .string(SitePath.wishListEdit(list.id)), "share_link_path": .string(SitePath.listShareLink(list.id)),
+            "revoke_share_link_path": .string(SitePath.revokeListShareLink(list.id)), "occasion": .string(occasionLabel(list)),
             "private": .bool(list.visibility == .private), "is_default": .bool(list.isDefault), "count": .int(list.itemCount),
         ]
     }
@@ -158,6 +186,11 @@ struct WishListsController {
     }
 
     // MARK: Input
+
+    /// What the form holds for a saved list.
+    static func draft(of list: WishList) -> WishListDraft {
+        WishListDraft(name: list.name, occasion: list.occasion.rawValue, date: list.occasionDate ?? "", visibility: list.visibility.rawValue)
+    }
 
     static func draft(_ form: FormBody) throws -> WishListDraft {
         // Read generously so that the rule, not the reader, tells the person it is too long.

@@ -80,8 +80,10 @@ private let unmatchedRoute = "NotFound"
 private let secretParameter = "{token}"
 
 /// The first components of the routes that hold a secret next: share links, feeds, password-reset
-/// links, the mail's confirmation and unsubscribe links, and the setup link.
-private let secretRouteNames = [ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/", "/setup/"]
+/// links, the mail's confirmation and unsubscribe links, the setup link, and a guest's cancel link.
+private let secretRouteNames = [
+    ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/", "/setup/", "/guest-reservations/",
+]
     .map { prefix in
         let name = String(prefix.dropFirst().dropLast())
         return (name: name, lowercased: Array(name.utf8))

@@ -19,7 +19,7 @@ struct CSRFMiddleware: RouterMiddleware {
         // after, but under /api/, where no cookie authenticates anything (issue 54).
         let route = Route.matched(request.method, endpointPath: context.endpointPath)
         let rule = route?.csrf ?? (APIController.isAPI(request.uri.path) ? .bearerToken : .sessionToken)
-        if rule == .linkToken || rule == .bearerToken { return try await next(request, context) }
+        if rule == .bearerToken { return try await next(request, context) }
         let rules = route?.body ?? .form
         var request = request
         var context = context
@@ -34,6 +34,13 @@ struct CSRFMiddleware: RouterMiddleware {
             throw Self.unreadable(error)
         }
         let contentType = request.headers[.contentType] ?? ""
+        if rule == .linkToken {
+            // The link's own token, in the path, is what allows it: no session's token to match. A
+            // form (a guest's reservation, issue 57) is read for its handler; anything else (RFC 8058
+            // lets an unsubscribe come as multipart) is left alone.
+            if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") { context.form = try FormBody(parsing: body) }
+            return try await next(request, context)
+        }
         let token: String
         if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             context.form = try FormBody(parsing: body)

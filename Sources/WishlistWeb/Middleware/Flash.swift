@@ -9,7 +9,7 @@ enum Flash: Sendable, Hashable {
     case reserved(ItemID), unreserved, bought, unbought, card, cardRemoved
     case idea, ideaReserved
     case bookAdded, bookKnown
-    case listMade, listSaved, listDeleted, listDeletedWants, listsPlaced
+    case listMade, listSaved, listDeleted, listDeletedWants, listsPlaced, shareLinkRevoked
     /// A book read; `offWishlist` when saving it took it off the wishlist.
     case read(bookID: String, offWishlist: Bool), unread
     /// A book rated with one tap of its stars (issue 57).
@@ -44,6 +44,7 @@ enum Flash: Sendable, Hashable {
         case .listDeleted: "listdeleted"
         case .listDeletedWants: "listdeletedwants"
         case .listsPlaced: "listsplaced"
+        case .shareLinkRevoked: "sharelinkrevoked"
         case .unread: "unread"
         }
     }
@@ -51,7 +52,7 @@ enum Flash: Sendable, Hashable {
     /// The confirmations without an id, by their code (`FlashTests` checks no two share one).
     private static let plain: [String: Flash] = Dictionary([
         Flash.removed, .note, .received, .wishedAgain, .unreserved, .bought, .unbought, .card, .cardRemoved, .idea, .ideaReserved,
-        .bookAdded, .bookKnown, .listMade, .listSaved, .listDeleted, .listDeletedWants, .listsPlaced, .unread,
+        .bookAdded, .bookKnown, .listMade, .listSaved, .listDeleted, .listDeletedWants, .listsPlaced, .shareLinkRevoked, .unread,
         .favorited, .unfavorited,
     ].map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 

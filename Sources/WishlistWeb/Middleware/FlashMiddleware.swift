@@ -103,6 +103,8 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "Added to your favourites.")
         case .unfavorited:
             return PageFlash(kind: "success", message: "Removed from your favourites.")
+        case .shareLinkRevoked:
+            return PageFlash(kind: "success", message: "The list's share link is revoked: it no longer opens the list.")
         case .unread:
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
         }

@@ -75,6 +75,15 @@ extension Route {
     static let saveWishList = post("/wishlist/lists/{list}", .members, csrf: .sessionToken)
     static let deleteWishList = post("/wishlist/lists/{list}/delete", .members, csrf: .sessionToken)
     static let placeItem = post("/wishlist/{item}/lists", .members, csrf: .sessionToken)
+    /// Each list's own share link (issue 57); Settings → Sharing's is the default list's.
+    static let createListShareLink = post("/wishlist/lists/{list}/share-link", .members, csrf: .sessionToken)
+    static let revokeListShareLink = post("/wishlist/lists/{list}/share-link/delete", .members, csrf: .sessionToken)
+    /// A guest reserves a want of the link's list with their name: the link's token allows it, as
+    /// an unsubscribe link's does, and is all it can do (`ShareLinkController`).
+    static let reserveAsGuest = post("/shared/{token}", .anyone, csrf: .linkToken)
+    /// The guest's private cancel link, shown once: a page with one button, then the cancel.
+    static let guestReservation = get("/guest-reservations/{token}", .anyone)
+    static let cancelGuestReservation = post("/guest-reservations/{token}", .anyone, csrf: .linkToken)
 
     // The household (`HouseholdController`) and gift ideas (`IdeasController`).
     static let people = get("/people", .members)
@@ -201,6 +210,7 @@ extension Route {
         catalog, list, favoriteList, book, search, author, followAuthor,
         wishlist, addWish, wishlistExport, wishlistImport, received, wishAgain, confirmReceived, markReceived, wishlistItem, saveNote,
         confirmRemoval, removeWish, newWishList, createWishList, wishListEdit, saveWishList, deleteWishList, placeItem,
+        createListShareLink, revokeListShareLink, reserveAsGuest, guestReservation, cancelGuestReservation,
         people, person, personList, personReading, reservations, reserve, cancelReservation, markBought, unmarkBought,
         writeCard, dismissNotice, ideas, suggestIdea, reserveIdea, cancelIdeaReservation,
         newChild, createChild, childManagers, changeChildManagers, handOverChild, handOverPage, takeOver,

@@ -314,6 +314,13 @@ enum UpgradeFixtures {
                 (2, 1, 'Shortcut', 'read-write', X'b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0', '2024-03-21 09:05:00.000',
                  '2024-06-19 09:05:00.000', NULL, NULL);
             """,
+        // Alice's share link for her Birthday list alone, and Grandpa's reservation on her wishlist's link (issue 57).
+        "34-list-share-links": """
+            INSERT INTO share_link (list_id, token_hash, created_at) VALUES
+                (20, X'e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5', '2024-03-22 09:00:00.000');
+            INSERT INTO guest_reservation (id, item_id, guest_name, cancel_token_hash, reserved_at) VALUES
+                (1, 2, 'Grandpa', X'f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6', '2024-03-22 09:05:00.000');
+            """,
     ]
 }
 

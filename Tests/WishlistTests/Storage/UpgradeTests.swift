@@ -16,9 +16,11 @@ struct UpgradeTests {
     static let halfBookTables = ["wishlist_item", "received_item", "reading"]
     /// Columns migration 27 rewrites on purpose (`expectMeaning` checks them): the outbox's
     /// readable messages go, a waiting one fails, and an unconfirmed address loses its key.
+    /// Migration 34 keys a share link by its list, not its owner.
     static let rewrittenColumns: [String: Set<String>] = [
         "mail_outbox": ["message", "state", "last_reply", "finished_at"],
         "user": ["email_key"],
+        "share_link": ["user_id"],
     ]
 
     @Test func everyMigrationHasAFixture() {
@@ -168,8 +170,18 @@ struct UpgradeTests {
             #expect(placed.allSatisfy { $0["shared"] == true && $0["is_default"] == true && $0["name"] == "Wishlist" && $0["visibility"] == "household" && $0["owned"] == true })
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE NOT EXISTS (SELECT 1 FROM wish_list WHERE user_id = user.id AND is_default)") == 0)
             #expect(try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id AND wish_list.user_id = share_link.user_id AND wish_list.is_default
+                SELECT COUNT(*) FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id AND wish_list.is_default
                 """) == before["share_link"]?.count ?? 0)
+        }
+        if let links = before["share_link"], links.first?.hasColumn("user_id") == true {
+            // Migration 34: each member's link, keyed by its list now, keeps its token and opens her default list.
+            for link in links {
+                let userID: Int64 = link["user_id"]
+                let hash: Data = link["token_hash"]
+                #expect(try Int64.fetchOne(db, sql: """
+                    SELECT wish_list.user_id FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id AND wish_list.is_default WHERE token_hash = ?
+                    """, arguments: [hash]) == userID)
+            }
         }
         if before["book"]?.isEmpty == false {
             // Migration 29 read the credits of the books stored before it from their bylines.

@@ -34,7 +34,8 @@ struct RouteTableTests {
             #expect((route.method == .get) == (route.csrf == .safeMethod), "\(route)")
             if case .upload = route.body { #expect(route.method == .post && route.csrf == .sessionToken, "\(route)") }
         }
-        #expect(Route.all.filter { $0.csrf == .linkToken } == [.unsubscribe])
+        // A link's own token allows these: stop a digest; a guest's reservation on a share link, and its cancel (issue 57).
+        #expect(Route.all.filter { $0.csrf == .linkToken } == [.unsubscribe, .reserveAsGuest, .cancelGuestReservation])
         #expect(Route.all.filter { $0.csrf == .headerToken }.allSatisfy { $0.pattern.hasPrefix("/passkeys/") })
         // No cookie authenticates the API, so its writes need no CSRF token; nothing else is exempt that way.
         #expect(Route.all.filter { $0.csrf == .bearerToken }.allSatisfy { $0.access == .apiToken && $0.pattern.hasPrefix("/api/v1/") })
@@ -52,7 +53,8 @@ struct RouteTableTests {
             (SitePath.bookReading("9780000000002"), .bookReading), (SitePath.reading, .reading),
             (SitePath.author("Brené Brown"), .author),
             (SitePath.wishlist, .wishlist), (SitePath.wishList(list), .wishlist), (SitePath.wishlistItem(item), .wishlistItem),
-            (SitePath.wishListEdit(list), .wishListEdit), (SitePath.newWishList, .newWishList), (SitePath.received, .received),
+            (SitePath.wishListEdit(list), .wishListEdit), (SitePath.listShareLink(list), .createListShareLink),
+            (SitePath.revokeListShareLink(list), .revokeListShareLink), (SitePath.guestReservation("t0k"), .guestReservation), (SitePath.newWishList, .newWishList), (SitePath.received, .received),
             (SitePath.wishlistImport, .wishlistImport),
             (SitePath.people, .people), (SitePath.person("maya"), .person), (SitePath.ideas("maya"), .ideas),
             (SitePath.personList("maya", list), .personList), (SitePath.personReading("maya"), .personReading),

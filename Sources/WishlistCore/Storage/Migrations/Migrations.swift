@@ -39,6 +39,7 @@ package extension AppDatabase {
         migrator.registerMigration("31-children", migrate: Migrations.createChildren)
         migrator.registerMigration("32-first-week", migrate: Migrations.createFirstWeek)
         migrator.registerMigration("33-api-tokens", migrate: Migrations.createAPITokens)
+        migrator.registerMigration("34-list-share-links", migrate: Migrations.sharePerList)
         return migrator
     }
 }
