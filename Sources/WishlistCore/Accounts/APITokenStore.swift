@@ -112,8 +112,11 @@ public struct APITokenStore: Sendable {
         guard Self.isWellFormed(token) else { return nil }
         let fingerprint = SessionStore.fingerprint(token)
         let now = clock.now()
-        let found: Row? = try await database.pool.read { db in
-            try Row.fetchOne(
+        // The read hands back Sendable values, not a Row: with a Row the closure took GRDB's
+        // blocking `read` on the event loop, and eight clients at once held every loop waiting
+        // for a reader whose own answer needed a loop to go on.
+        let found: (caller: APICaller, lastUsed: Date?)? = try await database.pool.read { db in
+            guard let row = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT api_token.id, api_token.user_id, api_token.scope, api_token.token_hash, api_token.last_used_at, user.username
@@ -121,13 +124,13 @@ public struct APITokenStore: Sendable {
                     WHERE token_hash = ? AND user.disabled_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
                     """,
                 arguments: [fingerprint, StoredDate(now)]
-            )
+            ) else { return nil }
+            let stored: Data = row["token_hash"]
+            guard constantTimeEquals(stored, fingerprint), let scope = APIScope(rawValue: row["scope"]) else { return nil }
+            return (APICaller(userID: row["user_id"], username: row["username"], tokenID: row["id"], scope: scope), row.optionalDate("last_used_at"))
         }
-        guard let row = found else { return nil }
-        let stored: Data = row["token_hash"]
-        guard constantTimeEquals(stored, fingerprint), let scope = APIScope(rawValue: row["scope"]) else { return nil }
-        let caller = APICaller(userID: row["user_id"], username: row["username"], tokenID: row["id"], scope: scope)
-        if row.optionalDate("last_used_at").map({ now.timeIntervalSince($0) >= Self.lastUsedInterval }) ?? true {
+        guard let (caller, lastUsed) = found else { return nil }
+        if lastUsed.map({ now.timeIntervalSince($0) >= Self.lastUsedInterval }) ?? true {
             try await database.pool.write { db in
                 try db.execute(
                     sql: "UPDATE api_token SET last_used_at = ?, last_used_from = ? WHERE id = ?",
