@@ -37,6 +37,7 @@ struct ChildrenController {
         "added": "The co-manager was added; they can now manage this profile too.",
         "removed": "The manager was removed.",
         "wish-removed": "The book was removed from the wishlist.",
+        "wish-saved": "The note and priority were saved.",
     ]
 
     /// The form as typed, to show again beside its errors.
@@ -185,7 +186,12 @@ struct ChildrenController {
                 "username": .string(child.username),
                 "hand_over_path": .string(SitePath.childHandOver(child.username)),
                 "hand_over_link": handOverLink.map(TemplateValue.string) ?? .null,
-                "wants": .array(wants.map { ["id": .id($0.id), "title": .string($0.title), "author": .string($0.author)] }),
+                "wants": .array(wants.map { want in
+                    [
+                        "id": .id(want.id), "title": .string(want.title), "author": .string(want.author), "note": .string(want.note),
+                        "priorities": .array(Priority.allCases.map { ["value": .string($0.rawValue), "label": .string($0.rawValue.capitalized), "selected": .bool($0 == want.priority)] }),
+                    ]
+                }),
                 "errors": TemplateValue(errors),
             ]
         )

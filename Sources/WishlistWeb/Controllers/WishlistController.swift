@@ -139,9 +139,12 @@ struct WishlistController {
     }
 
     /// Saves the note and the priority. A form without `priority` (an older page) keeps the item's.
+    /// A want's note and priority, hers or, with `for`, a child's she manages (issue 51).
     @Sendable func saveNote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let item = try await ownItem(context, userID: user.userID)
+        let child = try await actingFor(context, user)
+        let ownerID = child?.id ?? user.userID
+        let item = try await ownItem(context, userID: ownerID)
         // Read generously so that the rule, not the reader, tells the person it is too long.
         let note = try context.form.text("note", maxLength: 4 * WishlistStore.noteMaximumLength)
         let priorityText = try context.form.text("priority", maxLength: 40)
@@ -155,9 +158,11 @@ struct WishlistController {
             errors["priority"] = "Choose high, normal or low."
         }
         guard errors.isEmpty, let priority else {
+            if child != nil { throw PageError(.unprocessableContent, title: "The note was not saved", message: errors.values.sorted().joined(separator: " ")) }
             return try await itemPage(context, item, entered: entered, errors: errors, status: .unprocessableContent)
         }
-        guard try await wishlist.update(id: item.id, userID: user.userID, note: note, priority: priority) else { throw Self.notFound }
+        guard try await wishlist.update(id: item.id, userID: ownerID, note: note, priority: priority) else { throw Self.notFound }
+        if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-saved#want-\(item.id)") }
         return Flash.note.redirect(to: SitePath.wishlistItem(item.id), secure: secureCookies)
     }
 

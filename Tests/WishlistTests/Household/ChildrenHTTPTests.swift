@@ -142,6 +142,35 @@ struct ChildrenHTTPTests {
         }
     }
 
+    /// The child's lists row of the design: her managers keep her wants' notes and priorities
+    /// from her managers page; anyone else's try is the 404 of a want that is not theirs.
+    @Test func aManagerKeepsHerWantsNoteAndPriorityAndNoOneElseCan() async throws {
+        try await Self.family { server, mum, dad, gran in
+            let book = try await Self.firstBook(server)
+            #expect(try await mum.post("/wishlist", [("book", book.id), ("for", "~bea")]).status == .seeOther)
+            let itemID = try await server.database.pool.read {
+                try Int64.fetchOne($0, sql: "SELECT wishlist_item.id FROM wishlist_item JOIN user ON user.id = user_id WHERE username = '~bea'")!
+            }
+            let note = [("note", "The one with the fox on the cover"), ("priority", "high"), ("for", "~bea")]
+            #expect(try await gran.post("/wishlist/\(itemID)", note).status == .notFound, "a giver does not keep her list")
+            #expect(try await dad.post("/wishlist/\(itemID)", note).status == .notFound, "nor a parent who is not her manager")
+            #expect(try await mum.post("/wishlist/\(itemID)", note.filter { $0.0 != "for" }).status == .notFound, "without `for` it is Mum's own want, and Mum has none")
+            let refused = try await mum.post("/wishlist/\(itemID)", [("note", ""), ("priority", "urgent"), ("for", "~bea")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.shows("Choose high, normal or low."))
+            let saved = try await mum.post("/wishlist/\(itemID)", note)
+            #expect(saved.location == "/people/~bea/managers?done=wish-saved#want-\(itemID)")
+            let stored = try await server.database.pool.read {
+                try Row.fetchOne($0, sql: "SELECT note, priority FROM wishlist_item WHERE id = ?", arguments: [itemID])!
+            }
+            #expect(stored["note"] as String == "The one with the fox on the cover" && stored["priority"] as Int == 1)
+            #expect(try await gran.get("/people/~bea").shows("The one with the fox on the cover"), "the household reads her note")
+            let managing = try await mum.get("/people/~bea/managers?done=wish-saved")
+            #expect(managing.shows("The note and priority were saved."))
+            #expect(managing.text.contains(#"<option value="high" selected>"#))
+        }
+    }
+
     /// A hand-over link Mum makes for Bea, read from the page that shows it once.
     static func handOverLink(_ mum: inout TestBrowser) async throws -> String {
         let page = try await mum.post("/people/~bea/hand-over", [])
