@@ -69,7 +69,11 @@ public struct WishlistStore: Sendable {
     /// Adds a catalog book unless it is already there (checked and inserted in one transaction),
     /// to the default list or to `list` (one of the user's, which the caller checked): a want
     /// already there is put on `list` as well.
-    public func add(_ book: CatalogBook, userID: UserID, list: ListID? = nil, at now: Date) async throws -> AddOutcome {
+    /// Adds `book` with `note` and `priority` (the book page's form has both; a list row's button
+    /// neither). A book already wished for keeps her note and priority: the form was a stale page's.
+    public func add(
+        _ book: CatalogBook, userID: UserID, list: ListID? = nil, note: String = "", priority: Priority = .normal, at now: Date
+    ) async throws -> AddOutcome {
         try await database.pool.write { db in
             if let existing = try Self.fetchOne(db, "user_id = ? AND book_id = ?", [userID, book.id]) {
                 if let list {
@@ -77,7 +81,7 @@ public struct WishlistStore: Sendable {
                 }
                 return .alreadyThere(existing)
             }
-            try Self.insert(book, userID: userID, note: "", addedAt: now, db)
+            try Self.insert(book, userID: userID, note: note, priority: priority, addedAt: now, db)
             let itemID = ItemID(db.lastInsertedRowID)
             if let list {
                 _ = try WishListStore.place(itemID: itemID, on: [list], ownerID: userID, db)
@@ -228,18 +232,18 @@ public struct WishlistStore: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
     }
 
-    private static func insert(_ book: CatalogBook, userID: UserID, note: String, addedAt: Date, _ db: Database) throws {
+    private static func insert(_ book: CatalogBook, userID: UserID, note: String, priority: Priority, addedAt: Date, _ db: Database) throws {
         try db.cachedStatement(
             sql: """
                 INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
-                    image_url, image_width, image_height, buy_links, reading_links, note, added_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    image_url, image_width, image_height, buy_links, reading_links, note, priority, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: [
                 userID, book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
-                encode(book.buyLinks), encode(book.readingLinks), note, StoredDate(addedAt),
+                encode(book.buyLinks), encode(book.readingLinks), note, priority.storedValue, StoredDate(addedAt),
             ]
         )
     }

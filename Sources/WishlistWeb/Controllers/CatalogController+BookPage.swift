@@ -150,7 +150,7 @@ extension CatalogController {
             ],
             own: slot
         )
-        let entry = BookPage(page: page, marks: try wishlistMarks(detail, own: slot), title: book.title)
+        let entry = BookPage(page: page, marks: try wishlistMarks(detail, withNote: true, own: slot), title: book.title)
         pageCaches.books.keep(entry, for: key)
         return entry
     }

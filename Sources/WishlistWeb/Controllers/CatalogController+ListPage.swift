@@ -254,12 +254,16 @@ extension CatalogController {
 
     /// A book's wishlist mark in both states, with slots for the visitor's token, the page's
     /// address and the item's id.
-    func wishlistMarks<Slot>(_ row: [String: TemplateValue], own: (String) -> Slot?) throws -> WishlistMarks<Slot> {
+    /// The add form and the "on your wishlist" mark of `row`; `withNote`, the book page's, also
+    /// opens onto a note and a priority.
+    func wishlistMarks<Slot>(_ row: [String: TemplateValue], withNote: Bool = false, own: (String) -> Slot?) throws -> WishlistMarks<Slot> {
         let id = row["id"].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
         var on = row
         on["on_wishlist"] = .bool(true)
         on["wishlist_item"] = .slot("item:" + id)
-        let shared: [String: TemplateValue] = ["csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to")]
+        let shared: [String: TemplateValue] = [
+            "csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to"), "with_note": .bool(withNote),
+        ]
         return WishlistMarks(
             add: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(row)]) { $1 }, own: own),
             on: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(on)]) { $1 }, own: own)

@@ -122,7 +122,8 @@ struct WishlistController {
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
             throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
         }
-        let added = try await wishlist.add(book, userID: ownerID, list: list, at: clock.now())
+        let (note, priority) = try Self.noteAndPriority(context)
+        let added = try await wishlist.add(book, userID: ownerID, list: list, note: note, priority: priority, at: clock.now())
         // Her page, where her managers see the book on her list, as the household does.
         if let child { return redirect(to: SitePath.person(child.username)) }
         let flash: Flash = switch added {
@@ -186,6 +187,20 @@ struct WishlistController {
         guard try await wishlist.delete(id: try Self.itemID(context), userID: child?.id ?? user.userID) != nil else { throw Self.notFound }
         if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-removed") }
         return Flash.removed.redirect(to: returnTo, secure: secureCookies)
+    }
+
+    /// The book page's optional note and priority when adding (issue 57); a list row's button
+    /// sends neither. A refusal adds nothing and says why.
+    private static func noteAndPriority(_ context: AppRequestContext) throws -> (String, Priority) {
+        let note = try context.form.text("note", maxLength: 4 * WishlistStore.noteMaximumLength)
+        guard note.count <= WishlistStore.noteMaximumLength else {
+            throw PageError(.unprocessableContent, title: "The book was not added", message: "Notes can be up to 2,000 characters; this one has \(note.count). Shorten it and add the book again.")
+        }
+        let priorityText = try context.form.text("priority", maxLength: 40)
+        guard let priority = priorityText.isEmpty ? .normal : Priority(rawValue: priorityText) else {
+            throw PageError(.unprocessableContent, title: "The book was not added", message: "Choose high, normal or low.")
+        }
+        return (note, priority)
     }
 
     /// The child a manager acts for (the form's `for`, her username), nil for the member herself;

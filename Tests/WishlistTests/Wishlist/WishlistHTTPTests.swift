@@ -107,6 +107,35 @@ struct WishlistHTTPTests {
         #expect(FlashMiddleware.parts(of: "added-3@book<x>").card == nil && FlashMiddleware.parts(of: "added-3@book<x>").code == "added-3")
     }
 
+    /// Issue 57: the book page adds with a note and a priority in one form; a list page's row
+    /// keeps its one button (docs/decisions/adding-with-a-note.md).
+    @Test func theBookPageAddsWithANoteAndAPriorityInOneForm() async throws {
+        let server = try await TestApp.build()
+        let ids = try await Self.fictionIDs(server)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("noter")
+            #expect(try await browser.get("/books/\(ids[0])").text.contains(#"<textarea id="add-note" name="note""#))
+            #expect(!(try await browser.get("/lists/hardcover-fiction")).text.contains(#"name="note""#), "a list's rows keep one button")
+            let long = String(repeating: "n", count: WishlistStore.noteMaximumLength + 1)
+            for (fields, sentence) in [([("note", long)], "Notes can be up to 2,000 characters"), ([("priority", "urgent")], "Choose high, normal or low.")] {
+                let refused = try await browser.post("/wishlist", [("book", ids[0]), ("return_to", "/books/\(ids[0])")] + fields)
+                #expect(refused.status == .unprocessableContent)
+                #expect(refused.shows(sentence))
+            }
+            #expect(try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item") } == 0, "a refusal adds nothing")
+            let added = try await browser.post("/wishlist", [
+                ("book", ids[0]), ("return_to", "/books/\(ids[0])"), ("note", "The paperback, please"), ("priority", "high"),
+            ])
+            #expect(added.status == .seeOther)
+            let oneTap = try await browser.post("/wishlist", [("book", ids[1]), ("return_to", "/lists/hardcover-fiction")])
+            #expect(oneTap.status == .seeOther)
+        }
+        let rows = try await server.database.pool.read {
+            try Row.fetchAll($0, sql: "SELECT book_id, note, priority FROM wishlist_item ORDER BY id").map { [$0["book_id"] as String, $0["note"] as String, String($0["priority"] as Int)] }
+        }
+        #expect(rows == [[ids[0], "The paperback, please", "1"], [ids[1], "", "0"]])
+    }
+
     @Test func addingAnUnknownBookIs404AndStoresNothing() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
