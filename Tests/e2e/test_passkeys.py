@@ -27,6 +27,8 @@ from support import (
 )
 
 MONTH_D_YEAR = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}"
+# A session's times carry the hour too (issue 57: "the sessions table shows no times").
+MONTH_D_YEAR_TIME = MONTH_D_YEAR + r" at \d{2}:\d{2} UTC"
 # What the pages say, word for word (SettingsController.confirmations, PasskeyRefusal.message,
 # PasskeyController.wrongPassword, passkeys.js).
 ADDED = "Your passkey was added. Next time, sign in with it instead of your password."
@@ -278,7 +280,7 @@ def test_add_a_passkey_sign_out_and_sign_in_with_it(browser: Browser, new_accoun
     assert len(after) == 1, f"sessions after signing out and in again: {after}"
     where, signed_in_on, _ = after[0]
     assert where == "Chrome on Linux this browser", where
-    assert re.fullmatch(MONTH_D_YEAR, signed_in_on), signed_in_on
+    assert re.fullmatch(MONTH_D_YEAR_TIME, signed_in_on), signed_in_on
     rows = passkey_rows(browser)
     assert len(rows) == 1, f"Settings lists {rows}"
     name, added_again, last_used = rows[0]

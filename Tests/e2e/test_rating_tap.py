@@ -36,7 +36,8 @@ def on_screen(browser: Browser, element) -> bool:
     """Whether `element` comes to be whole inside the viewport as the page opened (at its fragment,
     scrolled there smoothly where motion is allowed); nothing here scrolls it."""
     try:
-        WebDriverWait(browser.driver, 5).until(lambda _: browser.js(
+        # A smooth scroll on a loaded machine can take seconds: the bound is generous, the wait ends as soon as it is there.
+        WebDriverWait(browser.driver, 30).until(lambda _: browser.js(
             "const r = arguments[0].getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;", element))
         return True
     except TimeoutException:
