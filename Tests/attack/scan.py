@@ -613,8 +613,9 @@ def load_allowed() -> list[dict]:
 def apply_allowed(outcome: Outcome, allowed: list[dict]) -> None:
     for finding in outcome.findings:
         for entry in allowed:
+            # An entry with "where" allows the finding at those requests only (a regular expression).
             if (re.fullmatch(entry["tool"], finding.tool) and entry["category"] == finding.category
-                    and entry["info"] == finding.info):
+                    and entry["info"] == finding.info and re.fullmatch(entry.get("where", ".*"), finding.where)):
                 finding.allowed_because = entry["reason"]
                 break
 
