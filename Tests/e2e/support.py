@@ -98,6 +98,10 @@ def chromium_options(width: int, height: int) -> webdriver.ChromeOptions:
         "--disable-extensions",
         "--disable-features=Translate,OptimizationHints,MediaRouter",
         "--force-color-profile=srgb",
+        # Scrollbars that take no room, as a phone's: a classic one narrows the page by 15 px, and a
+        # capture of the whole page (which needs none) lays the text out wider for a moment, after
+        # which a page opened at a fragment is no longer where it was.
+        "--hide-scrollbars",
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -325,8 +329,8 @@ def _navigates(browser: "Browser", action, timeout: float = 10.0) -> None:
 
 def follow(browser: "Browser", element: WebElement, name: str | None = None) -> None:
     """Clicks a link or submit button, waits for the page it leads to and screenshots it."""
-    # Scroll first, without animation: the stylesheet asks for smooth scrolling, and a click made
-    # while the page still glides lands on whatever is under the pointer at that moment.
+    # Scroll first, without animation (a script's scrollIntoView may glide by default), so that the
+    # click lands on the element rather than on whatever passes under the pointer.
     browser.js("arguments[0].scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});", element)
     _navigates(browser, element.click)
     if name:
@@ -512,8 +516,8 @@ def sort_link(browser: "Browser", label: str) -> WebElement:
 
 
 def click(browser: "Browser", element: WebElement) -> None:
-    """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
-    smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
+    """Clicks a control that does not leave the page, scrolled to first without animation (a
+    click made while the page glides lands on whatever passes under it)."""
     browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
     element.click()
 

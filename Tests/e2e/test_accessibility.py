@@ -116,8 +116,8 @@ class GiftCycle:
 
 
 def click(browser: Browser, element) -> None:
-    """Clicks a control that does not leave the page, scrolled to first without the stylesheet's
-    smooth scrolling (a click made while the page glides lands on whatever passes under it)."""
+    """Clicks a control that does not leave the page, scrolled to first without animation (a
+    click made while the page glides lands on whatever passes under it)."""
     browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", element)
     element.click()
 

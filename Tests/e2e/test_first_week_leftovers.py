@@ -39,7 +39,7 @@ def test_starring_a_list_and_ive_read_it_come_back_to_their_place_at_360_and_128
         card = browser.driver.find_elements(By.CSS_SELECTOR, "li.list-card")[-1]
         name = card.get_attribute("data-list")
         button = card.find_element(By.CSS_SELECTOR, "button.favorite-toggle")
-        browser.js("arguments[0].scrollIntoView({block: 'center'});", button)
+        browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", button)
         follow(browser, button, f"list-starred-{width}px")
         flash = browser.driver.find_element(By.CSS_SELECTOR, f'li.list-card[data-list="{name}"] #flash')
         assert text_of(flash) in ("Added to your favourites.", "Removed from your favourites."), text_of(flash)
@@ -50,7 +50,7 @@ def test_starring_a_list_and_ive_read_it_come_back_to_their_place_at_360_and_128
     browser.resize(360, 800)
     browser.visit(book, "book-360px")
     submit = browser.driver.find_element(By.ID, "reading-submit")
-    browser.js("arguments[0].scrollIntoView({block: 'center'});", submit)
+    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", submit)
     follow(browser, submit, "book-read-360px")
     flash = browser.driver.find_element(By.CSS_SELECTOR, "#your-reading #flash")
     assert "Saved: you've read" in text_of(flash), text_of(flash)

@@ -153,8 +153,8 @@ def share_with_household(browser: Browser) -> None:
     household = browser.driver.find_element(By.ID, "sharing-household")
     assert household.get_attribute("name") == "sharing" and household.get_attribute("value") == "household"
     assert household.accessible_name.strip() == "Everyone on this server", household.accessible_name
-    # Scrolled to first without the stylesheet's smooth scrolling, or on a short window the click
-    # lands on whatever glides under the pointer.
+    # Scrolled to first without animation, or on a short window the click lands on whatever
+    # glides under the pointer.
     browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", household)
     household.click()
     follow(browser, browser.driver.find_element(By.ID, "sharing-submit"), "shared")

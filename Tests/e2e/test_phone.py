@@ -155,7 +155,7 @@ def test_adding_the_twelfth_book_on_a_phone_comes_back_to_it_with_the_confirmati
     assert card_and_confirmation(browser, book)[1] is not None, "the confirmation is not on the book's card"
 
     def both_shown(_) -> bool:
-        # The stylesheet scrolls smoothly: the browser glides to the fragment after the load.
+        # The page opens at its fragment; the wait covers a layout that settles after the load.
         card, message, viewport = card_and_confirmation(browser, book)
         return card[0] >= 0 and message[1] <= viewport
 

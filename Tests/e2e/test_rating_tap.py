@@ -33,21 +33,22 @@ def accessibility_problems_here(browser: Browser, name: str) -> list[str]:
 
 
 def on_screen(browser: Browser, element) -> bool:
-    """Whether `element` comes to be whole inside the viewport as the page opened (at its fragment,
-    scrolled there smoothly where motion is allowed); nothing here scrolls it."""
+    """Whether `element` is whole inside the viewport as the page opened (at its fragment); nothing
+    here scrolls it. On a failure, what the page showed instead is printed for the log."""
+    where = "const r = arguments[0].getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height, scrollY: scrollY, innerHeight: innerHeight};"
     try:
-        # A smooth scroll on a loaded machine can take seconds: the bound is generous, the wait ends as soon as it is there.
-        WebDriverWait(browser.driver, 30).until(lambda _: browser.js(
-            "const r = arguments[0].getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;", element))
+        # The page is laid out by the time the test asks; the wait covers a late layout, not an animation.
+        WebDriverWait(browser.driver, 10).until(lambda _: (lambda r: r["height"] > 0 and r["top"] >= 0 and r["bottom"] <= r["innerHeight"])(browser.js(where, element)))
         return True
     except TimeoutException:
+        print(f"off the screen: {browser.js(where, element)}")
         return False
 
 
 def tap_star(browser: Browser, scope, stars: int, shot: str) -> None:
     button = scope.find_element(By.CSS_SELECTOR, f'form.star-tap button[name="rating"][value="{stars}"]')
     assert button.rect["height"] >= 44 and button.rect["width"] >= 44, f"a star is {button.rect}, too small to tap"
-    browser.js("arguments[0].scrollIntoView({block: 'center'});", button)
+    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", button)
     follow(browser, button, shot)
 
 
