@@ -37,8 +37,9 @@ def on_screen(browser: Browser, element) -> bool:
     here scrolls it. On a failure, what the page showed instead is printed for the log."""
     where = "const r = arguments[0].getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height, scrollY: scrollY, innerHeight: innerHeight};"
     try:
-        # The page is laid out by the time the test asks; the wait covers a late layout, not an animation.
-        WebDriverWait(browser.driver, 10).until(lambda _: (lambda r: r["height"] > 0 and r["top"] >= 0 and r["bottom"] <= r["innerHeight"])(browser.js(where, element)))
+        # The page is laid out by the time the test asks; the wait covers a late layout, not an
+        # animation. A pixel's slack above: a scroll position is rounded, an element's box is not.
+        WebDriverWait(browser.driver, 10).until(lambda _: (lambda r: r["height"] > 0 and r["top"] >= -1 and r["bottom"] <= r["innerHeight"])(browser.js(where, element)))
         return True
     except TimeoutException:
         print(f"off the screen: {browser.js(where, element)}")
