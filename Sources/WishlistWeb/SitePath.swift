@@ -36,6 +36,7 @@ enum SitePath {
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
     static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
     static func wishListEdit(_ id: ListID) -> String { Route.wishListEdit.path("\(id)") }
+    static func wishListExport(_ id: ListID) -> String { Route.wishListExport.path("\(id)") }
     static func listShareLink(_ id: ListID) -> String { Route.createListShareLink.path("\(id)") }
     static func revokeListShareLink(_ id: ListID) -> String { Route.revokeListShareLink.path("\(id)") }
     static func guestReservation(_ token: String) -> String { Route.guestReservation.path(token) }
@@ -48,6 +49,10 @@ enum SitePath {
     static let newChild = Route.newChild.path()
     static func childManagers(_ username: String) -> String { Route.childManagers.path(username) }
     static func childHandOver(_ username: String) -> String { Route.handOverChild.path(username) }
+    static func childLists(_ username: String) -> String { Route.createChildList.path(username) }
+    static func childList(_ username: String, _ list: ListID) -> String { Route.saveChildList.path(username, "\(list)") }
+    static func deleteChildList(_ username: String, _ list: ListID) -> String { Route.deleteChildList.path(username, "\(list)") }
+    static func childListExport(_ username: String, _ list: ListID) -> String { Route.childListExport.path(username, "\(list)") }
     static func handOver(_ token: String) -> String { Route.handOverPage.path(token) }
     /// A member's shared list, a stable address (issue 51).
     static func personList(_ username: String, _ list: ListID) -> String { Route.personList.path(username, "\(list)") }

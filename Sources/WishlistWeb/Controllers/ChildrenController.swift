@@ -11,6 +11,8 @@ struct ChildrenController {
     let profiles: ProfileStore
     /// Her wants, which the managers page lists with their Remove buttons.
     let wishlist: WishlistStore
+    /// Her lists, which her managers make, edit and delete on the managers page.
+    let lists: WishListStore
     let pictures: PictureProcessor
     let pages: PageRenderer
     let clock: WallClock
@@ -25,6 +27,10 @@ struct ChildrenController {
         routes.add(.childManagers, use: managers)
         routes.add(.changeChildManagers, use: changeManagers)
         routes.add(.handOverChild, use: handOver)
+        routes.add(.createChildList, use: createList)
+        routes.add(.saveChildList, use: saveList)
+        routes.add(.deleteChildList, use: deleteList)
+        routes.add(.childListExport, use: exportList)
     }
 
     /// A non-manager asking for a child's managers gets the page an unknown name gets.
@@ -38,6 +44,10 @@ struct ChildrenController {
         "removed": "The manager was removed.",
         "wish-removed": "The book was removed from the wishlist.",
         "wish-saved": "The note and priority were saved.",
+        "list-made": "The list was made.",
+        "list-saved": "The list was saved.",
+        "list-deleted": "The list was deleted; its books stay on her wishlist.",
+        "list-deleted-wants": "The list was deleted, and its books that were on no other list with it.",
     ]
 
     /// The form as typed, to show again beside its errors.
@@ -172,11 +182,13 @@ struct ChildrenController {
         )
     }
 
-    private func managersPage(
+    /// Her managers page; `listForm` is a list form refused, shown again beside its errors.
+    func managersPage(
         _ context: AppRequestContext, child: ChildProfile, done: String? = nil, handOverLink: String? = nil, errors: FieldErrors = [:],
-        status: HTTPResponse.Status = .ok
+        listForm: ChildListForm? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let wants = try await wishlist.items(userID: child.id, sort: .added)
+        let lists = try await lists.lists(ownerID: child.id)
         return try pages.render(
             "people/managers.html", title: "Managing \(child.name)’s profile", nav: "people", for: context.visitor, status: status,
             values: [
@@ -193,6 +205,8 @@ struct ChildrenController {
                     ]
                 }),
                 "errors": TemplateValue(errors),
+                "lists": .array(lists.map { Self.childListValue($0, child: child, refused: listForm) }),
+                "new_list": Self.newListValue(child: child, refused: listForm),
             ]
         )
     }
