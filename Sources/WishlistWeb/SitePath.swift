@@ -33,6 +33,7 @@ enum SitePath {
     static func bookRating(_ id: String) -> String { Route.rateBook.path(id) }
     static let reading = Route.reading.path()
     static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
+    static func placeItem(_ id: ItemID) -> String { Route.placeItem.path("\(id)") }
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
     static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
     static func wishListEdit(_ id: ListID) -> String { Route.wishListEdit.path("\(id)") }

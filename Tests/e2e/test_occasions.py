@@ -206,7 +206,7 @@ def open_disclosure(browser: Browser, details: WebElement) -> None:
 def child_list(browser: Browser, name: str) -> WebElement:
     """The row of the child's list named `name` on her Manage page."""
     found = [row for row in browser.driver.find_elements(By.CSS_SELECTOR, "#child-lists > li.child-list")
-             if text_of(row.find_element(By.CSS_SELECTOR, "a")) == name]
+             if text_of(row.find_element(By.CSS_SELECTOR, ".child-list-name")) == name]
     assert len(found) == 1, [text_of(row) for row in browser.driver.find_elements(By.CSS_SELECTOR, "#child-lists > li.child-list")]
     return found[0]
 

@@ -44,6 +44,7 @@ struct ChildrenController {
         "removed": "The manager was removed.",
         "wish-removed": "The book was removed from the wishlist.",
         "wish-saved": "The note and priority were saved.",
+        "wish-placed": "The book's lists are saved.",
         "list-made": "The list was made.",
         "list-saved": "The list was saved.",
         "list-deleted": "The list was deleted; its books stay on her wishlist.",
@@ -189,6 +190,7 @@ struct ChildrenController {
     ) async throws -> Response {
         let wants = try await wishlist.items(userID: child.id, sort: .added)
         let lists = try await lists.lists(ownerID: child.id)
+        let placed = try await self.lists.listIDs(items: wants.map(\.id))
         return try pages.render(
             "people/managers.html", title: "Managing \(child.name)’s profile", nav: "people", for: context.visitor, status: status,
             values: [
@@ -202,6 +204,10 @@ struct ChildrenController {
                     [
                         "id": .id(want.id), "title": .string(want.title), "author": .string(want.author), "note": .string(want.note),
                         "priorities": .array(Priority.allCases.map { ["value": .string($0.rawValue), "label": .string($0.rawValue.capitalized), "selected": .bool($0 == want.priority)] }),
+                        "place_path": .string(SitePath.placeItem(want.id)),
+                        "lists": .array(lists.map { list in
+                            ["id": .id(list.id), "name": .string(list.name), "private": .bool(list.visibility == .private), "checked": .bool(placed[want.id]?.contains(list.id) == true)]
+                        }),
                     ]
                 }),
                 "errors": TemplateValue(errors),

@@ -14,6 +14,8 @@ struct WishListsController {
     /// Where share links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
     let secureCookies: Bool
+    /// A manager puts a child's want on her lists with the same form, naming her in `for`.
+    let children: Children
 
     func addRoutes(to routes: SiteRouter) {
         routes.add(.newWishList, use: newList)
@@ -128,17 +130,20 @@ struct WishListsController {
         return name.isEmpty ? "list-\(list.id)" : String(name.prefix(60))
     }
 
-    /// Puts a want on exactly the lists ticked: moving and copying in one plain form.
+    /// Puts a want on exactly the lists ticked: moving and copying in one plain form. With `for`,
+    /// a child's want on her lists, from her managers page (issue 51).
     @Sendable func place(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let child = try await WishlistController.actingFor(context, user, children: children)
         let itemID = try WishlistController.itemID(context)
         let chosen = try context.form.values("list", maxLength: 20, maxCount: 1000)
         let ids = try chosen.map { text in
             guard let id = ListID(text) else { throw Self.notFound }
             return id
         }
-        switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: user.userID) {
+        switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: child?.id ?? user.userID) {
         case .saved:
+            if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-placed#want-\(itemID)") }
             return Flash.listsPlaced.redirect(to: SitePath.wishlistItem(itemID), secure: secureCookies)
         case .noList:
             throw PageError(

@@ -64,6 +64,7 @@ struct ChildListsHTTPTests {
             #expect(saved.location == "/people/~bea/managers?done=list-saved#list-\(list)")
             #expect(try await mum.get("/people/~bea/managers").text.contains("0 books · Christmas · only her managers</span>"))
             #expect(try await gran.get("/people/~bea/lists/\(list)").status == .notFound, "a private list is nobody else's to see")
+            #expect(try await mum.get("/people/~bea/managers").text.contains(#"<span class="child-list-name">Christmas</span>"#), "no link to a page nobody may see")
 
             let badDate = try await mum.post("/people/~bea/lists", [("name", "Party"), ("occasion", "date"), ("date", "2027-02-30"), ("visibility", "household")])
             #expect(badDate.status == .unprocessableContent)
@@ -163,6 +164,31 @@ struct ChildListsHTTPTests {
             #expect(try await gran.post("/reservations/\(item)/card", [("message", "Love, Gran")]).status == .seeOther)
             let after = try await mum.get(path)
             #expect(Array(buffer: after.body) == Array(buffer: before.body), "nothing a giver planned is in it")
+        }
+    }
+
+    /// Her managers move and copy her wants between her lists with the book page's form, naming
+    /// her in `for`; anyone else, or a list that is not hers, gets the 404 of a want not theirs.
+    @Test func aManagerPutsHerWantOnHerListsAndNoOneElseCan() async throws {
+        try await ChildrenHTTPTests.family { server, mum, dad, gran in
+            let birthday = try await Self.makeList(&mum)
+            let first = try await Self.bea(server).firstList
+            let item = try await Self.wantOnly(on: first, &mum, server)
+            let both = [("list", "\(first)"), ("list", "\(birthday)"), ("for", "~bea")]
+            #expect(try await gran.post("/wishlist/\(item)/lists", both).status == .notFound)
+            #expect(try await dad.post("/wishlist/\(item)/lists", both).status == .notFound)
+            #expect(try await mum.post("/wishlist/\(item)/lists", both.filter { $0.0 != "for" }).status == .notFound, "without `for` it would be Mum's own want")
+            let mumsList = try await server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT wish_list.id FROM wish_list JOIN user ON user.id = user_id WHERE username = 'mum'")! }
+            #expect(try await mum.post("/wishlist/\(item)/lists", [("list", "\(mumsList)"), ("for", "~bea")]).status == .notFound, "Mum's own list is not Bea's")
+            #expect(try await Self.listsOf(item, server) == [first])
+            let placed = try await mum.post("/wishlist/\(item)/lists", both)
+            #expect(placed.location == "/people/~bea/managers?done=wish-placed#want-\(item)")
+            #expect(try await Self.listsOf(item, server) == [first, birthday])
+            let managing = try await mum.get("/people/~bea/managers?done=wish-placed")
+            #expect(managing.shows("The book's lists are saved."))
+            #expect(managing.text.contains(#"id="want-\#(item)-list-\#(birthday)" name="list" value="\#(birthday)" checked>"#))
+            #expect(try await mum.post("/wishlist/\(item)/lists", [("list", "\(birthday)"), ("for", "~bea")]).status == .seeOther)
+            #expect(try await Self.listsOf(item, server) == [birthday], "moved off her first list")
         }
     }
 }
