@@ -42,7 +42,7 @@ extension ServerParts {
         ).addRoutes(to: routes)
         ChildrenController(
             children: Children(database: database, clock: clock), profiles: ProfileStore(database: database), wishlist: stores.wishlist,
-            lists: stores.lists, pictures: pictures, pages: pages,
+            lists: stores.lists, shareLinks: stores.shareLinks, pictures: pictures, pages: pages,
             clock: clock, logger: logger, publicOrigin: config.server.publicOrigin
         ).addRoutes(to: routes)
         HouseholdController(

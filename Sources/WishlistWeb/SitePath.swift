@@ -54,6 +54,8 @@ enum SitePath {
     static func childList(_ username: String, _ list: ListID) -> String { Route.saveChildList.path(username, "\(list)") }
     static func deleteChildList(_ username: String, _ list: ListID) -> String { Route.deleteChildList.path(username, "\(list)") }
     static func childListExport(_ username: String, _ list: ListID) -> String { Route.childListExport.path(username, "\(list)") }
+    static func childListShareLink(_ username: String, _ list: ListID) -> String { Route.createChildListShareLink.path(username, "\(list)") }
+    static func revokeChildListShareLink(_ username: String, _ list: ListID) -> String { Route.revokeChildListShareLink.path(username, "\(list)") }
     static func handOver(_ token: String) -> String { Route.handOverPage.path(token) }
     /// A member's shared list, a stable address (issue 51).
     static func personList(_ username: String, _ list: ListID) -> String { Route.personList.path(username, "\(list)") }

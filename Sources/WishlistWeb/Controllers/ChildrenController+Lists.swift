@@ -71,6 +71,23 @@ extension ChildrenController {
         return WishListsController.csvDownload(list, items: try await lists.items(onList: list.id, ownerID: child.id, sort: .added))
     }
 
+    /// A new share link for one of her lists (its old one stops working), shown on her managers
+    /// page this once, as a member's own list's is: only its hash is kept.
+    @Sendable func createShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let child = try await managedChild(context)
+        let listID = try Self.childListID(context)
+        guard let token = try await shareLinks.create(list: listID, ownerID: child.id, at: clock.now()) else { throw Self.listGone }
+        return try await managersPage(context, child: child, newShareLink: (listID, publicOrigin + SitePath.sharedList(token)))
+    }
+
+    @Sendable func revokeShareLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let child = try await managedChild(context)
+        let listID = try Self.childListID(context)
+        guard try await lists.list(id: listID, ownerID: child.id) != nil else { throw Self.listGone }
+        _ = try await shareLinks.revoke(list: listID, ownerID: child.id)
+        return redirect(to: SitePath.childManagers(child.username) + "?done=link-revoked#list-\(listID)")
+    }
+
     // MARK: Helpers
 
     private func managedChild(_ context: AppRequestContext) async throws -> ChildProfile {
@@ -90,7 +107,7 @@ extension ChildrenController {
 
     /// One of her lists on the managers page, with its edit form holding the list's fields, or
     /// what was typed when that form was refused.
-    static func childListValue(_ list: WishList, child: ChildProfile, refused: ChildListForm?) -> TemplateValue {
+    static func childListValue(_ list: WishList, child: ChildProfile, refused: ChildListForm?, linkedSince: Date?, newLink: String?) -> TemplateValue {
         let isRefused = refused.map { $0.listID == list.id } ?? false
         var value = WishListsController.listFields(list)
         value["form"] = formValue(isRefused ? refused!.draft : WishListsController.draft(of: list))
@@ -100,6 +117,10 @@ extension ChildrenController {
         value["delete_path"] = .string(SitePath.deleteChildList(child.username, list.id))
         value["export_path"] = .string(SitePath.childListExport(child.username, list.id))
         value["person_path"] = .string(SitePath.personList(child.username, list.id))
+        value["share_link_path"] = .string(SitePath.childListShareLink(child.username, list.id))
+        value["revoke_share_link_path"] = .string(SitePath.revokeChildListShareLink(child.username, list.id))
+        value["share_link"] = linkedSince.map { ["created_at": .date($0)] } ?? .null
+        value["new_share_link"] = newLink.map(TemplateValue.string) ?? .null
         return .dictionary(value)
     }
 

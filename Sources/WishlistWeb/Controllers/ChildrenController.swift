@@ -13,6 +13,8 @@ struct ChildrenController {
     let wishlist: WishlistStore
     /// Her lists, which her managers make, edit and delete on the managers page.
     let lists: WishListStore
+    /// Her lists' share links, which her managers make and revoke for guests without an account.
+    let shareLinks: ShareLinkStore
     let pictures: PictureProcessor
     let pages: PageRenderer
     let clock: WallClock
@@ -31,6 +33,8 @@ struct ChildrenController {
         routes.add(.saveChildList, use: saveList)
         routes.add(.deleteChildList, use: deleteList)
         routes.add(.childListExport, use: exportList)
+        routes.add(.createChildListShareLink, use: createShareLink)
+        routes.add(.revokeChildListShareLink, use: revokeShareLink)
     }
 
     /// A non-manager asking for a child's managers gets the page an unknown name gets.
@@ -49,6 +53,7 @@ struct ChildrenController {
         "list-saved": "The list was saved.",
         "list-deleted": "The list was deleted; its books stay on her wishlist.",
         "list-deleted-wants": "The list was deleted, and its books that were on no other list with it.",
+        "link-revoked": "The list's share link was revoked: it no longer works.",
     ]
 
     /// The form as typed, to show again beside its errors.
@@ -186,10 +191,14 @@ struct ChildrenController {
     /// Her managers page; `listForm` is a list form refused, shown again beside its errors.
     func managersPage(
         _ context: AppRequestContext, child: ChildProfile, done: String? = nil, handOverLink: String? = nil, errors: FieldErrors = [:],
-        listForm: ChildListForm? = nil, status: HTTPResponse.Status = .ok
+        listForm: ChildListForm? = nil, newShareLink: (list: ListID, url: String)? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let wants = try await wishlist.items(userID: child.id, sort: .added)
         let lists = try await lists.lists(ownerID: child.id)
+        var linked: [ListID: Date] = [:]
+        for list in lists {
+            linked[list.id] = try await shareLinks.createdAt(list: list.id, ownerID: child.id)
+        }
         let placed = try await self.lists.listIDs(items: wants.map(\.id))
         return try pages.render(
             "people/managers.html", title: "Managing \(child.name)’s profile", nav: "people", for: context.visitor, status: status,
@@ -211,7 +220,9 @@ struct ChildrenController {
                     ]
                 }),
                 "errors": TemplateValue(errors),
-                "lists": .array(lists.map { Self.childListValue($0, child: child, refused: listForm) }),
+                "lists": .array(lists.map { list in
+                    Self.childListValue(list, child: child, refused: listForm, linkedSince: linked[list.id], newLink: newShareLink?.list == list.id ? newShareLink?.url : nil)
+                }),
                 "new_list": Self.newListValue(child: child, refused: listForm),
             ]
         )

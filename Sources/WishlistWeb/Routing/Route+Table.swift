@@ -207,6 +207,8 @@ extension Route {
     static let deleteChildList = post("/people/{username}/lists/{list}/delete", .members, csrf: .sessionToken)
     static let childListExport = get("/people/{username}/lists/{list}/export.csv", .members)
     static let wishListExport = get("/wishlist/lists/{list}/export.csv", .members)
+    static let createChildListShareLink = post("/people/{username}/lists/{list}/share-link", .members, csrf: .sessionToken)
+    static let revokeChildListShareLink = post("/people/{username}/lists/{list}/share-link/delete", .members, csrf: .sessionToken)
 
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
@@ -233,6 +235,6 @@ extension Route {
         rateBook,
         apiCatalogSearch, apiReadings, apiAddReading, apiEditReading, apiForgetReading,
         apiCreateList, apiEditList, apiDeleteList, apiPlaceWant,
-        createChildList, saveChildList, deleteChildList, childListExport, wishListExport,
+        createChildList, saveChildList, deleteChildList, childListExport, wishListExport, createChildListShareLink, revokeChildListShareLink,
     ]
 }

@@ -191,4 +191,30 @@ struct ChildListsHTTPTests {
             #expect(try await Self.listsOf(item, server) == [birthday], "moved off her first list")
         }
     }
+
+    /// Her managers give one of her lists a share link, as a member does hers, for a grandparent
+    /// without an account: shown once, replaced or revoked on its own; nobody else can.
+    @Test func aManagerMakesAndRevokesHerListsShareLinkAndNoOneElseCan() async throws {
+        try await ChildrenHTTPTests.family { server, mum, _, gran in
+            let list = try await Self.makeList(&mum)
+            _ = try await Self.wantOnly(on: list, &mum, server)
+            let book = try await ChildrenHTTPTests.firstBook(server)
+            #expect(try await gran.post("/people/~bea/lists/\(list)/share-link", []).status == .notFound)
+            #expect(try await mum.post("/people/~bea/lists/999/share-link", []).shows(ChildrenController.listGone.message))
+            let made = try await mum.post("/people/~bea/lists/\(list)/share-link", [])
+            #expect(made.status == .ok && made.shows("Copy it now: it is shown only this once."))
+            let path = String(try #require(made.text.firstMatch(of: /id="share-link-url-\d+" type="text" readonly value="http:\/\/[^\/"]+(\/shared\/[A-Za-z0-9_-]{43})"/)?.1))
+            var guest = TestBrowser(client: mum.client)
+            let page = try await guest.get(path)
+            #expect(page.status == .ok && page.shows(book.title))
+            let managing = try await mum.get("/people/~bea/managers")
+            #expect(managing.shows("Its link has worked since") && !managing.text.contains(path), "shown once, then only its date")
+
+            #expect(try await gran.post("/people/~bea/lists/\(list)/share-link/delete", []).status == .notFound)
+            #expect(try await guest.get(path).status == .ok)
+            let revoked = try await mum.post("/people/~bea/lists/\(list)/share-link/delete", [])
+            #expect(revoked.location == "/people/~bea/managers?done=link-revoked#list-\(list)")
+            #expect(try await guest.get(path).status == .notFound)
+        }
+    }
 }
