@@ -38,11 +38,11 @@ extension ServerParts {
         ).addRoutes(to: routes, loaders: pageLoaders)
         WishListsController(
             lists: stores.lists, shareLinks: stores.shareLinks, pages: pages, clock: clock, publicOrigin: config.server.publicOrigin,
-            secureCookies: secureCookies
+            secureCookies: secureCookies, children: Children(database: database, clock: clock)
         ).addRoutes(to: routes)
         ChildrenController(
             children: Children(database: database, clock: clock), profiles: ProfileStore(database: database), wishlist: stores.wishlist,
-            pictures: pictures, pages: pages,
+            lists: stores.lists, shareLinks: stores.shareLinks, pictures: pictures, pages: pages,
             clock: clock, logger: logger, publicOrigin: config.server.publicOrigin
         ).addRoutes(to: routes)
         HouseholdController(

@@ -33,9 +33,11 @@ enum SitePath {
     static func bookRating(_ id: String) -> String { Route.rateBook.path(id) }
     static let reading = Route.reading.path()
     static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
+    static func placeItem(_ id: ItemID) -> String { Route.placeItem.path("\(id)") }
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
     static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
     static func wishListEdit(_ id: ListID) -> String { Route.wishListEdit.path("\(id)") }
+    static func wishListExport(_ id: ListID) -> String { Route.wishListExport.path("\(id)") }
     static func listShareLink(_ id: ListID) -> String { Route.createListShareLink.path("\(id)") }
     static func revokeListShareLink(_ id: ListID) -> String { Route.revokeListShareLink.path("\(id)") }
     static func guestReservation(_ token: String) -> String { Route.guestReservation.path(token) }
@@ -48,6 +50,12 @@ enum SitePath {
     static let newChild = Route.newChild.path()
     static func childManagers(_ username: String) -> String { Route.childManagers.path(username) }
     static func childHandOver(_ username: String) -> String { Route.handOverChild.path(username) }
+    static func childLists(_ username: String) -> String { Route.createChildList.path(username) }
+    static func childList(_ username: String, _ list: ListID) -> String { Route.saveChildList.path(username, "\(list)") }
+    static func deleteChildList(_ username: String, _ list: ListID) -> String { Route.deleteChildList.path(username, "\(list)") }
+    static func childListExport(_ username: String, _ list: ListID) -> String { Route.childListExport.path(username, "\(list)") }
+    static func childListShareLink(_ username: String, _ list: ListID) -> String { Route.createChildListShareLink.path(username, "\(list)") }
+    static func revokeChildListShareLink(_ username: String, _ list: ListID) -> String { Route.revokeChildListShareLink.path(username, "\(list)") }
     static func handOver(_ token: String) -> String { Route.handOverPage.path(token) }
     /// A member's shared list, a stable address (issue 51).
     static func personList(_ username: String, _ list: ListID) -> String { Route.personList.path(username, "\(list)") }

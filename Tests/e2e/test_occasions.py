@@ -7,7 +7,7 @@ sees it reserved on every list; Mum's pages do not change by a byte. The calenda
 gets in Settings is parsed with Python's `icalendar`, a birthday on 29 February included.
 Then Mum makes a profile for her daughter Bea with Dad as co-manager and puts a book on Bea's list
 from its page; Grandma reserves it from Bea's page as from any member's, and Dad, who manages Bea,
-sees that reservation.
+sees that reservation; on his phone Dad makes, renames and deletes a list of Bea's on her Manage page.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from datetime import date, datetime
 from dateutil.rrule import rrulestr
 from icalendar import Calendar
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from support import Browser, fill, follow, heading, http_get, sign_up, text_of, unique_username
 from test_household import (
@@ -165,6 +166,49 @@ def test_a_family_keeps_a_childs_list_and_dad_sees_grandmas_reservation(browser:
             assert reservation_state(row_by_id(dad_browser, "member-items", item)) == f"Reserved by {grandma}"
             dad_browser.visit(f"/people/{child}/managers", f"dad-manages-bea-{width}px")
             assert dad_browser.horizontal_overflow() <= 0, f"a child's Manage page scrolls sideways at {width} px"
+
+        # On his phone Dad keeps Bea's lists from her Manage page: a Birthday list made, renamed, deleted.
+        dad_browser.resize(360, 800)
+        dad_browser.visit(f"/people/{child}/managers", "dad-keeps-beas-lists-360px")
+        open_disclosure(dad_browser, dad_browser.driver.find_element(By.ID, "new-list"))
+        fill(dad_browser, "new-list-name", "Birthday")
+        dad_browser.driver.find_element(By.ID, "new-list-occasion-birthday").click()
+        follow(dad_browser, dad_browser.driver.find_element(By.ID, "new-list-submit"), "beas-list-made-360px")
+        assert flash_text(dad_browser) == "The list was made.", flash_text(dad_browser)
+        assert_well_made(dad_browser, "a child's Manage page with her lists")
+        made = child_list(dad_browser, "Birthday")
+        list_id = made.get_attribute("data-list")
+        assert "Birthday" in text_of(made), text_of(made)
+        open_disclosure(dad_browser, made.find_element(By.CSS_SELECTOR, "details.list-edit"))
+        fill(dad_browser, f"list-{list_id}-name", "Bea’s birthday")
+        follow(dad_browser, made.find_element(By.CSS_SELECTOR, f'form[action="/people/{child}/lists/{list_id}"] button[type="submit"]'), "beas-list-renamed-360px")
+        assert flash_text(dad_browser) == "The list was saved.", flash_text(dad_browser)
+        renamed = child_list(dad_browser, "Bea’s birthday")
+        open_disclosure(dad_browser, renamed.find_element(By.CSS_SELECTOR, "details.list-edit"))
+        dad_browser.screenshot("beas-list-edit-open-360px")
+        assert dad_browser.horizontal_overflow() <= 0, "a child's list form scrolls sideways at 360 px"
+        follow(dad_browser, renamed.find_element(By.CSS_SELECTOR, "button.button-danger"), "beas-list-deleted-360px")
+        assert flash_text(dad_browser) == "The list was deleted; its books stay on her wishlist.", flash_text(dad_browser)
+        assert not dad_browser.driver.find_elements(By.CSS_SELECTOR, f'#child-lists li[data-list="{list_id}"]')
+        dad_browser.visit(f"/people/{child}", "beas-page-after-her-list-went")
+        assert row_by_id(dad_browser, "member-items", item), "her book stays on her wishlist"
+
+
+def open_disclosure(browser: Browser, details: WebElement) -> None:
+    """Opens a closed details disclosure by its summary, as a reader would."""
+    if details.get_attribute("open") is None:
+        summary = details.find_element(By.TAG_NAME, "summary")
+        browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", summary)
+        summary.click()
+    WebDriverWait(browser.driver, 10).until(lambda _: details.get_attribute("open") is not None)
+
+
+def child_list(browser: Browser, name: str) -> WebElement:
+    """The row of the child's list named `name` on her Manage page."""
+    found = [row for row in browser.driver.find_elements(By.CSS_SELECTOR, "#child-lists > li.child-list")
+             if text_of(row.find_element(By.CSS_SELECTOR, ".child-list-name")) == name]
+    assert len(found) == 1, [text_of(row) for row in browser.driver.find_elements(By.CSS_SELECTOR, "#child-lists > li.child-list")]
+    return found[0]
 
 
 def test_the_calendar_link_reads_in_a_real_parser_with_the_twenty_ninth_of_february(browser: Browser, server: str) -> None:

@@ -52,6 +52,11 @@ public struct WishListStore: Sendable {
         try await database.pool.read { try Reader(db: $0).listIDs(items: [itemID])[itemID] ?? [] }
     }
 
+    /// The lists each of these wants is on.
+    public func listIDs(items: [ItemID]) async throws -> [ItemID: [ListID]] {
+        try await database.pool.read { try Reader(db: $0).listIDs(items: items) }
+    }
+
     /// The owner's new list, placed after her others.
     public func create(_ list: WishListDraft.Checked, ownerID: UserID, at now: Date) async throws -> WishList {
         try await database.pool.write { db in

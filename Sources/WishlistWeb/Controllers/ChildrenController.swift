@@ -11,6 +11,10 @@ struct ChildrenController {
     let profiles: ProfileStore
     /// Her wants, which the managers page lists with their Remove buttons.
     let wishlist: WishlistStore
+    /// Her lists, which her managers make, edit and delete on the managers page.
+    let lists: WishListStore
+    /// Her lists' share links, which her managers make and revoke for guests without an account.
+    let shareLinks: ShareLinkStore
     let pictures: PictureProcessor
     let pages: PageRenderer
     let clock: WallClock
@@ -25,6 +29,12 @@ struct ChildrenController {
         routes.add(.childManagers, use: managers)
         routes.add(.changeChildManagers, use: changeManagers)
         routes.add(.handOverChild, use: handOver)
+        routes.add(.createChildList, use: createList)
+        routes.add(.saveChildList, use: saveList)
+        routes.add(.deleteChildList, use: deleteList)
+        routes.add(.childListExport, use: exportList)
+        routes.add(.createChildListShareLink, use: createShareLink)
+        routes.add(.revokeChildListShareLink, use: revokeShareLink)
     }
 
     /// A non-manager asking for a child's managers gets the page an unknown name gets.
@@ -38,6 +48,12 @@ struct ChildrenController {
         "removed": "The manager was removed.",
         "wish-removed": "The book was removed from the wishlist.",
         "wish-saved": "The note and priority were saved.",
+        "wish-placed": "The book's lists are saved.",
+        "list-made": "The list was made.",
+        "list-saved": "The list was saved.",
+        "list-deleted": "The list was deleted; its books stay on her wishlist.",
+        "list-deleted-wants": "The list was deleted, and its books that were on no other list with it.",
+        "link-revoked": "The list's share link was revoked: it no longer works.",
     ]
 
     /// The form as typed, to show again beside its errors.
@@ -172,11 +188,18 @@ struct ChildrenController {
         )
     }
 
-    private func managersPage(
+    /// Her managers page; `listForm` is a list form refused, shown again beside its errors.
+    func managersPage(
         _ context: AppRequestContext, child: ChildProfile, done: String? = nil, handOverLink: String? = nil, errors: FieldErrors = [:],
-        status: HTTPResponse.Status = .ok
+        listForm: ChildListForm? = nil, newShareLink: (list: ListID, url: String)? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let wants = try await wishlist.items(userID: child.id, sort: .added)
+        let lists = try await lists.lists(ownerID: child.id)
+        var linked: [ListID: Date] = [:]
+        for list in lists {
+            linked[list.id] = try await shareLinks.createdAt(list: list.id, ownerID: child.id)
+        }
+        let placed = try await self.lists.listIDs(items: wants.map(\.id))
         return try pages.render(
             "people/managers.html", title: "Managing \(child.name)’s profile", nav: "people", for: context.visitor, status: status,
             values: [
@@ -190,9 +213,17 @@ struct ChildrenController {
                     [
                         "id": .id(want.id), "title": .string(want.title), "author": .string(want.author), "note": .string(want.note),
                         "priorities": .array(Priority.allCases.map { ["value": .string($0.rawValue), "label": .string($0.rawValue.capitalized), "selected": .bool($0 == want.priority)] }),
+                        "place_path": .string(SitePath.placeItem(want.id)),
+                        "lists": .array(lists.map { list in
+                            ["id": .id(list.id), "name": .string(list.name), "private": .bool(list.visibility == .private), "checked": .bool(placed[want.id]?.contains(list.id) == true)]
+                        }),
                     ]
                 }),
                 "errors": TemplateValue(errors),
+                "lists": .array(lists.map { list in
+                    Self.childListValue(list, child: child, refused: listForm, linkedSince: linked[list.id], newLink: newShareLink?.list == list.id ? newShareLink?.url : nil)
+                }),
+                "new_list": Self.newListValue(child: child, refused: listForm),
             ]
         )
     }

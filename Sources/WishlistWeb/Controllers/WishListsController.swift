@@ -14,6 +14,8 @@ struct WishListsController {
     /// Where share links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
     let secureCookies: Bool
+    /// A manager puts a child's want on her lists with the same form, naming her in `for`.
+    let children: Children
 
     func addRoutes(to routes: SiteRouter) {
         routes.add(.newWishList, use: newList)
@@ -24,6 +26,7 @@ struct WishListsController {
         routes.add(.placeItem, use: place)
         routes.add(.createListShareLink, use: createShareLink)
         routes.add(.revokeListShareLink, use: revokeShareLink)
+        routes.add(.wishListExport, use: export)
     }
 
     static let notFound = PageError(
@@ -99,17 +102,48 @@ struct WishListsController {
         return Flash.shareLinkRevoked.redirect(to: SitePath.wishListEdit(list.id), secure: secureCookies)
     }
 
-    /// Puts a want on exactly the lists ticked: moving and copying in one plain form.
+    /// One of her lists as the Goodreads CSV of `/wishlist.csv` (its wants on the to-read shelf,
+    /// newest first), private ones included: only its owner reaches it.
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let list = try await ownList(context)
+        return Self.csvDownload(list, items: try await lists.items(onList: list.id, ownerID: list.ownerID, sort: .added))
+    }
+
+    /// A list's wants as a Goodreads CSV download, named after the list. Nothing a giver planned
+    /// is in it: the rows are the wants' own books and notes.
+    static func csvDownload(_ list: WishList, items: [WishlistItem]) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(fileName(list)).csv\"",
+                .cacheControl: "no-store",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: GoodreadsCSV.export(wishes: items, readings: [])))
+        )
+    }
+
+    /// The list's name in plain ASCII for a file name ("Zoë’s birthday" is `zoes-birthday`), or `list-12`.
+    static func fileName(_ list: WishList) -> String {
+        let folded = list.name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+            .replacingOccurrences(of: "’", with: "").replacingOccurrences(of: "'", with: "")
+        let name = folded.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.joined(separator: "-")
+        return name.isEmpty ? "list-\(list.id)" : String(name.prefix(60))
+    }
+
+    /// Puts a want on exactly the lists ticked: moving and copying in one plain form. With `for`,
+    /// a child's want on her lists, from her managers page (issue 51).
     @Sendable func place(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
+        let child = try await WishlistController.actingFor(context, user, children: children)
         let itemID = try WishlistController.itemID(context)
         let chosen = try context.form.values("list", maxLength: 20, maxCount: 1000)
         let ids = try chosen.map { text in
             guard let id = ListID(text) else { throw Self.notFound }
             return id
         }
-        switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: user.userID) {
+        switch try await lists.place(itemID: itemID, on: Set(ids), ownerID: child?.id ?? user.userID) {
         case .saved:
+            if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-placed#want-\(itemID)") }
             return Flash.listsPlaced.redirect(to: SitePath.wishlistItem(itemID), secure: secureCookies)
         case .noList:
             throw PageError(
@@ -148,11 +182,16 @@ struct WishListsController {
 
     /// A list as the pages show it.
     static func listValue(_ list: WishList) -> TemplateValue {
+        .dictionary(listFields(list))
+    }
+
+    static func listFields(_ list: WishList) -> [String: TemplateValue] {
         [
             "id": .int(Int(list.id.rawValue)), "name": .string(list.name), "path": .string(SitePath.wishList(list.id)),
             "edit_path": .string(SitePath.wishListEdit(list.id)), "share_link_path": .string(SitePath.listShareLink(list.id)),
             "revoke_share_link_path": .string(SitePath.revokeListShareLink(list.id)), "occasion": .string(occasionLabel(list)),
             "private": .bool(list.visibility == .private), "is_default": .bool(list.isDefault), "count": .int(list.itemCount),
+            "export_path": .string(SitePath.wishListExport(list.id)),
         ]
     }
 

@@ -109,7 +109,7 @@ struct WishlistController {
     /// book's card shows (a page without that card shows it at the top).
     @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let child = try await actingFor(context, user)
+        let child = try await Self.actingFor(context, user, children: children)
         let ownerID = child?.id ?? user.userID
         let bookID = try context.form.text("book", maxLength: 40)
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.wishlist)
@@ -143,7 +143,7 @@ struct WishlistController {
     /// A want's note and priority, hers or, with `for`, a child's she manages (issue 51).
     @Sendable func saveNote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let child = try await actingFor(context, user)
+        let child = try await Self.actingFor(context, user, children: children)
         let ownerID = child?.id ?? user.userID
         let item = try await ownItem(context, userID: ownerID)
         // Read generously so that the rule, not the reader, tells the person it is too long.
@@ -182,7 +182,7 @@ struct WishlistController {
     /// Removes the item and goes back to the page of the wishlist the button was on.
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
-        let child = try await actingFor(context, user)
+        let child = try await Self.actingFor(context, user, children: children)
         let returnTo = Self.wishlistPage(try context.form.text("return_to", maxLength: 200))
         guard try await wishlist.delete(id: try Self.itemID(context), userID: child?.id ?? user.userID) != nil else { throw Self.notFound }
         if let child { return redirect(to: SitePath.childManagers(child.username) + "?done=wish-removed") }
@@ -205,7 +205,7 @@ struct WishlistController {
 
     /// The child a manager acts for (the form's `for`, her username), nil for the member herself;
     /// a name she does not manage is the 404 a child's managers page gives.
-    private func actingFor(_ context: AppRequestContext, _ user: Visitor.SignedIn) async throws -> ChildProfile? {
+    static func actingFor(_ context: AppRequestContext, _ user: Visitor.SignedIn, children: Children) async throws -> ChildProfile? {
         let username = try context.form.text("for", maxLength: 40)
         if username.isEmpty { return nil }
         guard let child = try await children.managed(username: username, by: user.userID) else { throw ChildrenController.notManaged }

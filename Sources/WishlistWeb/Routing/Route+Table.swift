@@ -201,6 +201,15 @@ extension Route {
     // A family's first week, part 2 (issue 57): a rating is one tap (`ReadingController`).
     static let rateBook = post("/books/{id}/rating", .members, csrf: .sessionToken)
 
+    // A child's lists, kept by her managers from her Manage page, and one list as a Goodreads CSV (issue 51).
+    static let createChildList = post("/people/{username}/lists", .members, csrf: .sessionToken)
+    static let saveChildList = post("/people/{username}/lists/{list}", .members, csrf: .sessionToken)
+    static let deleteChildList = post("/people/{username}/lists/{list}/delete", .members, csrf: .sessionToken)
+    static let childListExport = get("/people/{username}/lists/{list}/export.csv", .members)
+    static let wishListExport = get("/wishlist/lists/{list}/export.csv", .members)
+    static let createChildListShareLink = post("/people/{username}/lists/{list}/share-link", .members, csrf: .sessionToken)
+    static let revokeChildListShareLink = post("/people/{username}/lists/{list}/share-link/delete", .members, csrf: .sessionToken)
+
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
         signInPage, signIn, signUpPage, signUp, signOut, setupPage, setUp, welcome, saveWelcome, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
@@ -226,5 +235,6 @@ extension Route {
         rateBook,
         apiCatalogSearch, apiReadings, apiAddReading, apiEditReading, apiForgetReading,
         apiCreateList, apiEditList, apiDeleteList, apiPlaceWant,
+        createChildList, saveChildList, deleteChildList, childListExport, wishListExport, createChildListShareLink, revokeChildListShareLink,
     ]
 }

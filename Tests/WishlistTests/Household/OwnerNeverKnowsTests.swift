@@ -54,6 +54,7 @@ struct OwnerNeverKnowsTests {
             "/settings/lists", "/settings/sharing", "/settings/password", "/settings/sign-in", "/settings/data",
             // Her lists (issue 51): the book is on her default list and on list 4, her birthday list.
             "/wishlist?list=1", "/wishlist?list=4", "/wishlist?list=4&sort=priority", "/wishlist/lists/new", "/wishlist/lists/1", "/wishlist/lists/4",
+            "/wishlist/lists/1/export.csv", "/wishlist/lists/4/export.csv",
         ]
         for path in pages {
             answers["GET " + path] = Answer(try await maya.get(path))
@@ -255,8 +256,9 @@ struct OwnerNeverKnowsTests {
             var bea = TestBrowser(client: browser.client)
             #expect(try await ChildrenHTTPTests.takeOver(&bea, link).location == "/wishlist")
             var answers: [String: Answer] = [:]
+            let firstList = try await ChildListsHTTPTests.bea(home.server).firstList
             for path in ["/", "/wishlist", "/wishlist?sort=priority", "/wishlist/received", "/wishlist.csv", "/reservations", "/people", "/settings/data"]
-                + wishes.map({ "/wishlist/\($0)" }) {
+                + wishes.map({ "/wishlist/\($0)" }) + ["/wishlist/lists/\(firstList)/export.csv"] {
                 let response = try await bea.get(path)
                 answers["GET \(path)"] = Answer(response, body: response.text.replacing(/name="csrf_token" value="[^"]+"/, with: "name=\"csrf_token\""))
             }

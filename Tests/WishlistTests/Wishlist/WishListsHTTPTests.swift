@@ -97,6 +97,7 @@ struct WishListsHTTPTests {
                 #expect(try await ana.get("/wishlist/lists/\(list)").status == .notFound, "\(list)")
                 #expect(try await ana.post("/wishlist/lists/\(list)", [("name", "Mine"), ("occasion", "none"), ("visibility", "household")]).status == .notFound)
                 #expect(try await ana.post("/wishlist/lists/\(list)/delete", []).status == .notFound)
+                #expect(try await ana.get("/wishlist/lists/\(list)/export.csv").status == .notFound, "\(list): a private list exports to its owner alone")
             }
             // Ana's own want onto Maya's list, and Maya's want onto Ana's.
             let ansBook = try await GiftIdeasHTTPTests.unwishedBook(home)
@@ -307,6 +308,28 @@ struct WishListsHTTPTests {
             let item = try #require(second.text.firstMatch(of: /data-item="(\d+)"/)?.1)
             #expect(try await maya.post("/wishlist/\(item)/delete", [("return_to", here)]).location == here)
             #expect(try await maya.get("/wishlist?list=\(long)").shows("129 books"))
+        }
+    }
+
+    /// One list downloads as the Goodreads CSV of the whole wishlist, in the same columns, with
+    /// only its books; the list's page links it.
+    @Test func oneListDownloadsAsGoodreadsCSV() async throws {
+        let home = try await Household.make()
+        try await home.run { maya, _, _ in
+            let someday = try await Self.makeList(&maya, "Someday", visibility: "private")
+            #expect(try await maya.post("/wishlist/\(home.itemIDs[0])/lists", [("list", "\(someday)")]).status == .seeOther)
+            #expect(try await maya.get("/wishlist?list=\(someday)").text.contains(#"href="/wishlist/lists/\#(someday)/export.csv""#))
+            let whole = try await maya.get("/wishlist.csv").text
+            let one = try await maya.get("/wishlist/lists/\(someday)/export.csv")
+            #expect(one.status == .ok)
+            #expect(one.headers[.contentDisposition] == #"attachment; filename="someday.csv""#)
+            let rows = one.text.split(separator: "\r\n").map(String.init)
+            #expect(rows.count == 2)
+            #expect(rows.first == whole.split(separator: "\r\n").first.map(String.init), "the same columns")
+            #expect(rows.last.map { whole.contains($0) } == true, "the same row as the whole wishlist's")
+            #expect(rows.last?.contains(home.titles[0]) == true)
+            let first = try await maya.get("/wishlist/lists/1/export.csv").text
+            #expect(!first.contains(home.titles[0]) && first.contains(home.titles[1]))
         }
     }
 }
