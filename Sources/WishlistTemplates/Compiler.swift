@@ -308,6 +308,14 @@ private struct Compilation {
         }
     }
 
+    /// A binding's `t "English"`: static text, so it takes no placeholders.
+    private func translatedLiteral(_ english: String, at location: SourceLocation) throws(TemplateError) -> String {
+        guard MessageText(english).placeholders.isEmpty else {
+            throw location.error("'t \"\(english)\"' in a binding takes no placeholders; write {% t %} with its values where the text is shown")
+        }
+        return translations.text(english)
+    }
+
     // MARK: Names
 
     private func resolve(_ expression: ExpressionSyntax) throws(TemplateError) -> CompiledExpression {
@@ -316,6 +324,8 @@ private struct Compilation {
             CompiledExpression(source: .literal(value), filters: expression.filters)
         case .path(let path):
             try resolve(path).appending(filters: expression.filters)
+        case .translated(let english, let location):
+            CompiledExpression(source: .literal(.string(try translatedLiteral(english, at: location))), filters: expression.filters)
         }
     }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Renders pages from the compiled templates, adding what the layout of every page needs (who is
@@ -21,7 +22,10 @@ public struct PageRenderer: Sendable {
         headers: HTTPFields = [:],
         values: [String: TemplateValue] = [:]
     ) throws -> Response {
-        var context = layoutValues(title: title, nav: nav, language: visitor.translations.language.code, values: values)
+        let translations = visitor.translations
+        // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
+        let title = ErrorSummary(values["errors"]).isEmpty ? title : translations.text("Error: {title}", values: ["title": title])
+        var context = layoutValues(title: title, nav: nav, language: translations.language.code, values: values)
         context["csrf_token"] = .string(visitor.csrfToken)
         if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
         if let flash = context["flash"], flash != .null {
@@ -30,7 +34,7 @@ public struct PageRenderer: Sendable {
         if let user = visitor.signedIn {
             context["user"] = [
                 "name": .string(user.name), "wishlist_count": .int(user.wishlistCount),
-                "wishlist_noun": .string(Self.wishlistNoun(user.wishlistCount)), "is_admin": .bool(user.isAdmin),
+                "wishlist_noun": .string(Self.wishlistNoun(user.wishlistCount, in: translations)), "is_admin": .bool(user.isAdmin),
             ]
             context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
         }
@@ -80,7 +84,7 @@ public struct PageRenderer: Sendable {
             case .flash: .value(flash)
             case .name: .value(.string(visitor.signedIn?.name ?? ""))
             case .wishlistCount: .value(.int(count))
-            case .wishlistNoun: .value(.string(Self.wishlistNoun(count)))
+            case .wishlistNoun: .value(.string(Self.wishlistNoun(count, in: visitor.translations)))
             case .own(let own): fill(own)
             case .unknown: .value(.null)
             }
@@ -108,10 +112,8 @@ public struct PageRenderer: Sendable {
         var context = values
         // `<html lang>`: the language the page's templates were compiled in.
         context["language"] = .string(language)
-        let summary = ErrorSummary(values["errors"])
-        // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
-        context["title"] = .string(summary.isEmpty ? title : "Error: " + title)
-        context["error_summary"] = summary.templateValue
+        context["title"] = .string(title)
+        context["error_summary"] = ErrorSummary(values["errors"]).templateValue
         context["nav"] = .string(nav)
         context["paths"] = Self.paths
         context["signup_open"] = .bool(signupOpen)
@@ -130,7 +132,7 @@ public struct PageRenderer: Sendable {
         "reservations": .string(SitePath.reservations), "settings": .string(SitePath.settings), "admin": .string(Route.admin.path()),
         "sign_in": .string(SitePath.signIn), "sign_up": .string(Route.signUpPage.path()), "sign_out": .string(Route.signOut.path()),
         "forgot": .string(Route.forgotPage.path()),
-        "settings_language": .string(Route.setLanguage.path()),
+        "settings_language": .string(Route.setLanguage.path()), "received": .string(Route.received.path()),
     ]
 
     private static func pageHeaders(_ headers: HTTPFields) -> HTTPFields {
@@ -140,8 +142,10 @@ public struct PageRenderer: Sendable {
         return fields
     }
 
-    /// The screen-reader word after the wishlist badge's number.
-    static func wishlistNoun(_ count: Int) -> String { count == 1 ? "book" : "books" }
+    /// The screen-reader word after the wishlist badge's number, in the count's plural form.
+    static func wishlistNoun(_ count: Int, in translations: Translations) -> String {
+        translations.text(one: "book", other: "books", count: count)
+    }
 
     /// A part of a page (a partial), rendered on its own for a cache to keep.
     func fragment(_ template: String, _ values: [String: TemplateValue], language: String? = nil) throws -> TrustedHTML {

@@ -103,6 +103,14 @@ struct TranslationTagTests: TemplateTestCase {
         #expect(String(buffer: try library.render("page.html", [:])) == "Se connecter")
     }
 
+    /// An include's literal label, such as a password field's, is a text too: `label=t "Sign in"`.
+    @Test func anIncludesLabelIsTranslatedWhereItIsGiven() throws {
+        let pages = try rendered(#"{% include "field.html" with label=t "Sign in" %}"#, files: ["field.html": "<label>{{ label }}</label>"])
+        #expect(pages["en"] == "<label>Sign in</label>")
+        #expect(pages["fr"] == "<label>Se connecter</label>")
+        #expect(compileError(["page.html": #"{% include "field.html" with label=t "Hi {name}" %}"#, "field.html": "{{ label }}"])?.contains("takes no placeholders") == true)
+    }
+
     @Test func mistakesStopTheStart() {
         #expect(compileError(#"{% t "Signed in as {name}" %}"#) == "page.html:1:1: '{% t \"Signed in as {name}\" %}' needs a value for {name}: add name=…")
         #expect(compileError(#"{% t "Sign in" name=user.name %}"#) == "page.html:1:16: 'name' is not a placeholder of \"Sign in\"; write {name} in the text or leave it out")
