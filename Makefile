@@ -70,8 +70,8 @@ install: deps
 	swift build -c $(INSTALL_CONFIGURATION) --product wishlist
 	install -d $(APP_DIR) $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 .build/$(INSTALL_CONFIGURATION)/wishlist $(APP_DIR)/wishlist
-	rm -rf $(APP_DIR)/Views $(APP_DIR)/Public $(APP_DIR)/$(RESOURCES) $(APP_DIR)/deploy
-	cp -R Views Public deploy README.md $(APP_DIR)/
+	rm -rf $(APP_DIR)/Views $(APP_DIR)/Languages $(APP_DIR)/Public $(APP_DIR)/$(RESOURCES) $(APP_DIR)/deploy
+	cp -R Views Languages Public deploy README.md $(APP_DIR)/
 	cp -R .build/$(INSTALL_CONFIGURATION)/$(RESOURCES) $(APP_DIR)/
 	ln -sfn ../lib/bestseller-wishlist/wishlist $(DESTDIR)$(PREFIX)/bin/wishlist
 	install -d -m 0755 $(ENV_DIR)

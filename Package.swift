@@ -75,7 +75,7 @@ let package = Package(
         // The template engine: no app types, so it can be benchmarked and reused on its own.
         .target(
             name: "WishlistTemplates",
-            dependencies: ["CivilTime", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["CivilTime", "WishlistLanguages", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         // The domain: configuration, storage, security, accounts, catalog, wishlist. No HTTP, no HTML.
@@ -87,6 +87,7 @@ let package = Package(
                 "CPictureCodec",
                 "CZBar",
                 "CivilTime",
+                "WishlistLanguages",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -112,6 +113,7 @@ let package = Package(
                 "CDeflate",
                 "CZlib",
                 "WishlistCore",
+                "WishlistLanguages",
                 "WishlistTemplates",
                 // SHA-256 for static files' content-hashed URLs.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -112,12 +112,14 @@ UNDO = {
         "CREATE TRIGGER share_link_insert_default_list AFTER INSERT ON share_link WHEN NEW.list_id IS NULL BEGIN "
         "UPDATE share_link SET list_id = (SELECT id FROM wish_list WHERE user_id = NEW.user_id AND is_default) WHERE user_id = NEW.user_id; END",
     ],
+    "35-language": ["ALTER TABLE user DROP COLUMN language"],
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
     "13-search-current-books": "an index and 3 triggers, and refills the search index with the current books only",
     "33-api-tokens": "an empty table",
     "34-list-share-links": "the share links' table made again, keyed by list, and an empty table with 2 triggers",
+    "35-language": "a column on the user table, NULL for every member",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.

@@ -1,18 +1,24 @@
+import NIOCore
+import WishlistLanguages
+
 /// Turns parsed templates into render trees: inlines includes, applies block
 /// overrides along `extends` chains, resolves names against enclosing loops and
-/// include bindings, and picks each output's escaping from its HTML context.
+/// include bindings, picks each output's escaping from its HTML context, and puts
+/// each `{% t %}` in one language.
 struct Compiler {
     private let templates: [String: ParsedTemplate]
+    private let translations: Translations
 
-    init(templates: [String: ParsedTemplate]) {
+    init(templates: [String: ParsedTemplate], translations: Translations = Translations()) {
         self.templates = templates
+        self.translations = translations
     }
 
     /// Compiles every template, failing on the first problem in name order.
     func compileAll() throws(TemplateError) -> [String: CompiledTemplate] {
         var compiled: [String: CompiledTemplate] = [:]
         for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
-            var compilation = Compilation(templates: templates)
+            var compilation = Compilation(templates: templates, translations: translations)
             var builder = NodeBuilder()
             try compilation.compileTemplate(template, named: name, into: &builder)
             compiled[name] = CompiledTemplate(nodes: builder.finish(), staticByteCount: compilation.staticByteCount)
@@ -50,6 +56,7 @@ private struct NodeBuilder {
 /// The state of compiling one top-level template.
 private struct Compilation {
     let templates: [String: ParsedTemplate]
+    let translations: Translations
     private var html = HTMLContext()
     /// The names that enclosing loops and includes define, outermost first.
     private var scopes: [Scope] = []
@@ -64,8 +71,9 @@ private struct Compilation {
     private var activeTemplates: [String] = []
     private(set) var staticByteCount = 0
 
-    init(templates: [String: ParsedTemplate]) {
+    init(templates: [String: ParsedTemplate], translations: Translations) {
         self.templates = templates
+        self.translations = translations
     }
 
     private enum ReferenceKind: String {
@@ -129,6 +137,8 @@ private struct Compilation {
                 try compileInclude(include, into: &builder)
             case .block(let block):
                 try compile((overrides[block.name] ?? block).body, overrides: overrides, into: &builder)
+            case .translation(let translation):
+                try compileTranslation(translation, into: &builder)
             }
         }
     }
@@ -219,6 +229,93 @@ private struct Compilation {
         return LoopNode(sequence: sequence, body: body, empty: empty)
     }
 
+    // MARK: Translations
+
+    /// `{% t %}` in this compilation's language: the message's text becomes static bytes, escaped
+    /// for where it stands, and each placeholder an output of its value; a counted message becomes
+    /// one such body per plural form. No catalog is read while a page renders.
+    private mutating func compileTranslation(_ translation: TranslationSyntax, into builder: inout NodeBuilder) throws(TemplateError) {
+        var values: [String: CompiledExpression] = [:]
+        for binding in translation.values {
+            values[binding.name] = try resolve(binding.value)
+        }
+        try checkPlaceholders(of: translation)
+        guard let englishPlural = translation.englishPlural else {
+            let message = translations.message(translation.english, context: translation.context)
+            try appendMessage(message, values: values, at: translation.location, into: &builder)
+            return
+        }
+        let (forms, language) = translations.forms(one: translation.english, other: englishPlural, context: translation.context)
+        let count = values["count"]!
+        values["count"] = count.appending(filters: [.count(language)])
+        let start = html
+        var bodies: [[RenderNode]] = []
+        for form in forms {
+            html = start
+            var formBuilder = NodeBuilder()
+            try appendMessage(form, values: values, at: translation.location, into: &formBuilder)
+            bodies.append(formBuilder.finish())
+        }
+        builder.append(.plural(PluralNode(count: count, language: language, forms: bodies)))
+    }
+
+    /// The values given must be the English text's placeholders, no more, no fewer, and a counted
+    /// message needs its `count`: a catalog's translation has the same ones (Translations checks).
+    private func checkPlaceholders(of translation: TranslationSyntax) throws(TemplateError) {
+        var expected = MessageText(translation.english).placeholders
+        if let plural = translation.englishPlural {
+            expected.formUnion(MessageText(plural).placeholders)
+            expected.insert("count")
+        }
+        let given = Set(translation.values.map(\.name))
+        if let missing = expected.subtracting(given).sorted().first {
+            let example = missing == "count" ? "count=books | length" : "\(missing)=…"
+            throw translation.location.error("'{% t \"\(translation.english)\" %}' needs a value for {\(missing)}: add \(example)")
+        }
+        if let unused = translation.values.first(where: { !expected.contains($0.name) }) {
+            throw unused.location.error("'\(unused.name)' is not a placeholder of \"\(translation.english)\"; write {\(unused.name)} in the text or leave it out")
+        }
+    }
+
+    private mutating func appendMessage(
+        _ message: MessageText, values: [String: CompiledExpression], at location: SourceLocation, into builder: inout NodeBuilder
+    ) throws(TemplateError) {
+        let escaping: OutputEscaping
+        do {
+            escaping = try html.escapingForOutput()
+        } catch {
+            throw location.error(error.message)
+        }
+        guard escaping == .text || escaping == .attribute else {
+            throw location.error("'{% t %}' cannot stand in a URL attribute; translate the link's text, not its address")
+        }
+        for part in message.parts {
+            switch part {
+            case .text(let text):
+                var buffer = ByteBufferAllocator().buffer(capacity: text.utf8.count)
+                buffer.writeOutput(.string(text), escaping: escaping)
+                let bytes = Array(buffer.readableBytesView)
+                html.consume(bytes[...])
+                staticByteCount += bytes.count
+                builder.appendText(bytes[...])
+            case .placeholder(let name):
+                guard let value = values[name] else {
+                    throw location.error("the \(translations.language.code) catalog's text has {\(name)}, which the English has not")
+                }
+                html.didWriteOutput()
+                builder.append(.output(value, escaping))
+            }
+        }
+    }
+
+    /// A binding's `t "English"`: static text, so it takes no placeholders.
+    private func translatedLiteral(_ english: String, at location: SourceLocation) throws(TemplateError) -> String {
+        guard MessageText(english).placeholders.isEmpty else {
+            throw location.error("'t \"\(english)\"' in a binding takes no placeholders; write {% t %} with its values where the text is shown")
+        }
+        return translations.text(english)
+    }
+
     // MARK: Names
 
     private func resolve(_ expression: ExpressionSyntax) throws(TemplateError) -> CompiledExpression {
@@ -227,6 +324,8 @@ private struct Compilation {
             CompiledExpression(source: .literal(value), filters: expression.filters)
         case .path(let path):
             try resolve(path).appending(filters: expression.filters)
+        case .translated(let english, let location):
+            CompiledExpression(source: .literal(.string(try translatedLiteral(english, at: location))), filters: expression.filters)
         }
     }
 

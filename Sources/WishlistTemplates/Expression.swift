@@ -17,6 +17,8 @@ struct PathSyntax: Sendable {
 enum OperandSyntax: Sendable {
     case path(PathSyntax)
     case literal(TemplateValue)
+    /// `t "English"` as a binding's value: the text in the language being compiled.
+    case translated(String, SourceLocation)
 }
 
 typealias ExpressionSyntax = Expression<OperandSyntax>

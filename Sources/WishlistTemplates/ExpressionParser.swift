@@ -181,7 +181,19 @@ struct ExpressionParser {
             throw location.error("expected '=' after '\(name)', found \(describe(current))")
         }
         advance()
-        return IncludeSyntax.Binding(name: name, value: try parseExpression(), location: nameLocation)
+        return IncludeSyntax.Binding(name: name, value: try parseBindingValue(), location: nameLocation)
+    }
+
+    /// A value, or `t "English"`: a text in the page's language, as `{% t %}` writes it, for an
+    /// include's label (`{% include "partials/password-field.html" with label=t "Password" %}`).
+    private mutating func parseBindingValue() throws(TemplateError) -> ExpressionSyntax {
+        if current.kind == .identifier("t"), case .string(let english) = tokens[index + 1].kind {
+            let textLocation = location
+            advance()
+            advance()
+            return ExpressionSyntax(source: .translated(english, textLocation), filters: [])
+        }
+        return try parseExpression()
     }
 
     mutating func expectKeyword(_ keyword: String, after what: String) throws(TemplateError) {

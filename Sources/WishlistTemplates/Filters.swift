@@ -1,5 +1,6 @@
 import CivilTime
 import Foundation
+import WishlistLanguages
 
 /// A filter applied with `|`, validated when the template compiles.
 ///
@@ -15,6 +16,8 @@ enum Filter: Sendable {
     case lower
     case length
     case urlencode
+    /// A `{% t %}` count, with its language's digit groups ("1.234"); no template names it.
+    case count(LanguageData)
 
     static let names = ["date", "default", "length", "lower", "pluralize", "truncate", "upper", "urlencode"]
 
@@ -63,6 +66,9 @@ enum Filter: Sendable {
             return Self.length(of: value)
         case .urlencode:
             return value.text.map { .string(Self.percentEncoded($0)) } ?? .null
+        case .count(let language):
+            guard case .int(let count) = value else { return value }
+            return .string(language.formatted(count))
         }
     }
 

@@ -1,7 +1,7 @@
 /// Builds the syntax tree of one template file and checks its structure:
 /// matching end tags, `extends` placement, block names.
 struct Parser {
-    private static let tagNames = ["if", "elif", "else", "endif", "for", "empty", "endfor", "block", "endblock", "include", "extends"]
+    private static let tagNames = ["if", "elif", "else", "endif", "for", "empty", "endfor", "block", "endblock", "include", "extends", "t"]
 
     private let file: SourceFile
     private let tokens: [TemplateToken]
@@ -95,6 +95,7 @@ struct Parser {
         case "for": nodes.append(.loop(try parseLoop(tag)))
         case "block": nodes.append(.block(try parseBlock(tag)))
         case "include": nodes.append(.include(try parseInclude(tag)))
+        case "t": nodes.append(.translation(try parseTranslation(tag)))
         case "extends": try parseExtends(tag, isFirst: open == nil && nodes.allSatisfy(isWhitespaceText))
         case "elif", "else", "endif", "empty", "endfor", "endblock": throw misplaced(tag, inside: open)
         default:
@@ -224,6 +225,29 @@ struct Parser {
         }
     }
 
+    /// `{% t "English" [plural "English plural"] [context "context"] [name=value …] %}`.
+    private func parseTranslation(_ tag: Tag) throws(TemplateError) -> TranslationSyntax {
+        var arguments = tag.arguments
+        let english = try arguments.parseStringLiteral("the English text, e.g. {% t \"Sign in\" %},")
+        var plural: String?
+        if arguments.skipKeyword("plural") {
+            plural = try arguments.parseStringLiteral("the English plural after 'plural'")
+        }
+        var context: String?
+        if arguments.skipKeyword("context") {
+            context = try arguments.parseStringLiteral("the context after 'context'")
+        }
+        var values: [IncludeSyntax.Binding] = []
+        while !arguments.isAtEnd {
+            let binding = try arguments.parseBinding(values.isEmpty ? "a placeholder's name=value, 'plural', 'context' or '%}'" : "another name=value or '%}'")
+            if let first = values.first(where: { $0.name == binding.name }) {
+                throw binding.location.error("duplicate placeholder '\(binding.name)'; it is already given at \(first.location.lineAndColumn)")
+            }
+            values.append(binding)
+        }
+        return TranslationSyntax(english: english, englishPlural: plural, context: context, values: values, location: tag.location)
+    }
+
     private mutating func parseExtends(_ tag: Tag, isFirst: Bool) throws(TemplateError) {
         guard isFirst, parent == nil else {
             throw tag.location.error("'{% extends %}' must come first in the template, before any text or other tag")
@@ -248,6 +272,7 @@ struct Parser {
             case .conditional: throw node.location.error(outsideBlockMessage("'{% if %}'", parent))
             case .loop: throw node.location.error(outsideBlockMessage("'{% for %}'", parent))
             case .include: throw node.location.error(outsideBlockMessage("'{% include %}'", parent))
+            case .translation: throw node.location.error(outsideBlockMessage("'{% t %}'", parent))
             }
         }
     }

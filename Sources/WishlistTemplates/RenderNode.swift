@@ -1,5 +1,6 @@
 import NIOCore
 import Synchronization
+import WishlistLanguages
 
 /// A node of a compiled template: everything static is resolved, so rendering only
 /// evaluates expressions and copies bytes.
@@ -9,6 +10,17 @@ enum RenderNode: Sendable {
     case output(CompiledExpression, OutputEscaping)
     case conditional(ConditionalNode)
     case loop(LoopNode)
+    /// A counted `{% t %}`: the form its language's plural rule gives the count.
+    case plural(PluralNode)
+}
+
+struct PluralNode: Sendable {
+    let count: CompiledExpression
+    /// Whose plural rule picks the form: the page's language, or English for a message its
+    /// catalog lacks.
+    let language: LanguageData
+    /// In the order `LanguageData.pluralIndex(of:)` counts.
+    let forms: [[RenderNode]]
 }
 
 struct ConditionalNode: Sendable {

@@ -29,6 +29,10 @@ struct Renderer {
                 render(branch?.body ?? conditional.otherwise, into: &buffer)
             case .loop(let loop):
                 renderLoop(loop, into: &buffer)
+            case .plural(let plural):
+                // A count that is not a whole number (a slot, nothing) takes the last form, `other`.
+                let form = if case .int(let count) = evaluate(plural.count) { plural.language.pluralIndex(of: count) } else { plural.forms.count - 1 }
+                render(plural.forms[form], into: &buffer)
             }
         }
     }

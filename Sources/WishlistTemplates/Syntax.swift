@@ -21,6 +21,7 @@ indirect enum SyntaxNode: Sendable {
     case loop(LoopSyntax)
     case include(IncludeSyntax)
     case block(BlockSyntax)
+    case translation(TranslationSyntax)
 
     var location: SourceLocation {
         switch self {
@@ -29,6 +30,7 @@ indirect enum SyntaxNode: Sendable {
         case .loop(let loop): loop.location
         case .include(let include): include.template.location
         case .block(let block): block.location
+        case .translation(let translation): translation.location
         }
     }
 }
@@ -68,5 +70,16 @@ struct LoopSyntax: Sendable {
 struct BlockSyntax: Sendable {
     let name: String
     let body: [SyntaxNode]
+    let location: SourceLocation
+}
+
+/// `{% t "Signed in as {name}" name=user.name %}`: English text to translate, its named placeholders'
+/// values and, for a count, its English plural (`plural "{count} books" count=n`) or a context
+/// that tells two uses of the same words apart (`context "nav"`), as gettext's msgctxt.
+struct TranslationSyntax: Sendable {
+    let english: String
+    let englishPlural: String?
+    let context: String?
+    let values: [IncludeSyntax.Binding]
     let location: SourceLocation
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WishlistLanguages
 
 /// The `*.html` files under a views directory, and how to compile them.
 struct TemplateDirectory: Sendable {
@@ -37,13 +38,18 @@ struct TemplateDirectory: Sendable {
         relativePath.split(separator: "/").contains { $0.hasPrefix(".") }
     }
 
-    /// Reads, parses and compiles the named templates, failing on the first problem in name order.
-    func compile(_ names: some Collection<String>) throws(TemplateError) -> [String: CompiledTemplate] {
+    /// Reads and parses the named templates once, then compiles them once per language, by the
+    /// language's code; fails on the first problem in name order.
+    func compile(_ names: some Collection<String>, in languages: [Translations]) throws(TemplateError) -> [String: [String: CompiledTemplate]] {
         var parsed: [String: ParsedTemplate] = [:]
         for name in names.sorted() {
             parsed[name] = try Parser.parse(try read(name))
         }
-        return try Compiler(templates: parsed).compileAll()
+        var compiled: [String: [String: CompiledTemplate]] = [:]
+        for translations in languages {
+            compiled[translations.language.code] = try Compiler(templates: parsed, translations: translations).compileAll()
+        }
+        return compiled
     }
 
     private func read(_ name: String) throws(TemplateError) -> SourceFile {

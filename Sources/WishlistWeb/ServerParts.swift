@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// What the application is assembled from, made once by ``WishlistServer/build(config:logger:clock:httpLimits:)``:
@@ -24,6 +25,9 @@ struct ServerParts {
     let lookUpTimeoutSeconds: Int
 
     let staticFiles: StaticFiles
+    /// Every shipped language's catalog, read once at start, and how a page's is chosen.
+    let languages: LanguageCatalogs
+    let languageChoice: LanguageChoice
     let pages: PageRenderer
     let csrf: CSRFProtection
     let cookies: SessionCookies
@@ -59,10 +63,14 @@ struct ServerParts {
         self.httpLimits = httpLimits
         self.lookUpTimeoutSeconds = lookUpTimeoutSeconds
         staticFiles = StaticFiles(directory: config.server.publicDirectory, reload: config.server.devMode)
+        let views = URL(fileURLWithPath: config.server.viewsDirectory, isDirectory: true)
+        // The catalogs sit beside the views, as the repository and an install keep them (docs/decisions/templates-per-language.md).
+        languages = try LanguageCatalogs.load(from: views.deletingLastPathComponent().appendingPathComponent("Languages", isDirectory: true))
+        // en-XA, the tests' pseudo-language, only when they turn it on (docs/decisions/choosing-a-language.md).
+        let pageLanguages = languages.all + (config.server.pseudoLanguage ? [Translations.pseudo] : [])
+        languageChoice = LanguageChoice(languages: pageLanguages, serverDefault: config.server.language)
         pages = PageRenderer(
-            templates: try TemplateLibrary(
-                directory: URL(fileURLWithPath: config.server.viewsDirectory, isDirectory: true), reloadOnChange: config.server.devMode
-            ),
+            templates: try TemplateLibrary(directory: views, languages: pageLanguages, reloadOnChange: config.server.devMode),
             signupOpen: Self.passwordSignup(config) == .open,
             notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine }),
             assets: staticFiles
@@ -110,7 +118,7 @@ struct ServerParts {
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: StaticFilesMiddleware(files: staticFiles))
         router.add(middleware: SessionMiddleware(
-            sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo
+            sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo, languages: languageChoice
         ))
         if let header = HTTPField.Name(config.accounts.trustedHeader) {
             router.add(middleware: TrustedHeaderMiddleware(
@@ -118,6 +126,7 @@ struct ServerParts {
                 sessionMaxAge: sessionMaxAge, signup: config.accounts.signup != .closed
             ))
         }
+        router.add(middleware: LanguageMiddleware(choice: languageChoice))
         router.add(middleware: FlashMiddleware(
             wishlist: stores.wishlist, household: stores.household, reading: stores.reading, secure: config.server.secureCookies
         ))

@@ -1,4 +1,5 @@
 import WishlistCore
+import WishlistLanguages
 
 /// Who is making a request: a signed-in user, or an anonymous browser.
 ///
@@ -16,6 +17,11 @@ public struct Visitor: Sendable {
         public let sessionID: SessionID?
         public var isAdmin = false
         public var wishlistCount = 0
+        /// The language she chose in Settings; nil follows her browser.
+        public var language: String?
+        /// The code of the language her pages are in now (``LanguageChoice``), which the shared
+        /// pages' keys hold: set before a page's loader runs.
+        public var pageLanguage = "en"
     }
 
     public var signedIn: SignedIn?
@@ -25,6 +31,9 @@ public struct Visitor: Sendable {
     public var csrfToken: String
     /// A confirmation to show once, set by `FlashMiddleware`.
     public var flash: PageFlash?
+    /// The language the visitor reads: pages render in it, and Swift code words its messages with
+    /// `translations.text("…", values: […])`.
+    package var translations = Translations()
 
     static let unidentified = Visitor(signedIn: nil, sessionToken: "", csrfToken: "")
 }

@@ -24,6 +24,7 @@ SECTIONS = {
     "/settings/password": "Password",
     "/settings/sign-in": "Passkeys and sign-in",
     "/settings/api-tokens": "API tokens",
+    "/settings/language": "Language",
     "/settings/data": "Your data",
 }
 

@@ -1,3 +1,5 @@
+import WishlistLanguages
+
 /// What makes a username, e-mail address and password acceptable, with the sentence to show
 /// beside the field when one is not.
 public enum AccountRules {
@@ -7,19 +9,19 @@ public enum AccountRules {
 
     /// Letters, digits, `.`, `_` and `-`, ASCII only so that no two names look alike.
     public static func usernameProblem(_ username: String) -> String? {
-        if username.isEmpty { return "Enter a username." }
+        if username.isEmpty { return Translations.marked("Enter a username.") }
         guard usernameLengths.contains(username.count) else {
             return "Use \(usernameLengths.lowerBound) to \(usernameLengths.upperBound) characters."
         }
         let allowed = username.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
         }
-        return allowed ? nil : "Use only letters, digits, dots, hyphens and underscores."
+        return allowed ? nil : Translations.marked("Use only letters, digits, dots, hyphens and underscores.")
     }
 
     /// Counted in characters as the person typed them; nothing is trimmed or truncated.
     public static func passwordProblem(_ password: String) -> String? {
-        if password.isEmpty { return "Enter a password." }
+        if password.isEmpty { return Translations.marked("Enter a password.") }
         if password.count < passwordLengths.lowerBound {
             return "Use at least \(passwordLengths.lowerBound) characters."
         }
@@ -32,7 +34,7 @@ public enum AccountRules {
     /// An address mail can be sent to (``MailAddress``): one `@`, a plain local part, a host
     /// name with a dot. Only the mailbox's owner can prove more, by its confirmation link.
     public static func emailProblem(_ email: String) -> String? {
-        MailAddress(email) == nil ? "Enter an e-mail address like name@example.com, or leave it empty." : nil
+        MailAddress(email) == nil ? Translations.marked("Enter an e-mail address like name@example.com, or leave it empty.") : nil
     }
 
     /// The form in which uniqueness is decided: "Alice" and "alice" are one account.

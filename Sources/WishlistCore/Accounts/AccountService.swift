@@ -245,3 +245,11 @@ public struct AccountService: Sendable {
         }
     }
 }
+
+extension AccountService {
+    /// The language the member reads the app in: a shipped language's code (the web layer checks
+    /// it), or nil to follow her browser (issue 53).
+    public func setLanguage(userID: UserID, _ code: String?) async throws {
+        try await users.setLanguage(userID: userID, code)
+    }
+}

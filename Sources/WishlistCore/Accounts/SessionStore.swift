@@ -12,6 +12,8 @@ public struct ActiveSession: Sendable, Equatable {
     public let lastSeenAt: Date
     public let userAgent: String
     public let isAdmin: Bool
+    /// The member's chosen language's code; nil follows the browser (migration 35).
+    public var language: String? = nil
 }
 
 /// Server-side sessions. The browser holds a random 256-bit token; the table holds only its
@@ -76,7 +78,7 @@ public struct SessionStore: Sendable {
         let found = try await database.pool.read { db -> (ActiveSession, Extra)? in
             guard let session = try Row.decodeOne(
                 db.cachedStatement(sql: """
-                    SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin FROM session JOIN user ON user.id = session.user_id
+                    SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin, user.language FROM session JOIN user ON user.id = session.user_id
                     WHERE session.token_hash = ? AND user.disabled_at IS NULL
                     """),
                 arguments: [fingerprint],
@@ -141,7 +143,7 @@ public struct SessionStore: Sendable {
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin FROM session JOIN user ON user.id = session.user_id
+                SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin, user.language FROM session JOIN user ON user.id = session.user_id
                 WHERE session.user_id = ? AND session.created_at >= ? AND session.last_seen_at >= ?
                 ORDER BY session.last_seen_at DESC
                 """,
@@ -182,7 +184,8 @@ public struct SessionStore: Sendable {
     private static func session(from row: Row) -> ActiveSession {
         ActiveSession(
             id: row["id"], userID: row["user_id"], username: row["username"], name: row["name"],
-            createdAt: row.date("created_at"), lastSeenAt: row.date("last_seen_at"), userAgent: row["user_agent"], isAdmin: row["is_admin"]
+            createdAt: row.date("created_at"), lastSeenAt: row.date("last_seen_at"), userAgent: row["user_agent"], isAdmin: row["is_admin"],
+            language: row["language"]
         )
     }
 }

@@ -91,6 +91,13 @@ struct UserStore: Sendable {
     /// Removes the user; every row that belongs to them goes with it: foreign keys cascade, and
     /// the failed sign-ins counted under their name, which refer to them by name, go here.
     /// Throws `Administration.Refusal.lastAdmin`, changing nothing, for the last active admin.
+    /// The member's language: a shipped language's code, or nil to follow her browser.
+    func setLanguage(userID: UserID, _ code: String?) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE user SET language = ? WHERE id = ?", arguments: [code, userID])
+        }
+    }
+
     func delete(userID: UserID) async throws {
         let worthRewriting = try await database.pool.write { db in
             guard let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { return false }

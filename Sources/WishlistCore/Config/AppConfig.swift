@@ -33,6 +33,12 @@ public struct AppConfig: Sendable, Equatable {
         /// The IANA zone in which "today" is reckoned (birthdays); read from the system's zoneinfo
         /// by `ZoneRules`, without ICU.
         public var timeZone = "UTC"
+        /// The language of a page whose reader chose none and whose browser asks for none the
+        /// server has (issue 53): a shipped language's code.
+        public var language = "en"
+        /// For tests only: the pseudo-language en-XA (every text accented and bracketed) may be
+        /// chosen, by `Accept-Language` or `language`.
+        public var pseudoLanguage = false
 
         /// `publicURL`, or its default for this port.
         public var effectivePublicURL: URL {

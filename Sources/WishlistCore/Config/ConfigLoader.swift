@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WishlistLanguages
 
 /// A configuration problem, reported as one line that names the key: start-up stops on it.
 public struct ConfigError: Error, CustomStringConvertible, Equatable {
@@ -92,6 +93,18 @@ public enum ConfigLoader {
             throw ConfigError(key: "mail.from", problem: "must be set when mail.smtpURL is: it is the From of every message")
         }
         try validateSignInWays(config)
+        try validateLanguage(config.server)
+    }
+
+    /// A shipped language's code; en-XA only when the tests' pseudo-language is on.
+    private static func validateLanguage(_ server: AppConfig.Server) throws {
+        let codes = LanguageData.shipped.map(\.code) + (server.pseudoLanguage ? [PseudoLanguage.code] : [])
+        guard codes.contains(server.language) else {
+            throw ConfigError(
+                key: "server.language",
+                problem: "\"\(server.language)\" is not a language this server has; expected one of \(codes.joined(separator: ", "))"
+            )
+        }
     }
 
     /// Single sign-on needs its client; a trusted header needs the proxies it is believed from;

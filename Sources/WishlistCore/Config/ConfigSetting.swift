@@ -29,6 +29,8 @@ struct ConfigSetting {
         addresses("server.trustedProxies", env: "WISHLIST_TRUSTED_PROXIES", \.server.trustedProxies),
         choice("server.forwardedHeader", env: "WISHLIST_FORWARDED_HEADER", ForwardingHeader.allCases, \.server.forwardedHeader),
         timeZone("server.timeZone", env: "WISHLIST_TIME_ZONE", \.server.timeZone),
+        string("server.language", env: "WISHLIST_LANGUAGE", \.server.language),
+        bool("server.pseudoLanguage", env: "WISHLIST_PSEUDO_LANGUAGE", \.server.pseudoLanguage),
         string("database.path", env: "WISHLIST_DATABASE", \.database.path),
         string("nyt.apiKey", env: "NYT_API_KEY", allowEmpty: true, \.nyt.apiKey),
         url("nyt.baseURL", env: "NYT_BASE_URL", \.nyt.baseURL),

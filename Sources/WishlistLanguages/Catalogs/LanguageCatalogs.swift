@@ -12,22 +12,29 @@ package struct LanguageCatalogs: Sendable {
     }
 
     private let byCode: [String: Translations]
+    /// Every language's translations, in the order they were loaded: English first.
+    package let all: [Translations]
 
     /// The catalogs in `directory`; one missing or refused stops the start, with its file and line.
     package static func load(from directory: URL, languages: [LanguageData] = LanguageData.shipped) throws(LoadError) -> LanguageCatalogs {
-        var byCode = ["en": Translations()]
+        var all = [Translations()]
         for language in languages where language.code != "en" {
             let file = directory.appendingPathComponent("\(language.code).po")
             guard let text = try? String(contentsOf: file, encoding: .utf8) else {
                 throw LoadError(file: file.path, problem: "missing or not UTF-8")
             }
             do {
-                byCode[language.code] = try Translations(text, for: language)
+                all.append(try Translations(text, for: language))
             } catch {
                 throw LoadError(file: file.path, problem: error.description)
             }
         }
-        return LanguageCatalogs(byCode: byCode)
+        return LanguageCatalogs(all: all)
+    }
+
+    private init(all: [Translations]) {
+        self.all = all
+        byCode = Dictionary(all.map { ($0.language.code, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The translations of a shipped language's code, English for any other.

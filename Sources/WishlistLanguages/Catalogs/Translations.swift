@@ -50,8 +50,28 @@ package struct Translations: Sendable {
 
     /// The message in this language, or in English when the catalog lacks it (that string only).
     package func text(_ english: String, context: String? = nil, values: [String: String] = [:]) -> String {
-        let message = messages[Key(context: context, english: english)]?.first ?? fallback(english)
-        return message.filled(with: values)
+        message(english, context: context).filled(with: values)
+    }
+
+    /// Marks English text as a catalog key where it is written (gettext's `N_`), for a message
+    /// worded later through `text(_:)` (a form's error, a confirmation): the extraction script
+    /// finds it here.
+    package static func marked(_ english: String) -> String {
+        english
+    }
+
+    /// The message `text(_:context:values:)` fills, for a template compiled once per language.
+    package func message(_ english: String, context: String? = nil) -> MessageText {
+        messages[Key(context: context, english: english)]?.first ?? fallback(english)
+    }
+
+    /// A counted message's forms in the order `language.pluralIndex(of:)` picks them, with the
+    /// language that picks: English, with its forms and digits, when the catalog lacks the message.
+    package func forms(one: String, other: String, context: String? = nil) -> (forms: [MessageText], language: LanguageData) {
+        if let forms = messages[Key(context: context, english: one)] {
+            return (forms, language)
+        }
+        return ([fallback(one), fallback(other)], .english)
     }
 
     /// A counted message: the form CLDR gives `count` in this language, `{count}` written with the

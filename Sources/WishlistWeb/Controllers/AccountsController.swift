@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Sign-up, sign-in and sign-out.
@@ -76,7 +77,7 @@ struct AccountsController {
     @Sendable func showLogin(_ request: Request, context: AppRequestContext) throws -> Response {
         let next = LocalPath.validated((try? FormBody(query: request.uri.query).text("next", maxLength: 2000)) ?? "/")
         if context.visitor.signedIn != nil { return redirect(to: next) }
-        let confirmation = request.uri.queryParameters["done"] == "password-reset" ? "Your new password is set. Sign in with it." : nil
+        let confirmation = request.uri.queryParameters["done"] == "password-reset" ? Translations.marked("Your new password is set. Sign in with it.") : nil
         let refusal = request.uri.queryParameters["refused"].flatMap { Self.refusals[String($0)] }
         return try loginPage(context, username: "", next: next, errors: [:], confirmation: confirmation, refusal: refusal)
     }
@@ -85,8 +86,8 @@ struct AccountsController {
         guard passwordSignIn else { throw PageError.notFound }
         let form = try LoginForm(context.form)
         var errors = FieldErrors()
-        if form.username.isEmpty { errors["username"] = "Enter your username." }
-        if form.password.isEmpty { errors["password"] = "Enter your password." }
+        if form.username.isEmpty { errors["username"] = Translations.marked("Enter your username.") }
+        if form.password.isEmpty { errors["password"] = Translations.marked("Enter your password.") }
         guard errors.isEmpty else {
             return try loginPage(context, username: form.username, next: form.next, errors: errors, status: .unprocessableContent)
         }
@@ -98,7 +99,7 @@ struct AccountsController {
             metrics.increment(.signIns, [("outcome", "rejected")])
             return try loginPage(
                 context, username: form.username, next: form.next,
-                errors: ["form": "Wrong username or password."], status: .unprocessableContent
+                errors: ["form": Translations.marked("Wrong username or password.")], status: .unprocessableContent
             )
         case .throttled(let seconds):
             metrics.increment(.signIns, [("outcome", "throttled")])
@@ -217,11 +218,13 @@ struct AccountsController {
         _ context: AppRequestContext, username: String, next: String, errors: FieldErrors,
         status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], confirmation: String? = nil, refusal: String? = nil
     ) throws -> Response {
-        let flash: TemplateValue? = confirmation.map { ["kind": "success", "message": .string($0)] } ?? refusal.map { ["kind": "error", "message": .string($0)] }
+        let translations = context.visitor.translations
+        let flash: TemplateValue? = confirmation.map { ["kind": "success", "message": .string(translations.text($0))] }
+            ?? refusal.map { ["kind": "error", "message": .string(translations.text($0))] }
         return try pages.render(
-            "accounts/login.html", title: "Sign in", nav: "login", for: context.visitor, status: status, headers: headers,
+            "accounts/login.html", title: translations.text("Sign in"), nav: "login", for: context.visitor, status: status, headers: headers,
             values: [
-                "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors),
+                "form": ["username": .string(username), "next": .string(next)], "errors": TemplateValue(errors, in: translations),
                 "flash": flash ?? .null,
                 "passkey_script": true, "mail_on": .bool(accountMail != nil),
                 "password_sign_in": .bool(passwordSignIn),
@@ -238,13 +241,14 @@ struct AccountsController {
     ) throws -> Response {
         var headers = headers
         if setupToken != nil { headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer" }
+        let translations = context.visitor.translations
         return try pages.render(
-            "accounts/signup.html", title: setupToken == nil ? "Create your account" : "Set up this server", nav: "signup",
+            "accounts/signup.html", title: setupToken == nil ? translations.text("Create your account") : translations.text("Set up this server"), nav: "signup",
             for: context.visitor, status: status, headers: headers,
             values: [
                 "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
                 "setup_path": setupToken.map { .string(SitePath.setup($0)) } ?? .null,
-                "errors": TemplateValue(errors),
+                "errors": TemplateValue(errors, in: translations),
                 "single_sign_on": setupToken == nil ? singleSignOnSignupButton(invite: invite) : .null,
                 "noindex": .bool(setupToken != nil),
             ]
@@ -256,5 +260,11 @@ extension TemplateValue {
     /// Field errors as a dictionary the templates read as `errors.username`.
     init(_ errors: FieldErrors) {
         self = .dictionary(errors.mapValues(TemplateValue.string))
+    }
+
+    /// Field errors in the reader's language: each English sentence is its catalog key, and one
+    /// the catalog lacks (a sentence with a number in it) stays English.
+    init(_ errors: FieldErrors, in translations: Translations) {
+        self = .dictionary(errors.mapValues { .string(translations.text($0)) })
     }
 }

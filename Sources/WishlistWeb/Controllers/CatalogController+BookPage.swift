@@ -50,7 +50,7 @@ extension CatalogController {
         let id = context.parameters.get("id") ?? ""
         guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
         // The household panel is filled per request: the page follows only the catalog.
-        let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), generation: try read.catalog.generation())
+        let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), language: user.pageLanguage, generation: try read.catalog.generation())
         let cached = pageCaches.books.entry(key)
         var content: BookPageContent?
         if cached == nil {
@@ -128,7 +128,7 @@ extension CatalogController {
             BookPresenter.linkFacts(isbn13: book.isbn13, title: book.title, author: book.author), templates: links, nytBuyLinks: book.buyLinks
         )
         let page = try pages.renderShared(
-            "books/show.html", title: book.title, nav: "lists", isAdmin: key.isAdmin, statusLine: key.statusLine,
+            "books/show.html", title: book.title, nav: "lists", isAdmin: key.isAdmin, statusLine: key.statusLine, language: key.language,
             values: [
                 "book": .dictionary(detail),
                 "details": .dictionary(detail),
@@ -150,7 +150,7 @@ extension CatalogController {
             ],
             own: slot
         )
-        let entry = BookPage(page: page, marks: try wishlistMarks(detail, withNote: true, own: slot), title: book.title)
+        let entry = BookPage(page: page, marks: try wishlistMarks(detail, withNote: true, language: key.language, own: slot), title: book.title)
         pageCaches.books.keep(entry, for: key)
         return entry
     }

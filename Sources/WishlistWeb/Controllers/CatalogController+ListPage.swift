@@ -75,7 +75,7 @@ extension CatalogController {
         // orders follow its wishes and ratings, which grow the wishlist generation.
         let key = ListPageKey(
             list: name, date: date, sort: sort, isFavorite: favorites.contains(name), isAdmin: user.isAdmin,
-            statusLine: pages.notices.statusLine(),
+            statusLine: pages.notices.statusLine(), language: user.pageLanguage,
             generation: try read.catalog.generation() + (sort.followsHousehold ? read.wishlist.generation() : 0)
         )
         let lookup = try Self.listPageLookup(key, favorites: favorites, user: user, cache: listPageCache(key.sort), read)
@@ -197,7 +197,7 @@ extension CatalogController {
         let rows = try ordered.map { listed -> TemplateValue in
             let movement = Movement(listed, earlier: edition.earlier[listed.book.id], previousEdition: edition.previous)
             guard case .dictionary(var row) = BookPresenter.bookRow(listed.book, listed: listed, movement: movement, wishlistItem: nil) else { return .null }
-            marks.append(try wishlistMarks(row, own: slot))
+            marks.append(try wishlistMarks(row, language: key.language, own: slot))
             row["actions"] = .slot("mark:" + listed.book.id)
             row["flash_html"] = .slot("flash:" + listed.book.id)
             row["standing_html"] = .slot("standing:" + listed.book.id)
@@ -205,7 +205,7 @@ extension CatalogController {
         }
         let page = try pages.renderShared(
             "lists/show.html", title: edition.isCurrent ? list.displayName : "\(list.displayName), \(list.publishedDate)", nav: "lists",
-            isAdmin: key.isAdmin, statusLine: key.statusLine,
+            isAdmin: key.isAdmin, statusLine: key.statusLine, language: key.language,
             values: [
                 "list": BookPresenter.listValue(list, isFavorite: key.isFavorite),
                 "sort": .string(key.sort.rawValue),
@@ -256,7 +256,9 @@ extension CatalogController {
     /// address and the item's id.
     /// The add form and the "on your wishlist" mark of `row`; `withNote`, the book page's, also
     /// opens onto a note and a priority.
-    func wishlistMarks<Slot>(_ row: [String: TemplateValue], withNote: Bool = false, own: (String) -> Slot?) throws -> WishlistMarks<Slot> {
+    func wishlistMarks<Slot>(
+        _ row: [String: TemplateValue], withNote: Bool = false, language: String, own: (String) -> Slot?
+    ) throws -> WishlistMarks<Slot> {
         let id = row["id"].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
         var on = row
         on["on_wishlist"] = .bool(true)
@@ -265,8 +267,8 @@ extension CatalogController {
             "csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to"), "with_note": .bool(withNote),
         ]
         return WishlistMarks(
-            add: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(row)]) { $1 }, own: own),
-            on: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(on)]) { $1 }, own: own)
+            add: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(row)]) { $1 }, language: language, own: own),
+            on: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(on)]) { $1 }, language: language, own: own)
         )
     }
 }

@@ -53,6 +53,7 @@ extension HouseholdController {
         let catalogGeneration = try read.catalog.generation()
         var key = WishlistPageKey(
             page: .member, ownerID: member.id, sort: sort, pageNumber: number, isAdmin: viewer.isAdmin, statusLine: pages.notices.statusLine(),
+            language: viewer.pageLanguage,
             generation: try catalogGeneration + read.household.memberWishlistGeneration(ownerID: member.id)
         )
         key.list = list
@@ -71,7 +72,7 @@ extension HouseholdController {
             wishlist = .fresh(key, items, try read.catalog.placements(of: items.items.compactMap(\.item.bookID)))
         }
         return .found(
-            member, sort, wishlist, try loadMemberAbout(member, catalogGeneration: catalogGeneration, read),
+            member, sort, wishlist, try loadMemberAbout(member, catalogGeneration: catalogGeneration, language: viewer.pageLanguage, read),
             MemberLists(
                 all: sharedLists, chosen: chosen, today: today,
                 // Read only to render, and only for a birthday list.
@@ -81,10 +82,10 @@ extension HouseholdController {
     }
 
     /// The member's profile and reading as her page shows them, kept or read to render.
-    func loadMemberAbout(_ member: Member, catalogGeneration: Int64, _ read: PageRead) throws -> MemberAboutRead {
+    func loadMemberAbout(_ member: Member, catalogGeneration: Int64, language: String, _ read: PageRead) throws -> MemberAboutRead {
         let year = FinishedDate(clock.now()).year
         let key = MemberAboutKey(
-            ownerID: member.id, readingYear: year, generation: try catalogGeneration + read.household.memberAboutGeneration(ownerID: member.id)
+            ownerID: member.id, readingYear: year, language: language, generation: try catalogGeneration + read.household.memberAboutGeneration(ownerID: member.id)
         )
         if let cached = pageCaches.memberAbouts.entry(key) { return .cached(cached) }
         return .fresh(key, MemberAbout(
@@ -156,13 +157,13 @@ extension HouseholdController {
                     ["profile": ProfilePresenter.profileValue(
                         about.profile, username: member.username, wishCount: .slot("wish_count"), readThisYear: about.readThisYear
                     ), "member": memberValue],
-                    own: slot
+                    language: key.language, own: slot
                 ),
                 reading: try pages.renderSharedFragment(
                     "partials/member-reading.html",
                     ["readings": .array(about.readings.items.map(ReadingPresenter.readingValue)), "count": .int(about.readings.total),
                      "pager": .dictionary(about.readings.pagerFields(link: Self.memberReadingLink(member))), "member": memberValue],
-                    own: slot
+                    language: key.language, own: slot
                 )
             )
             pageCaches.memberAbouts.keep(page, for: key)
@@ -186,9 +187,9 @@ extension HouseholdController {
             let sortField = sort == .priority ? nil : "sort=" + sort.rawValue
             let link = { (page: Int) in PageNumber.link(path, sortField, page == 1 ? nil : "page=\(page)") }
             let returnTo = TemplateValue.string(link(items.number))
-            let reservations = try items.items.map { try reservationActions($0, placements: placements[$0.item.bookID ?? ""] ?? [], returnTo: returnTo, slot: slot) }
+            let reservations = try items.items.map { try reservationActions($0, placements: placements[$0.item.bookID ?? ""] ?? [], returnTo: returnTo, language: key.language, slot: slot) }
             let page = WishlistPage(page: try pages.renderShared(
-                "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine,
+                "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine, language: key.language,
                 values: [
                     "profile_html": .slot("profile"),
                     "reading_html": .slot("reading"),
@@ -232,14 +233,14 @@ extension HouseholdController {
     /// A book's reservation controls as its holder sees them and as everyone else does, each with
     /// a slot for the visitor's token.
     func reservationActions(
-        _ held: HeldItem, placements: [Placement], returnTo: TemplateValue, slot: @escaping (String) -> WishlistPage.Slot?
+        _ held: HeldItem, placements: [Placement], returnTo: TemplateValue, language: String, slot: @escaping (String) -> WishlistPage.Slot?
     ) throws -> WishlistPage.ReservationActions {
         let actions = { (shared: SharedItem) in
             try pages.renderSharedFragment(
                 "partials/reservation-actions.html",
                 ["item": .dictionary(Self.sharedItemValue(shared, placements: placements)),
                  "return_to": returnTo, "csrf_token": .slot(PageRenderer.Slot.csrfToken)],
-                own: slot
+                language: language, own: slot
             )
         }
         return WishlistPage.ReservationActions(

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Settings: `/settings` lists its pages, and each section page (``SettingsSection``) holds a few
@@ -43,6 +44,7 @@ struct SettingsController {
         routes.add(.exportData, use: downloadData)
         routes.add(.deleteAccount, use: deleteAccount)
         addAPITokenRoutes(to: routes)
+        routes.add(.setLanguage, use: setLanguage)
         if singleSignOn != nil {
             routes.add(.linkSingleSignOn, use: linkSingleSignOn)
         }
@@ -73,6 +75,7 @@ struct SettingsController {
         "identity-linked": "Single sign-on is linked. Next time, sign in with it.",
         "identity-unlinked": "Single sign-on was unlinked. It can no longer sign you in here.",
         "api-token-revoked": "The token was revoked. Anything that used it can no longer reach your account.",
+        "language": Translations.marked("Your language was saved."),
     ]
 
     struct PasswordForm {
@@ -98,7 +101,7 @@ struct SettingsController {
 
     func show(_ section: SettingsSection, _ request: Request, context: AppRequestContext) async throws -> Response {
         let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
-        return try await page(section, context, confirmation: done)
+        return try await page(section, context, confirmation: done.map { context.visitor.translations.text($0) })
     }
 
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -308,7 +311,7 @@ struct SettingsController {
             )
         }
         return try pages.render(
-            section.template, title: section.title, nav: "settings", for: context.visitor, status: status, headers: headers, values: values
+            section.template, title: context.visitor.translations.text(section.title), nav: "settings", for: context.visitor, status: status, headers: headers, values: values
         )
     }
 
@@ -343,6 +346,8 @@ struct SettingsController {
             return try await signInValues(user: user)
         case .apiTokens:
             return try await apiTokenValues(user: user)
+        case .language:
+            return languageValues(user: user)
         case .password, .data:
             return [:]
         }

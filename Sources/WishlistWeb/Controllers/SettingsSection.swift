@@ -16,6 +16,8 @@ enum SettingsSection: String, CaseIterable, Sendable {
     case signIn = "sign-in"
     /// Personal API tokens for scripts and home servers (issue 54).
     case apiTokens = "api-tokens"
+    /// The language her pages are in (issue 53).
+    case language
     /// Download my data, and deleting the account.
     case data
 
@@ -28,6 +30,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .signIn: .settingsSignIn
         case .data: .settingsData
         case .apiTokens: .settingsAPITokens
+        case .language: .settingsLanguage
         }
     }
 
@@ -43,6 +46,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .password: "Password"
         case .signIn: "Passkeys and sign-in"
         case .apiTokens: "API tokens"
+        case .language: "Language"
         case .data: "Your data"
         }
     }
@@ -56,6 +60,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .password: "Password"
         case .signIn: "Sign-in"
         case .apiTokens: "API"
+        case .language: "Language"
         case .data: "Your data"
         }
     }
@@ -69,6 +74,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .password: "Change your password."
         case .signIn: "Passkeys, single sign-on and where you are signed in."
         case .apiTokens: "Tokens that let your scripts and home server read or change your wishlist."
+        case .language: "The language of your pages, or your browser's."
         case .data: "Download everything about you, or delete your account."
         }
     }
@@ -85,6 +91,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case "password": return .password
         case "sessions", "passkeys", "single-sign-on": return .signIn
         case "api-tokens": return .apiTokens
+        case "language": return .language
         case "export", "delete-account": return .data
         default: return nil
         }

@@ -64,6 +64,7 @@ struct WishlistController {
         }
         var key = WishlistPageKey(
             page: .own, ownerID: user.userID, sort: sort, pageNumber: number, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(),
+            language: user.pageLanguage,
             generation: try read.catalog.generation() + read.wishlist.wishesGeneration(ownerID: user.userID)
         )
         key.list = list
@@ -97,7 +98,7 @@ struct WishlistController {
             return page
         case .fresh(let key, let items, let placements):
             let page = WishlistPage(page: try pages.renderShared(
-                "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine,
+                "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine, language: key.language,
                 values: Self.indexValues(items, sort: loaded.sort, placements: placements, lists: loaded.lists, chosen: loaded.list)
             ))
             pageCaches.ownWishlists.keep(page, for: key)

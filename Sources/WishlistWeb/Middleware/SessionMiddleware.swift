@@ -12,6 +12,8 @@ struct SessionMiddleware: RouterMiddleware {
     let csrf: CSRFProtection
     let pageLoaders: PageLoaders
     let memo: PageReadMemo
+    /// Her page's language, which the page's loader looks its shared page up by.
+    let languages: LanguageChoice
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         // Cookies never authenticate the API (issue 54): its bearer token alone says who asks,
@@ -47,6 +49,8 @@ struct SessionMiddleware: RouterMiddleware {
         // loader reads what it shows: all in the session's read.
         guard let (session, (user, page)) = try await sessions.find(token: token, alsoReading: { read, session in
             var user = Visitor.SignedIn(userID: session.userID, username: session.username, name: session.name, sessionID: session.id, isAdmin: session.isAdmin)
+            user.language = session.language
+            user.pageLanguage = languages.code(member: session.language, acceptLanguage: request.headers[.acceptLanguage])
             user.wishlistCount = try read.wishlist.count(userID: session.userID)
             return (user, load.flatMap { load in Self.loaded(by: load, request, context, user, read) })
         }) else { return nil }

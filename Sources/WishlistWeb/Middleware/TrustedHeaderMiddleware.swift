@@ -99,6 +99,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         var context = context
         context.loadedPage = nil
         var signedIn = Visitor.SignedIn(userID: user.id, username: user.username, name: session.name, sessionID: session.id, isAdmin: user.isAdmin)
+        signedIn.language = session.language
         signedIn.wishlistCount = wishlistCount
         context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
         var response = try await next(request, context)

@@ -1,5 +1,6 @@
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Renders pages from the compiled templates, adding what the layout of every page needs (who is
@@ -21,18 +22,23 @@ public struct PageRenderer: Sendable {
         headers: HTTPFields = [:],
         values: [String: TemplateValue] = [:]
     ) throws -> Response {
-        var context = layoutValues(title: title, nav: nav, values: values)
+        let translations = visitor.translations
+        // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
+        let title = ErrorSummary(values["errors"]).isEmpty ? title : translations.text("Error: {title}", values: ["title": title])
+        var context = layoutValues(title: title, nav: nav, language: translations.language.code, values: values)
         context["csrf_token"] = .string(visitor.csrfToken)
         if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
-        if let flash = context["flash"], flash != .null { context["flash_html"] = .html(try fragment("partials/flash.html", ["flash": flash])) }
+        if let flash = context["flash"], flash != .null {
+            context["flash_html"] = .html(try fragment("partials/flash.html", ["flash": flash], language: visitor.translations.language.code))
+        }
         if let user = visitor.signedIn {
             context["user"] = [
                 "name": .string(user.name), "wishlist_count": .int(user.wishlistCount),
-                "wishlist_noun": .string(Self.wishlistNoun(user.wishlistCount)), "is_admin": .bool(user.isAdmin),
+                "wishlist_noun": .string(Self.wishlistNoun(user.wishlistCount, in: translations)), "is_admin": .bool(user.isAdmin),
             ]
             context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
         }
-        let body = try templates.render(template, .dictionary(context))
+        let body = try templates.render(template, .dictionary(context), language: visitor.translations.language.code)
         return Response(status: status, headers: Self.pageHeaders(headers), body: ResponseBody(byteBuffer: body))
     }
 
@@ -41,10 +47,10 @@ public struct PageRenderer: Sendable {
     /// may hold slots of the page's own, which `own` resolves once, here, to the page's keys; a
     /// name it does not know stays empty.
     func renderShared<Own>(
-        _ template: String, title: String, nav: String, isAdmin: Bool, statusLine: String?, values: [String: TemplateValue],
+        _ template: String, title: String, nav: String, isAdmin: Bool, statusLine: String?, language: String, values: [String: TemplateValue],
         own: (String) -> Own? = { _ in nil }
     ) throws -> SharedHTML<Own> {
-        var context = layoutValues(title: title, nav: nav, values: values)
+        var context = layoutValues(title: title, nav: nav, language: language, values: values)
         context["csrf_token"] = .slot(Slot.csrfToken)
         context["flash_html"] = .slot(Slot.flash)
         context["user"] = [
@@ -52,19 +58,22 @@ public struct PageRenderer: Sendable {
             "is_admin": .bool(isAdmin),
         ]
         context["status_line"] = statusLine.map(TemplateValue.string) ?? .null
-        return try templates.renderSlotted(template, .dictionary(context)).mapSlots { PageSlot($0, own: own) }
+        return try templates.renderSlotted(template, .dictionary(context), language: language).mapSlots { PageSlot($0, own: own) }
     }
 
     /// A part of a shared page with slots of its own (a book's wishlist mark), resolved like the
     /// page's by `own`, so that it can fill one of the page's holes.
-    func renderSharedFragment<Own>(_ template: String, _ values: [String: TemplateValue], own: (String) -> Own?) throws -> SharedHTML<Own> {
-        try templates.renderSlotted(template, .dictionary(values)).mapSlots { PageSlot($0, own: own) }
+    func renderSharedFragment<Own>(
+        _ template: String, _ values: [String: TemplateValue], language: String, own: (String) -> Own?
+    ) throws -> SharedHTML<Own> {
+        try templates.renderSlotted(template, .dictionary(values), language: language).mapSlots { PageSlot($0, own: own) }
     }
 
-    /// A page from ``renderShared(_:title:nav:isAdmin:statusLine:values:own:)`` for this visitor;
+    /// A page from ``renderShared(_:title:nav:isAdmin:statusLine:language:values:own:)`` for this visitor;
     /// the page's own slots go to `fill`.
     func respond<Own>(_ page: SharedHTML<Own>, for visitor: Visitor, fill: (Own) -> SharedHTML<Own>.Fill) throws -> Response {
-        let flash = try visitor.flash.map { TemplateValue.html(try fragment("partials/flash.html", ["flash": $0.templateValue])) } ?? .null
+        let language = visitor.translations.language.code
+        let flash = try visitor.flash.map { TemplateValue.html(try fragment("partials/flash.html", ["flash": $0.templateValue], language: language)) } ?? .null
         let count = visitor.signedIn?.wishlistCount ?? 0
         // Made once: a page has a CSRF token in every form.
         let csrfToken = SharedHTML<Own>.Fill.escaped(EscapedValue(.string(visitor.csrfToken)))
@@ -75,7 +84,7 @@ public struct PageRenderer: Sendable {
             case .flash: .value(flash)
             case .name: .value(.string(visitor.signedIn?.name ?? ""))
             case .wishlistCount: .value(.int(count))
-            case .wishlistNoun: .value(.string(Self.wishlistNoun(count)))
+            case .wishlistNoun: .value(.string(Self.wishlistNoun(count, in: visitor.translations)))
             case .own(let own): fill(own)
             case .unknown: .value(.null)
             }
@@ -99,12 +108,12 @@ public struct PageRenderer: Sendable {
         static let wishlistNoun = "user.wishlist_noun"
     }
 
-    private func layoutValues(title: String, nav: String, values: [String: TemplateValue]) -> [String: TemplateValue] {
+    private func layoutValues(title: String, nav: String, language: String, values: [String: TemplateValue]) -> [String: TemplateValue] {
         var context = values
-        let summary = ErrorSummary(values["errors"])
-        // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
-        context["title"] = .string(summary.isEmpty ? title : "Error: " + title)
-        context["error_summary"] = summary.templateValue
+        // `<html lang>`: the language the page's templates were compiled in.
+        context["language"] = .string(language)
+        context["title"] = .string(title)
+        context["error_summary"] = ErrorSummary(values["errors"]).templateValue
         context["nav"] = .string(nav)
         context["paths"] = Self.paths
         context["signup_open"] = .bool(signupOpen)
@@ -123,6 +132,7 @@ public struct PageRenderer: Sendable {
         "reservations": .string(SitePath.reservations), "settings": .string(SitePath.settings), "admin": .string(Route.admin.path()),
         "sign_in": .string(SitePath.signIn), "sign_up": .string(Route.signUpPage.path()), "sign_out": .string(Route.signOut.path()),
         "forgot": .string(Route.forgotPage.path()),
+        "settings_language": .string(Route.setLanguage.path()), "received": .string(Route.received.path()),
     ]
 
     private static func pageHeaders(_ headers: HTTPFields) -> HTTPFields {
@@ -132,12 +142,14 @@ public struct PageRenderer: Sendable {
         return fields
     }
 
-    /// The screen-reader word after the wishlist badge's number.
-    static func wishlistNoun(_ count: Int) -> String { count == 1 ? "book" : "books" }
+    /// The screen-reader word after the wishlist badge's number, in the count's plural form.
+    static func wishlistNoun(_ count: Int, in translations: Translations) -> String {
+        translations.text(one: "book", other: "books", count: count)
+    }
 
     /// A part of a page (a partial), rendered on its own for a cache to keep.
-    func fragment(_ template: String, _ values: [String: TemplateValue]) throws -> TrustedHTML {
-        TrustedHTML(trusted: String(buffer: try templates.render(template, .dictionary(values))))
+    func fragment(_ template: String, _ values: [String: TemplateValue], language: String? = nil) throws -> TrustedHTML {
+        TrustedHTML(trusted: String(buffer: try templates.render(template, .dictionary(values), language: language)))
     }
 
     /// The error page for `error`, keeping its headers (such as `Retry-After`), with a link `wayBack`.
@@ -217,7 +229,7 @@ func redirect(to location: String, headers: HTTPFields = [:]) -> Response {
 typealias SharedHTML<Own: Sendable> = SlottedHTML<PageSlot<Own>>
 
 /// A hole of a shared page: one of the layout's, filled alike on every page, or one of the page's
-/// own, resolved when the page was rendered (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:values:own:)``).
+/// own, resolved when the page was rendered (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:language:values:own:)``).
 enum PageSlot<Own: Sendable>: Sendable {
     case csrfToken, flash, name, wishlistCount, wishlistNoun
     case own(Own)

@@ -143,6 +143,9 @@ extension Route {
     static let createFeedLink = post("/settings/feed-link", .members, csrf: .sessionToken)
     static let revokeFeedLink = post("/settings/feed-link/delete", .members, csrf: .sessionToken)
     static let changePassword = post("/settings/password", .members, csrf: .sessionToken)
+    // Settings → Language (issue 53): the language her pages are in, or her browser's.
+    static let settingsLanguage = get("/settings/language", .members)
+    static let setLanguage = post("/settings/language", .members, csrf: .sessionToken)
     static let signOutOthers = post("/settings/sessions/sign-out-others", .members, csrf: .sessionToken)
     static let exportData = post("/settings/export", .members, csrf: .sessionToken)
     static let deleteAccount = post("/settings/delete-account", .members, csrf: .sessionToken)
@@ -226,6 +229,7 @@ extension Route {
         reading, bookReading, saveReading, forgetReading, newBook, addBook, scanBook, sharedBook,
         settings, settingsLists, settingsSharing, settingsEmail, settingsPassword, settingsSignIn, settingsData,
         settingsAPITokens, createAPIToken, revokeAPIToken,
+        settingsLanguage, setLanguage,
         setDefaultList, setSharing, createShareLink, revokeShareLink, createFeedLink, revokeFeedLink, changePassword,
         signOutOthers, exportData, deleteAccount, linkSingleSignOn, changeEmail, resendVerification, setDigest,
         profile, saveProfile, uploadPicture, deletePicture, picture,

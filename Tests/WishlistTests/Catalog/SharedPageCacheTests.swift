@@ -77,7 +77,7 @@ struct SharedPageCacheTests {
         let page = try library.library().renderSlotted("p.html", [:]).mapSlots { PageSlot<ListPage.Slot>($0) { _ in nil } }
         let entry = ListPage(page: page, bookIDs: [], marks: [], isCurrent: true, byteCount: 1)
         func key(_ list: String, _ generation: Int64) -> ListPageKey {
-            .init(list: list, date: "", sort: .rank, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
+            .init(list: list, date: "", sort: .rank, isFavorite: false, isAdmin: false, statusLine: nil, language: "en", generation: generation)
         }
         for list in ["a", "b", "c"] { cache.keep(entry, for: key(list, 1)) }
         #expect(cache.entry(key("a", 1)) == nil, "the oldest went")
@@ -97,7 +97,7 @@ struct SharedPageCacheTests {
         let page = try library.library().renderSlotted("p.html", [:]).mapSlots { PageSlot<ListPage.Slot>($0) { _ in nil } }
         func entry(_ bytes: Int) -> ListPage { ListPage(page: page, bookIDs: [], marks: [], isCurrent: true, byteCount: bytes) }
         func key(_ list: String, _ generation: Int64 = 1) -> ListPageKey {
-            .init(list: list, date: "", sort: .rank, isFavorite: false, isAdmin: false, statusLine: nil, generation: generation)
+            .init(list: list, date: "", sort: .rank, isFavorite: false, isAdmin: false, statusLine: nil, language: "en", generation: generation)
         }
         for list in ["a", "b", "c"] { cache.keep(entry(30), for: key(list)) }
         #expect(cache.statistics.bytes == 90 && cache.statistics.entries == 3)

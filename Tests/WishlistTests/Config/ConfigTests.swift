@@ -62,6 +62,8 @@ struct ConfigTests {
         (#"{"accounts": {"sessionIdleDays": 40}}"#, [:], "configuration: accounts.sessionIdleDays: must not exceed"),
         (#"{}"#, ["NYT_REQUESTS_PER_MINUTE": "0"], "configuration: nyt.requestsPerMinute: expected a whole number from 1 to 1000, got \"0\""),
         (#"{"nyt": {"requestsPerDay": -5}}"#, [:], "configuration: nyt.requestsPerDay: expected a whole number from 1 to 1000000, got -5"),
+        (#"{}"#, ["WISHLIST_LANGUAGE": "xx"], "configuration: server.language: \"xx\" is not a language this server has; expected one of en, de, fr, es"),
+        (#"{"server": {"language": "en-XA"}}"#, [:], "configuration: server.language: \"en-XA\" is not a language this server has; expected one of en, de, fr, es"),
         (#"[1, 2]"#, [:], "expected a JSON object at the top level"),
         (#"{"server": "#, [:], "not a readable JSON file"),
     ])

@@ -321,6 +321,10 @@ enum UpgradeFixtures {
             INSERT INTO guest_reservation (id, item_id, guest_name, cancel_token_hash, reserved_at) VALUES
                 (1, 2, 'Grandpa', X'f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6', '2024-03-22 09:05:00.000');
             """,
+        // Alice reads the app in German; everyone else follows the browser (issue 53).
+        "35-language": """
+            UPDATE user SET language = 'de' WHERE id = 1;
+            """,
     ]
 }
 

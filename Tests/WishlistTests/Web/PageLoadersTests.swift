@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 @testable import WishlistCore
+import WishlistLanguages
 @testable import WishlistWeb
 
 /// `SessionMiddleware` runs a route's page loader inside the session's read, for signed-in GETs
@@ -65,7 +66,8 @@ struct PageLoadersTests {
         router.add(middleware: SessionMiddleware(
             sessions: server.accounts.sessions, cookies: SessionCookies(secure: false),
             csrf: try await CSRFProtection.load(from: server.database), pageLoaders: loaders,
-            memo: PageReadMemo(changes: server.database.changes, statusLine: { nil }, metrics: nil)
+            memo: PageReadMemo(changes: server.database.changes, statusLine: { nil }, metrics: nil),
+            languages: LanguageChoice(languages: [Translations()], serverDefault: "en")
         ))
         let describe = { @Sendable (_: Request, context: AppRequestContext) -> String in
             (context.loadedPage as? Probe).map { "\($0.name) \($0.userID) \($0.wishlistCount) \($0.inTransaction)" } ?? "nothing"

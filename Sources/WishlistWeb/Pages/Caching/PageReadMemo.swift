@@ -11,8 +11,8 @@ import WishlistCore
 /// from a shell is seen by the next request, exactly as with a read. The session's expiry is
 /// checked again on every use, and a session due for its `last_seen_at` write is read again.
 ///
-/// - **Key**: the request's method, URI and cookies and the catalog's status line: all a loader
-///   may look at besides the database.
+/// - **Key**: the request's method, URI, cookies and `Accept-Language` (a page's language) and
+///   the catalog's status line: all a loader may look at besides the database.
 /// - **Invalidated**: by any commit, by any process: a read is kept under the version taken
 ///   *before* it, so a commit during the read only makes it stale. Any write empties it, so its
 ///   hits tell nothing about what in particular changed (the owner's pages' own cache is kept
@@ -56,6 +56,8 @@ final class PageReadMemo: Sendable {
             key += "\n"
             key += cookie
         }
+        key += "\n"
+        key += request.headers[.acceptLanguage] ?? ""
         key += "\n"
         key += statusLine() ?? ""
         return key

@@ -3,7 +3,7 @@ import WishlistCore
 import WishlistTemplates
 
 /// A page rendered once for every visitor who sees the same thing, with slots for what is each
-/// visitor's own (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:values:)``).
+/// visitor's own (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:language:values:own:)``).
 protocol SharedPage: Sendable {
     /// The bytes kept: the page and any fragments that fill its slots.
     var byteCount: Int { get }

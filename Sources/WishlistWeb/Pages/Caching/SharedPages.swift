@@ -26,6 +26,8 @@ struct ListPageKey: SharedPageKey {
     let isFavorite: Bool
     let isAdmin: Bool
     let statusLine: String?
+    /// The page's language's code (issue 53).
+    let language: String
     var generation: Int64
 }
 
@@ -91,6 +93,7 @@ struct BookPageKey: SharedPageKey {
     let bookID: String
     let isAdmin: Bool
     let statusLine: String?
+    let language: String
     var generation: Int64
 }
 
@@ -164,6 +167,7 @@ struct WishlistPageKey: SharedPageKey {
     let pageNumber: Int
     let isAdmin: Bool
     let statusLine: String?
+    let language: String
     /// The catalog's generation plus the owner's (her wishes' on her own page, her wishlist's as
     /// the others see it on her member page): each only grows, so the sum grows with any of them.
     var generation: Int64
@@ -250,6 +254,7 @@ struct MemberAboutKey: SharedPageKey {
     let ownerID: UserID
     /// The year her profile counts the books she read in.
     let readingYear: Int
+    let language: String
     var generation: Int64
 }
 
