@@ -153,8 +153,8 @@ MUTATIONS = [
     Mutation("csp-images-ours", "Using it", "Sources/WishlistWeb/Middleware/SecurityHeadersMiddleware.swift",
              "img-src 'self' data:;", "img-src 'self' https: data:;",
              "WebShellTests", "no page asks another site for a picture"),
-    Mutation("reading-unpaged", "Using it", "Sources/WishlistCore/Reading/ReadingStore.swift",
-             "PagedList<Reading>.size, PagedList<Reading>.offset(number)", "Int.max, PagedList<Reading>.offset(number)",
+    Mutation("reading-unpaged", "Using it", "Sources/WishlistCore/Storage/PagedList.swift",
+             "arguments + [size, offset(number)]", "arguments + [Int.max, offset(number)]",
              "ProfileHTTPTests", "books read come a hundred a page, on Books I've read and on a member's page"),
     # Round 4: the review's findings, mail, single sign-on, profiles, export, the gift cycle, the
     # next book, configuration and the tests' own support.

@@ -113,7 +113,9 @@ extension ServerParts {
         var singleSignOn: SingleSignOnController?
         if config.accounts.oidc.isOn {
             singleSignOn = SingleSignOnController(
-                provider: OpenIDProvider(settings: config.accounts.oidc, publicOrigin: config.server.publicOrigin, clock: clock, limits: httpLimits),
+                provider: OpenIDProvider(
+                    settings: config.accounts.oidc, redirectURI: config.server.publicOrigin + Route.singleSignOnCallback.path(), clock: clock, limits: httpLimits
+                ),
                 attempts: signInAttempts, identities: stores.identities, accounts: accounts, cookies: cookies, sessionMaxAge: sessionMaxAge,
                 metrics: metrics, logger: logger, addressing: addressing, passwordSignIn: config.accounts.passwordSignIn,
                 signup: config.accounts.singleSignOnSignup, invites: stores.invites

@@ -205,7 +205,9 @@ struct MailParts {
             outbox: outbox, client: SMTPClient(settings: config.mail), sender: from, clock: clock, logger: logger
         )
         self.sender = sender
-        let mailer = Mailer(sender: from, publicOrigin: config.server.publicOrigin, clock: clock, outboxKey: outboxKey) { sender.nudge() }
+        let mailer = Mailer(
+            sender: from, publicOrigin: config.server.publicOrigin, paths: SitePath.mail, clock: clock, outboxKey: outboxKey
+        ) { sender.nudge() }
         accountMail = AccountMail(database: database, mailer: mailer, accountSettings: config.accounts, clock: clock, logger: logger)
         digests = DigestService(
             database: database, mailer: mailer, timeZone: try ZoneRules.load(named: config.server.timeZone), clock: clock, logger: logger

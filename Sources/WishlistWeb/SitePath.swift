@@ -74,10 +74,36 @@ enum SitePath {
     static func signUp(invite token: String) -> String { Route.signUpPage.path() + "?invite=" + token }
     static func admin(done: String) -> String { Route.admin.path() + "?done=" + done }
     static func setup(_ token: String) -> String { Route.setupPage.path(token) }
+    /// The paths the core's mail links to (``MailPaths``), printed here so that it writes none.
+    static let mail = MailPaths(
+        verifyEmail: { Route.verifyEmail.path($0) }, forgot: Route.forgotPage.path(), passwordReset: passwordReset,
+        signUp: { signUp(invite: $0) }, unsubscribe: { Route.unsubscribePage.path($0) }, book: book, person: person, personList: personList
+    )
     /// Where every sign-up ends: display name, birthday and sharing, then People (issue 57).
     static let welcome = Route.welcome.path()
 
     static let settings = Route.settings.path()
+
+    // The forms' targets on the pages that show a thing (issue 55): each printed from its route.
+    static func favoriteList(_ nameEncoded: String) -> String { Route.favoriteList.path(nameEncoded) }
+    static func saveNote(_ id: ItemID) -> String { Route.saveNote.path("\(id)") }
+    static func removeWish(_ id: ItemID) -> String { Route.removeWish.path("\(id)") }
+    static func wishAgain(_ id: ItemID) -> String { Route.wishAgain.path("\(id)") }
+    static func markBought(_ id: ItemID) -> String { Route.markBought.path("\(id)") }
+    static func unmarkBought(_ id: ItemID) -> String { Route.unmarkBought.path("\(id)") }
+    static func writeCard(_ id: ItemID) -> String { Route.writeCard.path("\(id)") }
+    static func cancelReservation(_ id: ItemID) -> String { Route.cancelReservation.path("\(id)") }
+    static func dismissNotice(_ id: ReservationID) -> String { Route.dismissNotice.path("\(id)") }
+    static func reserveIdea(_ username: String, _ id: IdeaID) -> String { Route.reserveIdea.path(username, "\(id)") }
+    static func cancelIdeaReservation(_ username: String, _ id: IdeaID) -> String { Route.cancelIdeaReservation.path(username, "\(id)") }
+    static func removePasskey(_ id: PasskeyID) -> String { Route.removePasskey.path("\(id)") }
+    static func unlinkSingleSignOn(_ id: IdentityID) -> String { Route.unlinkSingleSignOn.path("\(id)") }
+    static func revokeAPIToken(_ id: APITokenID) -> String { Route.revokeAPIToken.path("\(id)") }
+    static func disableMember(_ id: UserID) -> String { Route.disableMember.path("\(id)") }
+    static func enableMember(_ id: UserID) -> String { Route.enableMember.path("\(id)") }
+    static func deleteMember(_ id: UserID) -> String { Route.deleteMember.path("\(id)") }
+    static func memberResetLink(_ id: UserID) -> String { Route.memberResetLink.path("\(id)") }
+    static func revokeInvite(_ id: InviteID) -> String { Route.revokeInvite.path("\(id)") }
 
     /// A settings section's page at the confirmation named `done` (`SettingsController.confirmations`).
     static func settings(_ section: SettingsSection, done: String) -> String {

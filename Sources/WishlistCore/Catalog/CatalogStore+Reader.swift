@@ -53,18 +53,14 @@ extension CatalogStore {
                   AND EXISTS (SELECT 1 FROM list_entry JOIN catalog_list ON catalog_list.name_encoded = list_entry.list_name_encoded
                               WHERE list_entry.book_id = book.id AND catalog_list.is_current)
                 """
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(matching)"), arguments: [match]) ?? 0
-            let number = PagedList<BookSummary>.existing(number, total: total)
-            let books = try Row.decodeAll(
-                db.cachedStatement(sql: """
+            return try PagedList.read(
+                db, count: "SELECT COUNT(*) \(matching)",
+                rows: """
                     SELECT book.* \(matching)
                     ORDER BY book_search.rank, (SELECT MIN(rank) FROM list_entry WHERE list_entry.book_id = book.id), book.title, book.id
-                    LIMIT ? OFFSET ?
-                    """),
-                arguments: [match, PagedList<BookSummary>.size, PagedList<BookSummary>.offset(number)],
-                CatalogStore.bookSummary
+                    """,
+                arguments: [match], page: number, CatalogStore.bookSummary
             )
-            return PagedList(items: books, total: total, number: number)
         }
 
         /// A current list and its books in rank order, or nil when there is no such list.

@@ -22,6 +22,16 @@ public struct SyncReport: Sendable, Equatable {
     public var cancelled = false
     /// Back-fill only: editions not stored because a book in them, or the answer, was malformed.
     public var refusedEditions = 0
+
+    /// What a refresh or a back-fill failed with, in the report's words: sources throw only the
+    /// fetch errors; anything else came from the database.
+    mutating func failed(with error: any Error) {
+        switch error {
+        case let failure as CatalogFetchFailure: (self.error, cause) = (failure.reason, failure.cause)
+        case let fetchError as CatalogFetchError: (self.error, cause) = (fetchError, fetchError.phrase)
+        default: (self.error, cause) = (.notSaved, "\(error)")
+        }
+    }
 }
 
 /// A back-fill's progress: each request it is about to make, counted against the plan.
@@ -129,13 +139,8 @@ public final class CatalogSync: Sendable {
         } catch let error where error is CancellationError || Task.isCancelled {
             report.cancelled = true
             return report
-        } catch let failure as CatalogFetchFailure {
-            (report.error, report.cause) = (failure.reason, failure.cause)
-        } catch let error as CatalogFetchError {
-            (report.error, report.cause) = (error, error.phrase)
         } catch {
-            // Sources throw only the errors above; anything else came from the database.
-            (report.error, report.cause) = (.notSaved, "\(error)")
+            report.failed(with: error)
         }
         await record(report)
         return report
@@ -153,12 +158,8 @@ public final class CatalogSync: Sendable {
             try await walkBack(editions: count, &report, progress)
         } catch let error where error is CancellationError || Task.isCancelled {
             report.cancelled = true
-        } catch let failure as CatalogFetchFailure {
-            (report.error, report.cause) = (failure.reason, failure.cause)
-        } catch let error as CatalogFetchError {
-            (report.error, report.cause) = (error, error.phrase)
         } catch {
-            (report.error, report.cause) = (.notSaved, "\(error)")
+            report.failed(with: error)
         }
         return report
     }

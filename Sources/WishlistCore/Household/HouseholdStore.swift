@@ -259,10 +259,9 @@ extension HouseholdStore {
         /// (if anyone) reserved it: what her page shows every other member, each seeing their own
         /// part (``HeldItem``). Never for the owner herself.
         public func items(ownerID: UserID, sort: WishlistSort, page number: Int) throws -> PagedList<HeldItem> {
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ? AND shared"), arguments: [ownerID]) ?? 0
-            let number = PagedList<HeldItem>.existing(number, total: total)
-            let items = try Row.decodeAll(
-                db.cachedStatement(sql: """
+            try PagedList.read(
+                db, count: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ? AND shared",
+                rows: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
                         reservation.bought_at IS NOT NULL AS bought, reservation.card, guest_reservation.guest_name
                     FROM wishlist_item
@@ -270,13 +269,10 @@ extension HouseholdStore {
                     LEFT JOIN user AS giver ON giver.id = reservation.giver_id
                     LEFT JOIN guest_reservation ON guest_reservation.item_id = wishlist_item.id
                     WHERE wishlist_item.user_id = ? AND wishlist_item.shared
-                    ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
-                    """),
-                arguments: [ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
-            ) { row in
-                HeldItem(item: WishlistStore.item(row), holder: HeldItem.Holder(row))
-            }
-            return PagedList(items: items, total: total, number: number)
+                    ORDER BY \(sort.orderBy)
+                    """,
+                arguments: [ownerID], page: number, HeldItem.init(row:)
+            )
         }
 
         /// The other members' shared wants of one book, as `viewerID` (a giver) sees them on its
@@ -313,19 +309,15 @@ extension HouseholdStore {
                 LEFT JOIN guest_reservation ON guest_reservation.item_id = wishlist_item.id
                 WHERE wishlist_item.user_id = ? AND wishlist_item.shared
                 """
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(onList)"), arguments: [list.rawValue, ownerID]) ?? 0
-            let number = PagedList<HeldItem>.existing(number, total: total)
-            let items = try Row.decodeAll(
-                db.cachedStatement(sql: """
+            return try PagedList.read(
+                db, count: "SELECT COUNT(*) \(onList)",
+                rows: """
                     SELECT wishlist_item.*, reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
                         reservation.bought_at IS NOT NULL AS bought, reservation.card, guest_reservation.guest_name
-                    \(onList) ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
-                    """),
-                arguments: [list.rawValue, ownerID, PagedList<HeldItem>.size, PagedList<HeldItem>.offset(number)]
-            ) { row in
-                HeldItem(item: WishlistStore.item(row), holder: HeldItem.Holder(row))
-            }
-            return PagedList(items: items, total: total, number: number)
+                    \(onList) ORDER BY \(sort.orderBy)
+                    """,
+                arguments: [list.rawValue, ownerID], page: number, HeldItem.init(row:)
+            )
         }
     }
 }

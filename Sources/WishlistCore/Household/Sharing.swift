@@ -88,6 +88,11 @@ public struct HeldItem: Sendable, Equatable {
     }
 }
 
+extension HeldItem {
+    /// The item of a row read with its holder's columns (``Holder/init(_:)``).
+    init(row: Row) { self.init(item: WishlistStore.item(row), holder: Holder(row)) }
+}
+
 /// A gift the viewer has reserved, as "Gifts I'm giving" shows it.
 public struct Gift: Sendable, Equatable {
     public enum State: Sendable, Equatable {

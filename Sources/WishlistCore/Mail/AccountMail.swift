@@ -146,7 +146,7 @@ public struct AccountMail: Sendable {
             sql: "INSERT INTO email_verification (user_id, email, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [userID, address.text, SessionStore.fingerprint(token), StoredDate(now), StoredDate(now.addingTimeInterval(Self.verificationLifetime))]
         )
-        let content = MailTexts.verification(name: name, link: mailer.link("/verify-email/" + token))
+        let content = MailTexts.verification(name: name, link: mailer.link(mailer.paths.verifyEmail(token)))
         try mailer.queue(content, kind: .verification, to: address, name: name, userID: userID, db)
         return true
     }
@@ -155,7 +155,7 @@ public struct AccountMail: Sendable {
     /// with the way back in if it was she who forgot she had one.
     private func queueAddressInUse(ownerID: UserID, _ db: Database) throws -> Bool {
         guard let (address, ownerUsername, name) = try Mailer.recipient(userID: ownerID, for: .addressInUse, db) else { return false }
-        let content = MailTexts.addressInUse(name: name, username: ownerUsername, link: mailer.link("/forgot"))
+        let content = MailTexts.addressInUse(name: name, username: ownerUsername, link: mailer.link(mailer.paths.forgot))
         try mailer.queue(content, kind: .addressInUse, to: address, name: name, userID: ownerID, db)
         return true
     }
@@ -194,7 +194,7 @@ public struct AccountMail: Sendable {
             guard let (address, username, name) = try Mailer.recipient(userID: userID, for: .passwordReset, db) else { return false }
             let token = try PasswordResetLinks.insert(userID: userID, lifetime: Self.resetLifetime, now: now, db)
             try Administration.record(actor: username, action: "asked for a password-reset link by mail", subject: "", at: now, db)
-            try mailer.queue(MailTexts.passwordReset(username: username, link: mailer.link("/reset/" + token)), kind: .passwordReset, to: address, name: name, userID: userID, db)
+            try mailer.queue(MailTexts.passwordReset(username: username, link: mailer.link(mailer.paths.passwordReset(token))), kind: .passwordReset, to: address, name: name, userID: userID, db)
             return true
         }
         if queued { mailer.wake() }
@@ -208,7 +208,7 @@ public struct AccountMail: Sendable {
         let now = clock.now()
         try await database.pool.write { db in
             let inviter = try Mailer.shownName(userID: actor.userID, db) ?? actor.username
-            let content = MailTexts.invite(from: inviter, link: mailer.link("/signup?invite=" + token))
+            let content = MailTexts.invite(from: inviter, link: mailer.link(mailer.paths.signUp(token)))
             try mailer.queue(content, kind: .invite, to: address, userID: nil, db)
             try Administration.record(actor: actor.username, action: "mailed an invite to", subject: address.text, at: now, db)
         }

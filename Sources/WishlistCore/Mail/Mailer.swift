@@ -27,15 +27,20 @@ public struct Mailer: Sendable {
     public let sender: MailAddress
     /// `https://books.example`: every link in a message starts with it.
     public let publicOrigin: String
+    /// Where its links lead on the site, printed by the web layer from its routes.
+    public let paths: MailPaths
     let clock: WallClock
     /// Seals what is queued: the links in a message never rest readable in the database.
     let outboxKey: OutboxKey
     /// Wakes ``MailSender`` after a commit.
     let wakeSender: @Sendable () -> Void
 
-    public init(sender: MailAddress, publicOrigin: String, clock: WallClock, outboxKey: OutboxKey, wakeSender: @escaping @Sendable () -> Void) {
+    public init(
+        sender: MailAddress, publicOrigin: String, paths: MailPaths, clock: WallClock, outboxKey: OutboxKey, wakeSender: @escaping @Sendable () -> Void
+    ) {
         self.sender = sender
         self.publicOrigin = publicOrigin
+        self.paths = paths
         self.clock = clock
         self.outboxKey = outboxKey
         self.wakeSender = wakeSender

@@ -115,14 +115,10 @@ public struct ReadingStore: Sendable {
         /// Page `number` of the member's readings in `sort`'s order; a number past the last page
         /// is the last page. A Goodreads import brings a reader's whole shelf, hundreds of books.
         public func readings(userID: UserID, sort: ReadingSort, page number: Int) throws -> PagedList<Reading> {
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE user_id = ?"), arguments: [userID]) ?? 0
-            let number = PagedList<Reading>.existing(number, total: total)
-            let readings = try Row.decodeAll(
-                db.cachedStatement(sql: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
-                arguments: [userID, PagedList<Reading>.size, PagedList<Reading>.offset(number)],
-                ReadingStore.reading
+            try PagedList.read(
+                db, count: "SELECT COUNT(*) FROM reading WHERE user_id = ?", rows: "SELECT * FROM reading WHERE user_id = ? ORDER BY \(sort.orderBy)",
+                arguments: [userID], page: number, ReadingStore.reading
             )
-            return PagedList(items: readings, total: total, number: number)
         }
 
         public func reading(bookID: String, userID: UserID) throws -> Reading? {

@@ -61,24 +61,18 @@ public struct SecretLinkStore: Sendable {
     }
 
     /// The owner behind a token, or nil for an unknown or revoked one, or one whose account is
-    /// disabled: a disabled account's data is out of everyone's reach until it is enabled again. The row is found by the
-    /// token's hash; the stored hash is then compared in constant time as well, so neither step
-    /// times a guess against a secret.
+    /// disabled: a disabled account's data is out of everyone's reach until it is enabled again
+    /// (``SecretToken``).
     public func owner(token: String) async throws -> Owner? {
-        guard token.utf8.count == 43 else { return nil }
-        let fingerprint = SessionStore.fingerprint(token)
-        return try await database.pool.read { db in
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, \(table).token_hash
-                    FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ? AND user.disabled_at IS NULL
-                    """,
-                arguments: [fingerprint]
-            ) else { return nil }
-            let stored: Data = row["token_hash"]
-            guard constantTimeEquals(stored, fingerprint) else { return nil }
-            return Owner(userID: row["id"], username: row["username"], name: row["name"])
+        try await database.pool.read { db in
+            try SecretToken.row(
+                behind: token,
+                """
+                SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, \(table).token_hash
+                FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ? AND user.disabled_at IS NULL
+                """,
+                db
+            ).map { Owner(userID: $0["id"], username: $0["username"], name: $0["name"]) }
         }
     }
 }

@@ -53,9 +53,10 @@ public final class OpenIDProvider: Sendable {
         var failedAt: Date?
     }
 
-    public init(settings: AppConfig.OIDC, publicOrigin: String, clock: WallClock, limits: CurlHTTPClient.Limits = .init()) {
+    /// `redirectURI` is the site's callback, absolute: the web layer prints it from its route.
+    public init(settings: AppConfig.OIDC, redirectURI: String, clock: WallClock, limits: CurlHTTPClient.Limits = .init()) {
         self.settings = settings
-        self.redirectURI = publicOrigin + "/oidc/callback"
+        self.redirectURI = redirectURI
         self.clock = clock
         var limits = limits
         limits.maximumBodyBytes = min(limits.maximumBodyBytes, 512 * 1024)

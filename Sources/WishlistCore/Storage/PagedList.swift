@@ -1,3 +1,5 @@
+import GRDB
+
 /// One page of a long list: `/admin`'s accounts and `/people` in name order, a wishlist in its
 /// order. A server of ten thousand accounts, or a wishlist of a thousand books, is still a short
 /// page on a phone and a short query.
@@ -26,3 +28,19 @@ public struct PagedList<Item: Sendable>: Sendable {
 }
 
 extension PagedList: Equatable where Item: Equatable {}
+
+extension PagedList {
+    /// Page `number` of what `rows` selects (`SELECT … ORDER BY …`, the limit and offset added
+    /// here), with the total `count` counts (`SELECT COUNT(*) …`) over the same `arguments`; a
+    /// number past the last page is the last page. The one paged query of every store.
+    static func read(
+        _ db: Database, count: String, rows: String, arguments: [(any DatabaseValueConvertible)?], page number: Int, _ decode: (Row) throws -> Item
+    ) throws -> PagedList {
+        let total = try Int.fetchOne(db.cachedStatement(sql: count), arguments: StatementArguments(arguments)) ?? 0
+        let number = existing(number, total: total)
+        let items = try Row.decodeAll(
+            db.cachedStatement(sql: rows + " LIMIT ? OFFSET ?"), arguments: StatementArguments(arguments + [size, offset(number)]), decode
+        )
+        return PagedList(items: items, total: total, number: number)
+    }
+}

@@ -60,26 +60,20 @@ public struct ShareLinkStore: Sendable {
     }
 
     /// The list behind a token, or nil for an unknown or revoked one, or one whose owner's account
-    /// is disabled. The row is found by the token's hash, which is then compared in constant time
-    /// as well, so neither step times a guess against a secret. A private list is returned as it
-    /// is: whether it shows is the page's rule.
+    /// is disabled (``SecretToken``). A private list is returned as it is: whether it shows is the
+    /// page's rule.
     public func shared(token: String) async throws -> Shared? {
-        guard token.utf8.count == 43 else { return nil }
-        let fingerprint = SessionStore.fingerprint(token)
-        return try await database.pool.read { db in
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT wish_list.*, (SELECT COUNT(*) FROM wish_list_item WHERE list_id = wish_list.id) AS item_count,
-                        \(MemberName.shownSQL("user")) AS owner_name, share_link.token_hash
-                    FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id JOIN user ON user.id = wish_list.user_id
-                    WHERE share_link.token_hash = ? AND user.disabled_at IS NULL
-                    """,
-                arguments: [fingerprint]
-            ) else { return nil }
-            let stored: Data = row["token_hash"]
-            guard constantTimeEquals(stored, fingerprint) else { return nil }
-            return Shared(ownerName: row["owner_name"], list: WishListStore.list(row))
+        try await database.pool.read { db in
+            try SecretToken.row(
+                behind: token,
+                """
+                SELECT wish_list.*, (SELECT COUNT(*) FROM wish_list_item WHERE list_id = wish_list.id) AS item_count,
+                    \(MemberName.shownSQL("user")) AS owner_name, share_link.token_hash
+                FROM share_link JOIN wish_list ON wish_list.id = share_link.list_id JOIN user ON user.id = wish_list.user_id
+                WHERE share_link.token_hash = ? AND user.disabled_at IS NULL
+                """,
+                db
+            ).map { Shared(ownerName: $0["owner_name"], list: WishListStore.list($0)) }
         }
     }
 }

@@ -159,27 +159,19 @@ public struct WishlistStore: Sendable {
         /// Page `number` of the user's wishlist in `sort`'s order; a number past the last page is
         /// the last page.
         public func items(userID: UserID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?"), arguments: [userID]) ?? 0
-            let number = PagedList<WishlistItem>.existing(number, total: total)
-            let items = try Row.decodeAll(
-                db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
-                arguments: [userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)],
-                WishlistStore.item
+            try PagedList.read(
+                db, count: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?", rows: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)",
+                arguments: [userID], page: number, WishlistStore.item
             )
-            return PagedList(items: items, total: total, number: number)
         }
 
         /// Page `number` of the wants on one of the user's lists, in `sort`'s order, as ``items(userID:sort:page:)``.
         public func items(userID: UserID, onList list: ListID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
             let onList = "FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ? WHERE user_id = ?"
-            let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(onList)"), arguments: [list.rawValue, userID]) ?? 0
-            let number = PagedList<WishlistItem>.existing(number, total: total)
-            let items = try Row.decodeAll(
-                db.cachedStatement(sql: "SELECT wishlist_item.* \(onList) ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?"),
-                arguments: [list.rawValue, userID, PagedList<WishlistItem>.size, PagedList<WishlistItem>.offset(number)],
-                WishlistStore.item
+            return try PagedList.read(
+                db, count: "SELECT COUNT(*) \(onList)", rows: "SELECT wishlist_item.* \(onList) ORDER BY \(sort.orderBy)",
+                arguments: [list.rawValue, userID], page: number, WishlistStore.item
             )
-            return PagedList(items: items, total: total, number: number)
         }
 
         public func count(userID: UserID) throws -> Int {

@@ -184,13 +184,6 @@ extension APIController {
         let bought: Bool?
     }
 
-    struct SharedWantsPage: Encodable {
-        let wants: [SharedWant]
-        let total: Int
-        let page: Int
-        let pages: Int
-    }
-
     /// `GET /api/v1/people?page=N`: the members who share, 100 a page, by name.
     @Sendable func people(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
@@ -238,10 +231,7 @@ extension APIController {
             return (page, try read.lists.listIDs(items: page.items.map(\.item.id)))
         }
         guard let (page, placed) = read else { throw Self.personNotFound }
-        let body = SharedWantsPage(
-            wants: page.items.map { Self.sharedWant($0, placed: placed[$0.item.id] ?? [], caller: caller) },
-            total: page.total, page: page.number, pages: page.pageCount
-        )
+        let body = WantsPage(page.items.map { Self.sharedWant($0, placed: placed[$0.item.id] ?? [], caller: caller) }, of: page)
         let path = Self.root + "/people/\(username)/wants" + (listID.map { "?list=\($0)" } ?? "")
         return try APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
     }

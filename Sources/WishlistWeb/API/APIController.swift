@@ -64,11 +64,17 @@ struct APIController {
         }
     }
 
-    struct WantsPage: Encodable {
-        let wants: [Want]
+    /// A page of wants: her own (``Want``) or a member's as a giver sees them (``SharedWant``).
+    struct WantsPage<Item: Encodable>: Encodable {
+        let wants: [Item]
         let total: Int
         let page: Int
         let pages: Int
+
+        init<Read>(_ wants: [Item], of read: PagedList<Read>) {
+            self.wants = wants
+            (total, page, pages) = (read.total, read.number, read.pageCount)
+        }
     }
 
     /// `GET /api/v1/wants?page=N`: all her wants, newest first, 100 a page.
@@ -79,9 +85,7 @@ struct APIController {
             let page = try read.wishlist.items(userID: caller.userID, sort: .added, page: number)
             return (page, try read.lists.listIDs(items: page.items.map(\.id)))
         }
-        let body = WantsPage(
-            wants: page.items.map { Want($0, lists: placed[$0.id] ?? []) }, total: page.total, page: page.number, pages: page.pageCount
-        )
+        let body = WantsPage(page.items.map { Want($0, lists: placed[$0.id] ?? []) }, of: page)
         return try APIResponse.json(body, headers: APIResponse.links(page, path: Self.root + "/wants"), for: request)
     }
 

@@ -37,7 +37,7 @@ extension AddBookController {
         )
         switch page.destination {
         case .lookUp(let isbn): return redirect(to: SitePath.lookUp(isbn: isbn.isbn13))
-        case .search(let words): return redirect(to: "/search?q=" + PercentEncoding.encode(words))
+        case .search(let words): return redirect(to: Route.search.path() + "?q=" + PercentEncoding.encode(words))
         case .addBook: return redirect(to: SitePath.newBook)
         }
     }

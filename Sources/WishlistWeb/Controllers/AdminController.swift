@@ -167,6 +167,8 @@ struct AdminController {
         let users = accounts.items.map { account -> TemplateValue in
             [
                 "id": .id(account.id), "name": .string(account.username), "display_name": account.displayName.map(TemplateValue.string) ?? .null,
+                "enable_path": .string(SitePath.enableMember(account.id)), "disable_path": .string(SitePath.disableMember(account.id)),
+                "reset_link_path": .string(SitePath.memberResetLink(account.id)), "delete_path": .string(SitePath.deleteMember(account.id)),
                 "created_at": .date(account.createdAt),
                 "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
                 "ways_in": .string(account.waysIn.summary), "api_tokens": .int(tokenCounts[account.id] ?? 0),
@@ -176,7 +178,8 @@ struct AdminController {
         let invites = try await invites.all().map { invite -> TemplateValue in
             let state = invite.usedBy != nil ? "used by \(invite.usedBy!)" : invite.expiresAt <= now ? "expired" : "open"
             return [
-                "id": .id(invite.id), "created_by": .string(invite.createdBy), "created_at": .date(invite.createdAt),
+                "id": .id(invite.id), "revoke_path": .string(SitePath.revokeInvite(invite.id)), "created_by": .string(invite.createdBy),
+                "created_at": .date(invite.createdAt),
                 "expires_at": .date(invite.expiresAt), "state": .string(state), "open": .bool(state == "open"),
             ]
         }
@@ -189,7 +192,7 @@ struct AdminController {
                 "mail_on": .bool(accountMail != nil), "outbox": try await outboxRows(), "errors": TemplateValue(errors),
                 "invite_email": .string(inviteEmail),
                 "users": .array(users), "invites": .array(invites), "events": .array(events),
-                "listing": listing.templateValue(accounts, path: "/admin", anchor: "#accounts"),
+                "listing": listing.templateValue(accounts, path: Route.admin.path(), anchor: "#accounts"),
                 "signup": .string(signup.rawValue), "new_link": newLink ?? .null,
                 "flash": confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null,
                 "server": [

@@ -28,7 +28,9 @@ extension CatalogController {
         let childrenMarks = SharedHTML<BookPage.Slot>.Fill.value(read.children.isEmpty ? .null : .html(try pages.fragment(
             "partials/add-for-children.html", [
                 "csrf_token": .string(context.visitor.csrfToken), "book_id": .string(read.key.bookID), "title": .string(entry.title),
-                "children": .array(read.children.map { ["username": .string($0.username), "name": .string($0.name), "wants": .bool($0.wantsBook)] }),
+                "children": .array(read.children.map {
+                    ["username": .string($0.username), "path": .string(SitePath.person($0.username)), "name": .string($0.name), "wants": .bool($0.wantsBook)]
+                }),
             ]
         )))
         let (givers, visitor) = try giversHTML(read.wants, returnTo: returnTo, for: readingFlash?.visitor ?? context.visitor)
@@ -37,7 +39,7 @@ extension CatalogController {
             case .childrenMarks: childrenMarks
             case .returnTo: .value(.string(returnTo))
             case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
-            case .item: .value(read.wishlistItem.map(TemplateValue.id) ?? .null)
+            case .item: .value(read.wishlistItem.map { .string(SitePath.wishlistItem($0)) } ?? .null)
             case .yourReading: yourReading
             case .household: household
             case .givers: givers

@@ -37,7 +37,7 @@ extension CatalogController {
         var response = try pages.respond(entry.page, for: cardFlash?.visitor ?? context.visitor) { slot in
             switch slot {
             case .mark(let book): .fragment(marks[book].mark(itemID: itemIDs[book]))
-            case .item(let book): .value(itemIDs[book].map(TemplateValue.id) ?? .null)
+            case .item(let book): .value(itemIDs[book].map { .string(SitePath.wishlistItem($0)) } ?? .null)
             case .flash(let book): .value(book == cardFlash?.index ? cardFlash!.html : .null)
             case .standing(let book): standings[book]
             case .returnTo: returnTo
@@ -262,7 +262,7 @@ extension CatalogController {
         let id = row["id"].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
         var on = row
         on["on_wishlist"] = .bool(true)
-        on["wishlist_item"] = .slot("item:" + id)
+        on["wishlist_item_path"] = .slot("item:" + id)
         let shared: [String: TemplateValue] = [
             "csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to"), "with_note": .bool(withNote),
         ]

@@ -211,7 +211,8 @@ struct ChildrenController {
                 "hand_over_link": handOverLink.map(TemplateValue.string) ?? .null,
                 "wants": .array(wants.map { want in
                     [
-                        "id": .id(want.id), "title": .string(want.title), "author": .string(want.author), "note": .string(want.note),
+                        "id": .id(want.id), "save_path": .string(SitePath.saveNote(want.id)), "remove_path": .string(SitePath.removeWish(want.id)),
+                        "title": .string(want.title), "author": .string(want.author), "note": .string(want.note),
                         "priorities": .array(Priority.allCases.map { ["value": .string($0.rawValue), "label": .string($0.rawValue.capitalized), "selected": .bool($0 == want.priority)] }),
                         "place_path": .string(SitePath.placeItem(want.id)),
                         "lists": .array(lists.map { list in

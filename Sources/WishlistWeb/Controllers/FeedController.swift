@@ -36,7 +36,7 @@ struct FeedController {
             id: NewEntry.uniformName(of: "favorites-feed:\(owner.userID)"),
             title: "New on \(owner.name)’s favourite lists",
             origin: publicOrigin,
-            selfPath: Self.pathPrefix + token + "/favorites.atom",
+            selfPath: SitePath.favoritesFeed(token),
             emptyUpdated: made,
             entries: try await catalog.feedEntries(userID: owner.userID, weeks: Self.weeks)
         ))
@@ -52,7 +52,7 @@ struct FeedController {
             id: NewEntry.uniformName(of: "authors-feed:\(owner.userID)"),
             title: "New from the authors \(owner.name) follows",
             origin: publicOrigin,
-            selfPath: Self.pathPrefix + token + "/authors.atom",
+            selfPath: SitePath.authorsFeed(token),
             emptyUpdated: made,
             subtitle: "Books by the authors you follow that are new on a New York Times best-seller list, edition by edition.",
             entries: try await authors.feedEntries(userID: owner.userID, weeks: Self.weeks).map(\.entry)

@@ -32,7 +32,7 @@ extension HouseholdController {
             case .idea(let id, let note):
                 value = [
                     "idea": true, "id": .id(id), "title": .string(gift.title), "author": .string(gift.author), "note": .string(note),
-                    "cancel_path": .string(SitePath.ideas(gift.ownerName) + "/\(id)/reservation/delete"),
+                    "cancel_path": .string(SitePath.cancelIdeaReservation(gift.ownerName, id)),
                 ]
                 shared = true
             case .given(let receivedAt, let wishedAgainAt):
@@ -44,11 +44,11 @@ extension HouseholdController {
                 continue
             case .listHidden(let itemID):
                 // Only what was stored when reserving: the list is no longer the giver's to read.
-                value = ["id": .id(itemID), "title": .string(gift.title), "author": .string(gift.author)]
+                value = ["id": .id(itemID), "title": .string(gift.title), "author": .string(gift.author), "cancel_path": .string(SitePath.cancelReservation(itemID))]
                 shared = false
             case .removed, .listGone:
                 notices.append([
-                    "id": .id(gift.id), "owner": .string(gift.ownerShownName), "title": .string(gift.title),
+                    "id": .id(gift.id), "dismiss_path": .string(SitePath.dismissNotice(gift.id)), "owner": .string(gift.ownerShownName), "title": .string(gift.title),
                     "list_gone": .bool(gift.state == .listGone),
                 ])
                 continue

@@ -43,7 +43,7 @@ struct IdeasController {
             "people/ideas.html", title: "Gift ideas for \(member.name)", nav: "people", for: context.visitor,
             values: [
                 "member": ["name": .string(member.name), "path": .string(SitePath.person(member.username)), "ideas_path": .string(path)],
-                "ideas": .array(ideas.map { Self.ideaValue($0, path: path) }),
+                "ideas": .array(ideas.map { Self.ideaValue($0, of: member.username) }),
                 "q": .string(query), "searched": .bool(!query.isEmpty),
                 "results": .array(found.map { ["id": .string($0.id), "title": .string($0.title), "author": .string($0.author)] }),
                 "return_to": .string(path),
@@ -121,11 +121,11 @@ struct IdeasController {
         return (member, ideaID)
     }
 
-    static func ideaValue(_ idea: GiftIdea, path: String) -> TemplateValue {
+    static func ideaValue(_ idea: GiftIdea, of username: String) -> TemplateValue {
         var value: [String: TemplateValue] = [
             "id": .id(idea.id), "title": .string(idea.title), "author": .string(idea.author), "note": .string(idea.note),
             "suggested_by": .string(idea.suggestedBy), "book_path": .string(SitePath.book(idea.bookID)),
-            "reserve_path": .string(path + "/\(idea.id)/reserve"), "cancel_path": .string(path + "/\(idea.id)/reservation/delete"),
+            "reserve_path": .string(SitePath.reserveIdea(username, idea.id)), "cancel_path": .string(SitePath.cancelIdeaReservation(username, idea.id)),
         ]
         switch idea.reservation {
         case .open: value["reservation"] = "open"

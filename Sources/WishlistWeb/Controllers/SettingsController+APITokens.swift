@@ -65,7 +65,8 @@ extension SettingsController {
         return [
             "tokens": .array(tokens.map { token in
                 [
-                    "id": .id(token.id), "name": .string(token.name), "scope": .string(token.scope.rawValue),
+                    "id": .id(token.id), "revoke_path": .string(SitePath.revokeAPIToken(token.id)), "name": .string(token.name),
+                    "scope": .string(token.scope.rawValue),
                     "created_at": .date(token.createdAt), "expires_at": token.expiresAt.map(TemplateValue.date) ?? .null,
                     "last_used_at": token.lastUsedAt.map(TemplateValue.date) ?? .null,
                     "last_used_from": token.lastUsedFrom.map(TemplateValue.string) ?? .null,

@@ -283,7 +283,7 @@ struct SettingsController {
         return [
             "identities": .array(try await identities.identities(of: userID).map { identity in
                 [
-                    "id": .id(identity.id), "created_at": .date(identity.createdAt),
+                    "id": .id(identity.id), "unlink_path": .string(SitePath.unlinkSingleSignOn(identity.id)), "created_at": .date(identity.createdAt),
                     "last_used_at": identity.lastUsedAt.map(TemplateValue.date) ?? .null,
                 ]
             }),
@@ -321,7 +321,12 @@ struct SettingsController {
         case .lists:
             let lists = try await catalog.currentLists()
             let favorites = try await catalog.favoriteLists(userID: user.userID)
-            let named = { (list: ListSummary) -> TemplateValue in ["name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName)] }
+            let named = { (list: ListSummary) -> TemplateValue in
+                [
+                    "name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName),
+                    "path": .string(SitePath.list(list.nameEncoded)), "favorite_path": .string(SitePath.favoriteList(list.nameEncoded)),
+                ]
+            }
             return [
                 "lists": .array(lists.map(named)),
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(named)),
@@ -366,7 +371,8 @@ struct SettingsController {
         return [
             "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
                 [
-                    "id": .id(passkey.id), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
+                    "id": .id(passkey.id), "remove_path": .string(SitePath.removePasskey(passkey.id)), "name": .string(passkey.name),
+                    "created_at": .date(passkey.createdAt),
                     "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
                 ]
             }),

@@ -256,6 +256,7 @@ struct WishlistController {
                     value["received_at"] = .date(received.receivedAt)
                     value["cards"] = .array(received.cards.map { ["giver": .string($0.giverName), "message": .string($0.message)] })
                     value["reading_path"] = .string(received.item.bookID.map(SitePath.bookReading) ?? "")
+                    value["restore_path"] = .string(SitePath.wishAgain(received.item.id))
                     value["is_read"] = .bool(received.item.bookID.map(read.contains) ?? false)
                     return .dictionary(value)
                 }),

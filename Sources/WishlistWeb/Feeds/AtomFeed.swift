@@ -27,7 +27,7 @@ struct AtomFeed {
             "  <subtitle>\(Self.escaped(subtitle))</subtitle>",
             "  <updated>\(Self.escaped(updated))</updated>",
             #"  <link rel="self" type="application/atom+xml" href="\#(Self.escaped(origin + selfPath))"/>"#,
-            #"  <link rel="alternate" type="text/html" href="\#(Self.escaped(origin + "/lists"))"/>"#,
+            #"  <link rel="alternate" type="text/html" href="\#(Self.escaped(origin + SitePath.catalog))"/>"#,
             "  <author><name>Bestseller Wishlist</name></author>",
             "  <generator>Bestseller Wishlist</generator>",
         ]

@@ -9,6 +9,7 @@ enum BookPresenter {
     static func listValue(_ list: ListSummary, isFavorite: Bool) -> TemplateValue {
         [
             "name_encoded": .string(list.nameEncoded), "display_name": .string(list.displayName),
+            "path": .string(SitePath.list(list.nameEncoded)), "favorite_path": .string(SitePath.favoriteList(list.nameEncoded)),
             "frequency": .string(list.frequency.label), "period": .string(list.frequency.period), "published_date": .string(list.publishedDate),
             "fetched_at": list.fetchedAt.map(TemplateValue.date) ?? .null, "book_count": .int(list.bookCount),
             "is_favorite": .bool(isFavorite),
@@ -21,7 +22,10 @@ enum BookPresenter {
     }
 
     static func placementValue(_ placement: Placement) -> TemplateValue {
-        ["name_encoded": .string(placement.listNameEncoded), "display_name": .string(placement.displayName), "rank": .int(placement.rank)]
+        [
+            "name_encoded": .string(placement.listNameEncoded), "path": .string(SitePath.list(placement.listNameEncoded)),
+            "display_name": .string(placement.displayName), "rank": .int(placement.rank),
+        ]
     }
 
     /// A cover is served by us (`/covers/`, CoversController) at two widths, for `srcset`,
@@ -55,7 +59,7 @@ enum BookPresenter {
             "description": .string(book.description), "path": .string(SitePath.book(book.id)),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
             "on_wishlist": .bool(wishlistItem != nil),
-            "wishlist_item": wishlistItem.map(TemplateValue.id) ?? .null,
+            "wishlist_item_path": wishlistItem.map { .string(SitePath.wishlistItem($0)) } ?? .null,
         ]
         if let listed {
             row["rank"] = .int(listed.rank)
@@ -77,7 +81,7 @@ enum BookPresenter {
         }
         return .array(groups.map { group in
             [
-                "name_encoded": .string(group.list.listNameEncoded), "display_name": .string(group.list.displayName),
+                "path": .string(SitePath.list(group.list.listNameEncoded)), "display_name": .string(group.list.displayName),
                 "period": .string(group.list.frequency.period), "published_date": .string(group.list.publishedDate),
                 "books": .array(group.books),
             ]
@@ -131,7 +135,7 @@ enum BookPresenter {
                 "title": .string(new.entry.book.title), "path": .string(SitePath.book(new.entry.book.id)),
                 "author_name": .string(new.authorName), "author_path": .string(SitePath.author(AuthorKey.of(new.authorName))),
                 "rank": .int(new.entry.rank), "is_returning": .bool(new.entry.isReturning),
-                "name_encoded": .string(new.entry.listNameEncoded), "display_name": .string(new.entry.displayName),
+                "list_path": .string(SitePath.list(new.entry.listNameEncoded)), "display_name": .string(new.entry.displayName),
                 "published_date": .string(new.entry.publishedDate),
             ]
         })

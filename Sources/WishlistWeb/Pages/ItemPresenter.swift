@@ -13,6 +13,9 @@ enum ItemPresenter {
             "cover": BookPresenter.coverValue(url: item.imageURL, width: item.imageWidth, height: item.imageHeight),
             "lists": .array(placements.map(BookPresenter.placementValue)),
             "book_path": .string(item.bookID.map(SitePath.book) ?? ""),
+            // A giver's forms (`partials/reservation-actions.html`).
+            "mark_bought_path": .string(SitePath.markBought(item.id)), "unmark_bought_path": .string(SitePath.unmarkBought(item.id)),
+            "card_path": .string(SitePath.writeCard(item.id)), "cancel_path": .string(SitePath.cancelReservation(item.id)),
         ]
         if detailed {
             value["publisher"] = .string(item.publisher)

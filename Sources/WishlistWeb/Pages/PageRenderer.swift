@@ -66,7 +66,7 @@ public struct PageRenderer: Sendable {
     func renderSharedFragment<Own>(
         _ template: String, _ values: [String: TemplateValue], language: String, own: (String) -> Own?
     ) throws -> SharedHTML<Own> {
-        try templates.renderSlotted(template, .dictionary(values), language: language).mapSlots { PageSlot($0, own: own) }
+        try templates.renderSlotted(template, .dictionary(Self.withPaths(values)), language: language).mapSlots { PageSlot($0, own: own) }
     }
 
     /// A page from ``renderShared(_:title:nav:isAdmin:statusLine:language:values:own:)`` for this visitor;
@@ -132,7 +132,25 @@ public struct PageRenderer: Sendable {
         "reservations": .string(SitePath.reservations), "settings": .string(SitePath.settings), "admin": .string(Route.admin.path()),
         "sign_in": .string(SitePath.signIn), "sign_up": .string(Route.signUpPage.path()), "sign_out": .string(Route.signOut.path()),
         "forgot": .string(Route.forgotPage.path()),
-        "settings_language": .string(Route.setLanguage.path()), "received": .string(Route.received.path()),
+        "settings_language": .string(Route.setLanguage.path()), "home": .string(Route.home.path()),
+        "single_sign_on_start": .string(Route.singleSignOnStart.path()),
+        // The pages' own links and forms with no parameter (issue 55).
+        "received": .string(SitePath.received), "new_wish_list": .string(SitePath.newWishList),
+        "wishlist_export": .string(Route.wishlistExport.path()), "wishlist_import": .string(SitePath.wishlistImport),
+        "add_wish": .string(Route.addWish.path()), "reserve": .string(Route.reserve.path()), "scan_book": .string(SitePath.scanBook),
+        "new_child": .string(SitePath.newChild), "create_child": .string(SitePath.children), "save_welcome": .string(Route.saveWelcome.path()),
+        "create_invite": .string(Route.createInvite.path()), "api_about": .string(Route.apiAbout.path()),
+        "api_description": .string(Route.apiDescription.path()), "settings_api_tokens": .string(Route.settingsAPITokens.path()),
+        "settings_sharing": .string(Route.settingsSharing.path()), "create_api_token": .string(Route.createAPIToken.path()),
+        "export_data": .string(Route.exportData.path()), "delete_account": .string(Route.deleteAccount.path()),
+        "change_email": .string(Route.changeEmail.path()), "resend_verification": .string(Route.resendVerification.path()),
+        "set_digest": .string(Route.setDigest.path()), "set_default_list": .string(Route.setDefaultList.path()),
+        "create_feed_link": .string(Route.createFeedLink.path()), "revoke_feed_link": .string(Route.revokeFeedLink.path()),
+        "change_password": .string(Route.changePassword.path()), "save_profile": .string(Route.saveProfile.path()),
+        "upload_picture": .string(SitePath.profilePicture), "delete_picture": .string(Route.deletePicture.path()),
+        "set_sharing": .string(Route.setSharing.path()), "create_share_link": .string(Route.createShareLink.path()),
+        "revoke_share_link": .string(Route.revokeShareLink.path()), "sign_out_others": .string(Route.signOutOthers.path()),
+        "link_single_sign_on": .string(Route.linkSingleSignOn.path()),
     ]
 
     private static func pageHeaders(_ headers: HTTPFields) -> HTTPFields {
@@ -149,7 +167,14 @@ public struct PageRenderer: Sendable {
 
     /// A part of a page (a partial), rendered on its own for a cache to keep.
     func fragment(_ template: String, _ values: [String: TemplateValue], language: String? = nil) throws -> TrustedHTML {
-        TrustedHTML(trusted: String(buffer: try templates.render(template, .dictionary(values), language: language)))
+        TrustedHTML(trusted: String(buffer: try templates.render(template, .dictionary(Self.withPaths(values)), language: language)))
+    }
+
+    /// A part's values with the sections' and forms' ``paths``, as a whole page has them.
+    private static func withPaths(_ values: [String: TemplateValue]) -> [String: TemplateValue] {
+        var values = values
+        values["paths"] = paths
+        return values
     }
 
     /// The error page for `error`, keeping its headers (such as `Retry-After`), with a link `wayBack`.

@@ -19,10 +19,10 @@ struct WayBack: Equatable, Sendable {
     static let reservations = WayBack(path: SitePath.reservations, label: "Back to the gifts you’re giving")
     static let settings = WayBack(path: SitePath.settings, label: "Back to Settings")
     static let profile = WayBack(path: SitePath.profile, label: "Back to your profile")
-    static let admin = WayBack(path: "/admin", label: "Back to Admin")
-    static let search = WayBack(path: "/search", label: "Back to search")
+    static let admin = WayBack(path: Route.admin.path(), label: "Back to Admin")
+    static let search = WayBack(path: Route.search.path(), label: "Back to search")
     static let signIn = WayBack(path: SitePath.signIn, label: "Back to sign-in")
-    static let signUp = WayBack(path: "/signup", label: "Back to sign-up")
+    static let signUp = WayBack(path: Route.signUpPage.path(), label: "Back to sign-up")
     static let newBook = WayBack(path: SitePath.newBook, label: "Back to adding a book")
 
     /// The way back from an error answering `method` on `path`.

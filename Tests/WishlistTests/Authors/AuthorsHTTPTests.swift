@@ -154,7 +154,7 @@ struct AuthorsHTTPTests {
         }
         // Both editions came this week: "Verity" entered the first, "It Ends with Us" the second.
         #expect(news.newFromAuthors.map(\.title) == ["Verity", "It Ends with Us"])
-        let text = DigestText.content(news, name: "ana", unsubscribe: "https://example.org/u", site: "https://example.org").text
+        let text = DigestText.content(news, name: "ana", unsubscribe: "https://example.org/u", site: "https://example.org", paths: SitePath.mail).text
         #expect(text.contains("New from authors you follow\n---------------------------\n- Verity by Colleen Hoover: #2 on Author Test\n"))
         #expect(text.contains("- It Ends with Us by Colleen Hoover and Tarryn Fisher: #1 on Author Test\n"))
     }

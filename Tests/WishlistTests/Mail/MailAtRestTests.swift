@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import WishlistCore
+@testable import WishlistWeb
 
 /// The bytes of a database as a copy of it would have them: the file and its write-ahead log.
 enum DatabaseBytes {
@@ -54,7 +55,7 @@ struct MailAtRestTests {
     @Test func aWaitingMessageIsSealedAndASentOrRefusedOneIsEmptied() async throws {
         let refusal = SMTPClient.Reply(code: 550, text: "550 5.1.1 No such mailbox")
         let setup = try MailSenderTests.setUp([.success(MailSenderTests.accepted), .failure(.rejected(refusal))])
-        let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", clock: setup.time.clock, outboxKey: setup.key) {}
+        let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", paths: SitePath.mail, clock: setup.time.clock, outboxKey: setup.key) {}
         try await setup.database.pool.write { db in
             for recipient in ["ann@example.com", "bob@example.com"] {
                 let content = MailTexts.passwordReset(username: "ann", link: mailer.link("/reset/" + Self.token))

@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import WishlistCore
+@testable import WishlistWeb
 
 /// A mail server's answers, one a try, in order; every message handed over is kept.
 final class ScriptedTransport: MailTransport {
@@ -52,7 +53,7 @@ struct MailSenderTests {
     }
 
     static func queue(_ setup: Setup, to recipient: String = "ann@example.com") async throws {
-        let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", clock: setup.time.clock, outboxKey: setup.key) {}
+        let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", paths: SitePath.mail, clock: setup.time.clock, outboxKey: setup.key) {}
         try await setup.database.pool.write { db in
             try mailer.queue(MailTexts.test(), kind: .test, to: MailAddress(recipient)!, userID: nil, db)
         }

@@ -2,6 +2,7 @@ import CivilTime
 import Foundation
 import GRDB
 @testable import WishlistCore
+@testable import WishlistWeb
 
 /// A message as the outbox holds it, opened with the key beside the database as the sender
 /// opens it: its headers, unfolded, and its text part.
@@ -55,7 +56,7 @@ extension Mailer {
     /// Queues into the test server's outbox, sealed with its key, as the server's own mailer does.
     static func queueing(into database: AppDatabase, clock: WallClock) throws -> Mailer {
         let key = try OutboxKey.load(besideDatabase: database.pool.path)
-        return Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", clock: clock, outboxKey: key) {}
+        return Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "http://localhost:8080", paths: SitePath.mail, clock: clock, outboxKey: key) {}
     }
 }
 

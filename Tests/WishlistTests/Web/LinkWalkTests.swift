@@ -6,7 +6,8 @@ import Testing
 
 /// Issue 55: every internal link a page shows leads somewhere. Members with data (a shared list,
 /// a reservation, a gift idea, a book read, an author followed, the admin) walk the site from its
-/// navigation, breadth first, and every `href` they are shown is asked for: a 2xx or a 3xx.
+/// navigation, breadth first, and every `href` they are shown is asked for: a 2xx or a 3xx. No
+/// page shows an empty link or form target, what a template's misspelt `…_path` value prints.
 @Suite("Every link leads somewhere", .removesTemporaryDirectories)
 struct LinkWalkTests {
     /// Enough to reach every kind of page from the navigation (a list, a book, an author, a
@@ -50,6 +51,9 @@ struct LinkWalkTests {
                 continue
             }
             guard response.headers[.contentType]?.hasPrefix("text/html") == true else { continue }
+            if let empty = response.text.firstMatch(of: /<[^<>]*(?:href|action|formaction)=""[^<>]*>/) {
+                broken.append("\(path) shows a link or a form with no target: \(empty.output)")
+            }
             for link in links(in: response.text) where seen.insert(link).inserted {
                 queue.append((link, path))
             }

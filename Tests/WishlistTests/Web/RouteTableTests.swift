@@ -65,6 +65,16 @@ struct RouteTableTests {
             (SitePath.favoritesFeed("t0k"), .favoritesFeed), (SitePath.authorsFeed("t0k"), .authorsFeed),
             (SitePath.occasionsCalendar("t0k"), .occasionsCalendar),
             (SitePath.settings, .settings), (SitePath.admin(done: "invite"), .admin),
+            (SitePath.favoriteList("hardcover-fiction"), .favoriteList), (SitePath.saveNote(item), .saveNote), (SitePath.removeWish(item), .removeWish),
+            (SitePath.wishAgain(item), .wishAgain), (SitePath.markBought(item), .markBought), (SitePath.unmarkBought(item), .unmarkBought),
+            (SitePath.writeCard(item), .writeCard), (SitePath.cancelReservation(item), .cancelReservation),
+            (SitePath.dismissNotice(ReservationID(5)), .dismissNotice), (SitePath.reserveIdea("maya", IdeaID(2)), .reserveIdea),
+            (SitePath.cancelIdeaReservation("maya", IdeaID(2)), .cancelIdeaReservation), (SitePath.removePasskey(PasskeyID(4)), .removePasskey),
+            (SitePath.unlinkSingleSignOn(IdentityID(4)), .unlinkSingleSignOn), (SitePath.revokeAPIToken(APITokenID(4)), .revokeAPIToken),
+            (SitePath.disableMember(UserID(2)), .disableMember), (SitePath.enableMember(UserID(2)), .enableMember),
+            (SitePath.deleteMember(UserID(2)), .deleteMember), (SitePath.memberResetLink(UserID(2)), .memberResetLink),
+            (SitePath.revokeInvite(InviteID(6)), .revokeInvite),
+            (SitePath.mail.verifyEmail("t0k"), .verifyEmail), (SitePath.mail.forgot, .forgotPage), (SitePath.mail.unsubscribe("t0k"), .unsubscribePage),
         ]
         for section in SettingsSection.allCases {
             printed.append((section.path, section.route))

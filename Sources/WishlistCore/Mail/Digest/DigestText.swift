@@ -1,33 +1,34 @@
 /// The weekly digest's words: up to five sections, a link to each book on this server, and the
 /// one-click unsubscribe link in the headers (RFC 8058) and at the foot.
 enum DigestText {
-    static func content(_ news: DigestNews, name: String, unsubscribe: String, site: String) -> MailContent {
+    /// `site` is the server's public origin, before each of its `paths`.
+    static func content(_ news: DigestNews, name: String, unsubscribe: String, site: String, paths: MailPaths) -> MailContent {
         var sections: [(heading: String, lines: [(text: String, link: String?)])] = []
         if !news.newOnLists.isEmpty {
             sections.append(("New on your favourite lists", news.newOnLists.map { entry in
-                ("\(entry.title) by \(entry.author): #\(entry.rank) on \(entry.list)", site + "/books/" + entry.bookID)
+                ("\(entry.title) by \(entry.author): #\(entry.rank) on \(entry.list)", site + paths.book(entry.bookID))
             }))
         }
         if !news.newFromAuthors.isEmpty {
             sections.append(("New from authors you follow", news.newFromAuthors.map { entry in
-                ("\(entry.title) by \(entry.author): #\(entry.rank) on \(entry.list)", site + "/books/" + entry.bookID)
+                ("\(entry.title) by \(entry.author): #\(entry.rank) on \(entry.list)", site + paths.book(entry.bookID))
             }))
         }
         if !news.wishlistMoves.isEmpty {
             sections.append(("Your wishlist on the lists", news.wishlistMoves.map { move in
-                (wishlistLine(move), site + "/books/" + move.bookID)
+                (wishlistLine(move), site + paths.book(move.bookID))
             }))
         }
         if !news.birthdays.isEmpty {
             sections.append(("Birthdays coming", news.birthdays.map { birthday in
                 let when = birthday.daysAway == 0 ? "today" : birthday.daysAway == 1 ? "tomorrow" : "in \(birthday.daysAway) days"
-                return ("\(birthday.name): \(birthday.date), \(when)", site + "/people/" + birthday.username)
+                return ("\(birthday.name): \(birthday.date), \(when)", site + paths.person(birthday.username))
             }))
         }
         if !news.occasions.isEmpty {
             sections.append(("Occasions coming", news.occasions.map { occasion in
                 let when = occasion.daysAway == 0 ? "today" : occasion.daysAway == 1 ? "tomorrow" : "in \(occasion.daysAway) days"
-                return ("\(occasion.name)’s \(occasion.listName) list: \(when)", site + "/people/" + occasion.username + "/lists/\(occasion.listID)")
+                return ("\(occasion.name)’s \(occasion.listName) list: \(when)", site + paths.personList(occasion.username, occasion.listID))
             }))
         }
         let subject = "Your week in books"
