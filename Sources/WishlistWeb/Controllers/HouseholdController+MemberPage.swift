@@ -90,7 +90,8 @@ extension HouseholdController {
         return .fresh(key, MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
             readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
-            readings: try read.reading.readings(userID: member.id, sort: .finished, page: 1)
+            readings: try read.reading.readings(userID: member.id, sort: .finished, page: 1),
+            readingNow: try read.reading.readingNow(userID: member.id)
         ))
     }
 
@@ -161,6 +162,7 @@ extension HouseholdController {
                 reading: try pages.renderSharedFragment(
                     "partials/member-reading.html",
                     ["readings": .array(about.readings.items.map(ReadingPresenter.readingValue)), "count": .int(about.readings.total),
+                     "reading_now": .array(about.readingNow.map(ReadingPresenter.readingNowValue)),
                      "pager": .dictionary(about.readings.pagerFields(link: Self.memberReadingLink(member))), "member": memberValue],
                     own: slot
                 )

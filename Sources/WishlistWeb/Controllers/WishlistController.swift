@@ -247,6 +247,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let received = try await wishlist.received(userID: user.userID)
         let read = try await reading.readings(userID: user.userID, sort: .finished).compactMap(\.bookID)
+        let readingNow = Set(try await reading.readingNow(userID: user.userID).map(\.bookID))
         return try pages.render(
             "wishlist/received.html", title: "Books you received", nav: "wishlist", for: context.visitor,
             values: [
@@ -256,6 +257,8 @@ struct WishlistController {
                     value["cards"] = .array(received.cards.map { ["giver": .string($0.giverName), "message": .string($0.message)] })
                     value["reading_path"] = .string(received.item.bookID.map(SitePath.bookReading) ?? "")
                     value["is_read"] = .bool(received.item.bookID.map(read.contains) ?? false)
+                    value["now_path"] = .string(received.item.bookID.map(SitePath.readingNow) ?? "")
+                    value["is_reading_now"] = .bool(received.item.bookID.map(readingNow.contains) ?? false)
                     return .dictionary(value)
                 }),
             ]
@@ -352,7 +355,7 @@ struct WishlistController {
         if let bookID = item.bookID {
             let saved = try await reading.reading(bookID: bookID, userID: try context.signedInUser().userID)
             readingForm = ReadingPresenter.formValue(
-                bookID: bookID, title: item.title, reading: saved, onWishlist: true, returnTo: SitePath.wishlistItem(item.id), now: clock.now()
+                bookID: bookID, title: item.title, reading: saved, readingNow: try await reading.isReadingNow(bookID: bookID, userID: userID), onWishlist: true, returnTo: SitePath.wishlistItem(item.id), now: clock.now()
             )
         }
         return try pages.render(

@@ -107,6 +107,15 @@ struct FlashMiddleware: RouterMiddleware {
             return PageFlash(kind: "success", message: "The list's share link is revoked: it no longer opens the list.")
         case .unread:
             return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
+        case .readingNow(let bookID):
+            guard let title = try await reading.readingNow(userID: userID).first(where: { $0.bookID == bookID })?.title else { return nil }
+            return PageFlash(kind: "success", message: "You’re reading “\(title)” now. It is at the top of the books you’ve read.", link: (SitePath.reading, "Books I’ve read"))
+        case .notReadingNow:
+            return PageFlash(kind: "success", message: "No longer among the books you’re reading now.")
+        case .goalSaved:
+            return PageFlash(kind: "success", message: "Your goal for this year is saved.")
+        case .goalCleared:
+            return PageFlash(kind: "success", message: "Your goal for this year is cleared.")
         }
     }
 }

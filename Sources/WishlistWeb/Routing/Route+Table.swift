@@ -201,6 +201,11 @@ extension Route {
     // A family's first week, part 2 (issue 57): a rating is one tap (`ReadingController`).
     static let rateBook = post("/books/{id}/rating", .members, csrf: .sessionToken)
 
+    // A family's first week, part 3 (issue 57): reading now and the year's goal (`ReadingController`).
+    static let startReading = post("/books/{id}/reading-now", .members, csrf: .sessionToken)
+    static let stopReading = post("/books/{id}/reading-now/delete", .members, csrf: .sessionToken)
+    static let setReadingGoal = post("/reading/goal", .members, csrf: .sessionToken)
+
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
         signInPage, signIn, signUpPage, signUp, signOut, setupPage, setUp, welcome, saveWelcome, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
@@ -224,6 +229,7 @@ extension Route {
         apiAbout, apiDescription, apiWants, apiAddWant, apiWant, apiEditWant, apiRemoveWant, apiLists, apiCatalogLists,
         apiCatalogList, apiCatalogBook, apiPeople, apiPerson, apiPersonWants, apiGifts, apiReserve, apiCancelReservation,
         rateBook,
+        startReading, stopReading, setReadingGoal,
         apiCatalogSearch, apiReadings, apiAddReading, apiEditReading, apiForgetReading,
         apiCreateList, apiEditList, apiDeleteList, apiPlaceWant,
     ]

@@ -321,6 +321,11 @@ enum UpgradeFixtures {
             INSERT INTO guest_reservation (id, item_id, guest_name, cancel_token_hash, reserved_at) VALUES
                 (1, 2, 'Grandpa', X'f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6', '2024-03-22 09:05:00.000');
             """,
+        // Bob reads The Quiet Year now, and Alice means to read 24 books in 2024 (issue 57).
+        "36-reading-goal": """
+            INSERT INTO reading_now (user_id, book_id, started_at) VALUES (2, '9780000000033', '2024-03-23 20:00:00.000');
+            INSERT INTO reading_goal (user_id, year, books) VALUES (1, 2024, 24);
+            """,
     ]
 }
 

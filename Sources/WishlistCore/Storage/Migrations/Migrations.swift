@@ -40,6 +40,7 @@ package extension AppDatabase {
         migrator.registerMigration("32-first-week", migrate: Migrations.createFirstWeek)
         migrator.registerMigration("33-api-tokens", migrate: Migrations.createAPITokens)
         migrator.registerMigration("34-list-share-links", migrate: Migrations.sharePerList)
+        migrator.registerMigration("36-reading-goal", migrate: Migrations.createReadingNowAndGoals)
         return migrator
     }
 }
