@@ -50,8 +50,11 @@ extension ServerParts {
             timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
         ).addRoutes(to: routes, loaders: pageLoaders)
         AuthorsController(database: database, authors: stores.authors, pages: pages, clock: clock).addRoutes(to: routes, loaders: pageLoaders)
+        // One client for the add-a-book page and gift ideas: Open Library's rate and answers are shared.
+        let openLibrary = OpenLibraryClient(baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds)
         IdeasController(
-            database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock, secureCookies: secureCookies
+            database: database, household: stores.household, catalog: stores.catalog, added: AddedBookStore(database: database), openLibrary: openLibrary,
+            covers: stores.covers, fetcher: coverFetcher, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
         ).addRoutes(to: routes)
         ReadingController(
             database: database, reading: stores.reading, catalog: stores.catalog, wishlist: stores.wishlist, pages: pages, clock: clock,
@@ -65,9 +68,7 @@ extension ServerParts {
         ).addRoutes(to: routes)
         AddBookController(
             added: AddedBookStore(database: database), catalog: stores.catalog, wishlist: stores.wishlist,
-            openLibrary: OpenLibraryClient(
-                baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds
-            ),
+            openLibrary: openLibrary,
             covers: stores.covers, fetcher: coverFetcher, barcodes: barcodes, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
         ).addRoutes(to: routes)
     }
