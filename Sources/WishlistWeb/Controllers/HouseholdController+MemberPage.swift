@@ -118,7 +118,7 @@ extension HouseholdController {
 
     static let memberListNotFound = PageError(
         .notFound, title: "No shared list here",
-        message: "That list isn't one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares."
+        message: "That list isn’t one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares."
     )
 
     /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.

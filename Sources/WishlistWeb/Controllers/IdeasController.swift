@@ -30,7 +30,7 @@ struct IdeasController {
 
     static let ideaNotFound = PageError(
         .notFound, title: "No such gift idea",
-        message: "That gift idea isn't there any more: the member may have wished for the book themselves, or stopped sharing their list."
+        message: "That gift idea isn’t there any more: the member may have wished for the book themselves, or stopped sharing their list."
     )
 
     /// The ideas, and with `?q=` books to suggest: any the household knows (every book the catalog
@@ -85,7 +85,7 @@ struct IdeasController {
         case .alreadyWished:
             throw PageError(
                 .conflict, title: "Already on the wishlist",
-                message: "\(member.name) wishes for this book already, so it isn't an idea: reserve it on their wishlist instead."
+                message: "\(member.name) wishes for this book already, so it isn’t an idea: reserve it on their wishlist instead."
             )
         case .unknownBook:
             throw CatalogController.unknownBook
@@ -104,7 +104,7 @@ struct IdeasController {
             throw PageError(.conflict, title: "Already reserved by you", message: "You have already reserved this idea as a gift, so nothing changed.")
         case .takenBy(let name):
             throw PageError(
-                .conflict, title: "Already reserved", message: "\(name) has already reserved this idea as a gift, so it can't be reserved twice."
+                .conflict, title: "Already reserved", message: "\(name) has already reserved this idea as a gift, so it can’t be reserved twice."
             )
         case .notFound:
             throw Self.ideaNotFound

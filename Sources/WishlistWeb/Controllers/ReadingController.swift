@@ -44,7 +44,7 @@ struct ReadingController {
     static func loadIndex(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead, year: Int) throws -> IndexRead {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .finished : ReadingSort(rawValue: requested) else {
-            throw PageError.badRequest("Books you've read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest("Books you’ve read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
         }
         let number = try PageNumber.parse(request.queryText("page"))
         return IndexRead(

@@ -117,7 +117,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let list = try context.form.text("list", maxLength: 100)
         guard try await catalog.setDefaultList(userID: user.userID, list: list.isEmpty ? nil : list) else {
-            let problem = "That list isn't one of the current best-seller lists. Choose one from the menu."
+            let problem = "That list isn’t one of the current best-seller lists. Choose one from the menu."
             return try await page(.lists, context, errors: ["list": problem], status: .badRequest)
         }
         return redirect(to: SitePath.settings(.lists, done: "start-page"))
@@ -177,7 +177,7 @@ struct SettingsController {
             do {
                 try await identities.unlinkAll(userID: user.userID)
             } catch SignInIdentities.Refusal.lastWayIn {
-                let problem = "Single sign-on is your only way in, so it can't be unlinked. Add a passkey first, or ask an admin to set a password."
+                let problem = "Single sign-on is your only way in, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password."
                 return try await page(.signIn, context, errors: ["unlink_identities": problem], status: .conflict)
             }
         }

@@ -37,7 +37,7 @@ struct WishlistController {
 
     static let notFound = PageError(
         .notFound, title: "Not on your wishlist",
-        message: "That book isn't on your wishlist. It may have been removed; your wishlist shows everything that is."
+        message: "That book isn’t on your wishlist. It may have been removed; your wishlist shows everything that is."
     )
 
     // MARK: Handlers
@@ -120,7 +120,7 @@ struct WishlistController {
             list = id
         }
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
-            throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
+            throw PageError(.notFound, title: "Book not found", message: "We couldn’t find that book in the catalog, so nothing was added. It may have left the lists.")
         }
         let (note, priority) = try Self.noteAndPriority(context)
         let added = try await wishlist.add(book, userID: ownerID, list: list, note: note, priority: priority, at: clock.now())
@@ -237,7 +237,7 @@ struct WishlistController {
         guard try await wishlist.markReceived(itemID: try Self.itemID(context), userID: user.userID, at: clock.now()) != nil else {
             throw PageError(
                 .notFound, title: "Not on your wishlist",
-                message: "That book isn't on your wishlist any more (it may be among the books you received already), so nothing changed."
+                message: "That book isn’t on your wishlist any more (it may be among the books you received already), so nothing changed."
             )
         }
         return Flash.received.redirect(to: SitePath.received, secure: secureCookies)
@@ -277,7 +277,7 @@ struct WishlistController {
                 message: "You have added this book to your wishlist again since, so nothing changed."
             )
         case .notFound:
-            throw PageError(.notFound, title: "Not among your received books", message: "That book isn't among the books you received, so nothing changed.")
+            throw PageError(.notFound, title: "Not among your received books", message: "That book isn’t among the books you received, so nothing changed.")
         }
     }
 
