@@ -134,7 +134,7 @@ extension ServerParts {
             accounts: accounts, catalog: stores.catalog, authors: stores.authors, household: stores.household, shareLinks: stores.shareLinks,
             feedLinks: stores.feedLinks, passkeys: relyingParty.store,
             exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
-            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
+            cookies: cookies, clock: clock, timeZone: serverTimeZone, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
             singleSignOn: singleSignOn
         ).addRoutes(to: routes)
         AdminController(

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Hummingbird
 import WishlistCore
@@ -19,6 +20,8 @@ struct SettingsController {
     let pages: PageRenderer
     let cookies: SessionCookies
     let clock: WallClock
+    /// The household's zone (`server.timeZone`): sessions' and passkeys' times are shown in it.
+    let timeZone: ZoneRules
     /// Where share and feed links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
     /// With mail on: the e-mail section (address, its confirmation, the weekly digest).
@@ -353,16 +356,18 @@ struct SettingsController {
         let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
             [
                 "browser": .string(BrowserName.describe(session.userAgent)),
-                "created_at": .date(session.createdAt),
-                "last_seen_at": .date(session.lastSeenAt),
+                "created_at": .date(session.createdAt), "created_local": LocalTime.value(session.createdAt, in: timeZone),
+                "created_zone": .string(LocalTime.zoneLabel(session.createdAt, in: timeZone)),
+                "last_seen_at": .date(session.lastSeenAt), "last_seen_local": LocalTime.value(session.lastSeenAt, in: timeZone),
+                "last_seen_zone": .string(LocalTime.zoneLabel(session.lastSeenAt, in: timeZone)),
                 "is_current": .bool(session.id == user.sessionID),
             ]
         }
         return [
             "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
                 [
-                    "id": .id(passkey.id), "name": .string(passkey.name), "created_at": .date(passkey.createdAt),
-                    "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
+                    "id": .id(passkey.id), "name": .string(passkey.name), "created_at": LocalTime.value(passkey.createdAt, in: timeZone),
+                    "last_used_at": passkey.lastUsedAt.map { LocalTime.value($0, in: timeZone) } ?? .null,
                 ]
             }),
             "passkey_script": true,
