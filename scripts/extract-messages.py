@@ -3,7 +3,8 @@
 translators' tools (Poedit, Weblate) update each Languages/<code>.po from.
 
     python3 scripts/extract-messages.py           # writes Languages/messages.pot
-    python3 scripts/extract-messages.py --check   # exits 1 when the file is not what it would write
+    python3 scripts/extract-messages.py --check   # exits 1 when a string differs from what it would write
+                                                  # (the `#:` places may lag: they move with every edit)
 
 A string is marked in one of these ways (docs/templates.md, "Translated text"):
 - in Views/: `{% t "English" [plural "English plural"] [context "context"] name=value … %}`, and an
@@ -112,7 +113,10 @@ def pot() -> str:
 def main() -> int:
     text = pot()
     if sys.argv[1:] == ["--check"]:
-        if POT.read_text(encoding="utf-8") != text:
+        # Where a string is used (`#:` lines) moves with every edit above it: only the strings count.
+        def strings(catalog: str) -> list[str]:
+            return [line for line in catalog.splitlines() if not line.startswith("#:")]
+        if strings(POT.read_text(encoding="utf-8")) != strings(text):
             print(f"{POT.relative_to(ROOT)} is not current: run python3 scripts/extract-messages.py", file=sys.stderr)
             return 1
         return 0

@@ -113,6 +113,7 @@ UNDO = {
         "UPDATE share_link SET list_id = (SELECT id FROM wish_list WHERE user_id = NEW.user_id AND is_default) WHERE user_id = NEW.user_id; END",
     ],
     "35-language": ["ALTER TABLE user DROP COLUMN language"],
+    "36-reading-goal": ["DROP TABLE reading_now", "DROP TABLE reading_goal"],  # the triggers go with their table
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
@@ -120,6 +121,7 @@ CREATES = {
     "33-api-tokens": "an empty table",
     "34-list-share-links": "the share links' table made again, keyed by list, and an empty table with 2 triggers",
     "35-language": "a column on the user table, NULL for every member",
+    "36-reading-goal": "two empty tables and 2 triggers",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.

@@ -50,8 +50,11 @@ extension ServerParts {
             timeZone: serverTimeZone, pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
         ).addRoutes(to: routes, loaders: pageLoaders)
         AuthorsController(database: database, authors: stores.authors, pages: pages, clock: clock).addRoutes(to: routes, loaders: pageLoaders)
+        // One client for the add-a-book page and gift ideas: Open Library's rate and answers are shared.
+        let openLibrary = OpenLibraryClient(baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds)
         IdeasController(
-            database: database, household: stores.household, catalog: stores.catalog, pages: pages, clock: clock, secureCookies: secureCookies
+            database: database, household: stores.household, catalog: stores.catalog, added: AddedBookStore(database: database), openLibrary: openLibrary,
+            covers: stores.covers, fetcher: coverFetcher, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
         ).addRoutes(to: routes)
         ReadingController(
             database: database, reading: stores.reading, catalog: stores.catalog, wishlist: stores.wishlist, pages: pages, clock: clock,
@@ -65,9 +68,7 @@ extension ServerParts {
         ).addRoutes(to: routes)
         AddBookController(
             added: AddedBookStore(database: database), catalog: stores.catalog, wishlist: stores.wishlist,
-            openLibrary: OpenLibraryClient(
-                baseURL: config.openLibrary.baseURL, coversURL: config.openLibrary.coversURL, timeoutSeconds: lookUpTimeoutSeconds
-            ),
+            openLibrary: openLibrary,
             covers: stores.covers, fetcher: coverFetcher, barcodes: barcodes, pages: pages, clock: clock, logger: logger, secureCookies: secureCookies
         ).addRoutes(to: routes)
     }
@@ -135,7 +136,7 @@ extension ServerParts {
             accounts: accounts, catalog: stores.catalog, authors: stores.authors, household: stores.household, shareLinks: stores.shareLinks,
             feedLinks: stores.feedLinks, passkeys: relyingParty.store,
             exports: MemberDataExport(database: database, sessions: accounts.sessions), pages: pages,
-            cookies: cookies, clock: clock, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
+            cookies: cookies, clock: clock, timeZone: serverTimeZone, publicOrigin: config.server.publicOrigin, accountMail: mail?.accountMail,
             singleSignOn: singleSignOn
         ).addRoutes(to: routes)
         AdminController(

@@ -31,6 +31,9 @@ enum SitePath {
     static func book(_ id: String) -> String { Route.book.path(id) }
     static func bookReading(_ id: String) -> String { Route.bookReading.path(id) }
     static func bookRating(_ id: String) -> String { Route.rateBook.path(id) }
+    /// "Reading now": posting here starts it, and `/delete` after it ends it (issue 57).
+    static func readingNow(_ id: String) -> String { Route.startReading.path(id) }
+    static let readingGoal = Route.setReadingGoal.path()
     static let reading = Route.reading.path()
     static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
     static func placeItem(_ id: ItemID) -> String { Route.placeItem.path("\(id)") }

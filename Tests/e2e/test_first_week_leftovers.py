@@ -53,6 +53,6 @@ def test_starring_a_list_and_ive_read_it_come_back_to_their_place_at_360_and_128
     browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", submit)
     follow(browser, submit, "book-read-360px")
     flash = browser.driver.find_element(By.CSS_SELECTOR, "#your-reading #flash")
-    assert "Saved: you've read" in text_of(flash), text_of(flash)
+    assert "Saved: you’ve read" in text_of(flash), text_of(flash)
     assert on_screen(browser, flash), "the confirmation of “I’ve read it” is off the screen the page opened on"
     browser.resize(*DEFAULT_WINDOW)

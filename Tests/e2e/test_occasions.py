@@ -51,7 +51,7 @@ def put_on_lists(browser: Browser, item: str, lists: list[str], shot: str) -> No
             browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'});", box)
             box.click()
     follow(browser, browser.driver.find_element(By.ID, "my-lists-submit"), shot)
-    assert "The book's lists are saved." in flash_text(browser), flash_text(browser)
+    assert "The book’s lists are saved." in flash_text(browser), flash_text(browser)
 
 
 def test_a_family_keeps_lists_and_the_birthday_reservation_stays_hidden_from_mum(browser: Browser, server: str) -> None:

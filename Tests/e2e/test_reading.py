@@ -136,7 +136,7 @@ def mark_read(
             click(browser, take_off[0])
     follow(browser, driver.find_element(By.ID, "reading-submit"), shot)
     said = flash_message(browser)
-    assert said.startswith("Saved: you've read “") and fold(book.title) in fold(said), said
+    assert said.startswith("Saved: you’ve read “") and fold(book.title) in fold(said), said
 
 
 def save_profile(browser: Browser, bio: str, birthday: tuple[str, str], favourites: list[SampleBook], shot: str) -> None:
@@ -262,7 +262,7 @@ def test_mark_a_book_read_with_stars_chosen_by_keyboard(browser: Browser, new_ac
     # Back on the book page, told so; the form now holds the reading and offers to forget it.
     assert browser.path == book_path(book), driver.current_url
     said = flash_message(browser)
-    assert said.startswith("Saved: you've read “") and fold(said) == fold(f"Saved: you've read “{book.title}”."), said
+    assert said.startswith("Saved: you’ve read “") and fold(said) == fold(f"Saved: you’ve read “{book.title}”."), said
     assert text_of(driver.find_element(By.CSS_SELECTOR, "#your-reading h2")) == "You’ve read it"
     assert checked_rating(browser) == "rating-4"
     assert driver.find_element(By.ID, "review").get_attribute("value") == review

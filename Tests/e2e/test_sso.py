@@ -147,7 +147,7 @@ def test_without_sso_signup_an_unknown_identity_is_refused_with_a_sentence(
         sign_in_at_provider(browser, provider, subject, "/login")
         assert browser.path == "/login", browser.driver.current_url
         text = browser.driver.find_element(By.TAG_NAME, "main").text
-        assert "No account here is linked to that single sign-on identity, and new accounts can't be made with it." in text
+        assert "No account here is linked to that single sign-on identity, and new accounts can’t be made with it." in text
         assert signed_in_as(browser) is None
 
 

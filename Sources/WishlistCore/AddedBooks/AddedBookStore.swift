@@ -83,7 +83,7 @@ public struct AddedBookStore: Sendable {
         let candidates = Set(([book.isbn13, book.isbn10] + book.otherISBNs).compactMap { try? ISBN($0).isbn13 }).subtracting([book.id])
         for addedID in candidates {
             guard try String.fetchOne(db, sql: "SELECT source FROM book WHERE id = ?", arguments: [addedID]) == "added" else { continue }
-            for table in ["wishlist_item", "reading", "received_item", "gift_idea"] {
+            for table in ["wishlist_item", "reading", "received_item", "gift_idea", "reading_now"] {
                 try db.execute(sql: "UPDATE OR IGNORE \(table) SET book_id = ? WHERE book_id = ?", arguments: [book.id, addedID])
             }
             let stillUsed = try Bool.fetchOne(db, sql: """

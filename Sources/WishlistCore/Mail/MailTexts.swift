@@ -15,10 +15,10 @@ enum MailTexts {
     static func addressInUse(name: String, username: String, link: String) -> MailContent {
         let lines = [
             "Hello \(name),",
-            "Someone just gave this address for another account at Bestseller Wishlist. It stays with your account, \(username): the other account can't confirm it and gets no mail here.",
+            "Someone just gave this address for another account at Bestseller Wishlist. It stays with your account, \(username): the other account can’t confirm it and gets no mail here.",
             "If that was you, you already have an account. Sign in as \(username), or set a new password:",
         ]
-        let after = "If it wasn't you, there is nothing to do."
+        let after = "If it wasn’t you, there is nothing to do."
         return content(subject: "Someone gave your e-mail address", paragraphs: lines, link: link, linkText: "Forgot your password?", after: [after])
     }
 
@@ -40,7 +40,7 @@ enum MailTexts {
     static func test() -> MailContent {
         content(
             subject: "Bestseller Wishlist: a test message",
-            paragraphs: ["This message was sent by `wishlist mail test` to check the server's mail settings. It worked."],
+            paragraphs: ["This message was sent by `wishlist mail test` to check the server’s mail settings. It worked."],
             link: nil, linkText: "", after: []
         )
     }

@@ -20,8 +20,8 @@ public struct ReadingStore: Sendable {
         self.database = database
     }
 
-    /// Marks a catalog book read, or updates the reading; with `removeFromWishlist`, the member's
-    /// wishlist item of the book goes in the same transaction.
+    /// Marks a catalog book read, or updates the reading, which ends reading it now; with
+    /// `removeFromWishlist`, the member's wishlist item of the book goes in the same transaction.
     public func record(bookID: String, userID: UserID, _ input: ReadingInput, removeFromWishlist: Bool, at now: Date) async throws -> RecordOutcome {
         try await database.pool.write { db in
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author, isbn13 FROM book WHERE id = ?", arguments: [bookID]) else {
@@ -36,6 +36,7 @@ public struct ReadingStore: Sendable {
                     """,
                 arguments: [userID, bookID, book["title"], book["author"], book["isbn13"], input.rating, input.review, input.finished?.text, StoredDate(now)]
             )
+            try Self.endReadingNow(bookID: bookID, userID: userID, db)
             var removed = false
             if removeFromWishlist {
                 try db.execute(sql: "DELETE FROM wishlist_item WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
@@ -59,6 +60,7 @@ public struct ReadingStore: Sendable {
                     """,
                 arguments: [userID, bookID, book["title"], book["author"], book["isbn13"], rating, StoredDate(now)]
             )
+            try Self.endReadingNow(bookID: bookID, userID: userID, db)
             return .recorded(removedFromWishlist: false)
         }
     }

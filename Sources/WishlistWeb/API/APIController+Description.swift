@@ -16,7 +16,7 @@ extension APIController {
 
     /// The document, with its content hash as the ETag.
     @Sendable func description(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let file = staticFiles.current.files[Self.descriptionFile] else { throw APIProblem.notFound("The API's description is missing from this install.") }
+        guard let file = staticFiles.current.files[Self.descriptionFile] else { throw APIProblem.notFound("The API’s description is missing from this install.") }
         let tag = "\"" + file.hash + "\""
         var headers: HTTPFields = [.contentType: "application/json", .eTag: tag, .cacheControl: "no-cache"]
         if let wanted = request.headers[.ifNoneMatch], APIResponse.matches(wanted, tag) {

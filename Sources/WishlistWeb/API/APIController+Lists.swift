@@ -66,7 +66,7 @@ extension APIController {
         guard let id = context.parameters.get("id").flatMap(ListID.init) else { throw Self.listNotFound }
         switch try await lists.delete(id: id, ownerID: caller.userID, deleteWants: deleteWants) {
         case .deleted: return APIResponse.noContent
-        case .isDefault: throw APIProblem(status: .conflict, detail: "Your first list can't be deleted: a book you add goes there. Rename it if you like.")
+        case .isDefault: throw APIProblem(status: .conflict, detail: "Your first list can’t be deleted: a book you add goes there. Rename it if you like.")
         case .notFound: throw Self.listNotFound
         }
     }

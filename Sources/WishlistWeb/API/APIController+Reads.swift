@@ -239,7 +239,7 @@ extension APIController {
     /// `?list=`: nil when absent; anything but an id is a 400.
     private static func listID(_ request: Request) throws -> ListID? {
         guard let text = request.uri.queryParameters["list"] else { return nil }
-        guard let id = ListID(text) else { throw APIProblem.badRequest("list must be a list's id.") }
+        guard let id = ListID(text) else { throw APIProblem.badRequest("list must be a list’s id.") }
         return id
     }
 

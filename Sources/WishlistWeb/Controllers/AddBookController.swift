@@ -74,7 +74,7 @@ struct AddBookController {
         )
         let book: NewBook
         if try form.text("source", maxLength: 20) == "openlibrary" {
-            book = try chosenResult(typed, form: form)
+            book = try Self.chosenResult(typed, form: form, openLibrary: openLibrary)
         } else if let checked = NewBookInput.book(title: typed.title, author: typed.author, isbn: typed.isbn, link: typed.link) {
             book = checked
         } else {
@@ -126,7 +126,8 @@ struct AddBookController {
     }
 
     /// A result's hidden fields, checked as strictly as typing: they came back from the browser.
-    private func chosenResult(_ typed: TypedBook, form: FormBody) throws -> NewBook {
+    /// Gift ideas add a chosen result the same way (`IdeasController`).
+    static func chosenResult(_ typed: TypedBook, form: FormBody, openLibrary: OpenLibraryClient) throws -> NewBook {
         guard !typed.title.isEmpty, typed.title.count <= NewBookInput.titleMaximumLength, typed.author.count <= NewBookInput.authorMaximumLength else {
             throw PageError.badRequest("That result could not be added: its title is missing or too long. Look the book up again.")
         }
@@ -159,7 +160,7 @@ struct AddBookController {
             "barcode_script": true,
         ]
         if let results {
-            values["results"] = .array(results.map(resultValue))
+            values["results"] = .array(results.map { Self.resultValue($0, openLibrary: openLibrary) })
             values["searched"] = true
         }
         if let known { values["known_path"] = .string(SitePath.book(known)) }
@@ -167,7 +168,8 @@ struct AddBookController {
         return try pages.render("books/new.html", title: "Add a book", nav: "addbook", for: context.visitor, status: status, values: values)
     }
 
-    private func resultValue(_ result: LookupResult) -> TemplateValue {
+    /// A result as `books/new.html` and the ideas page show it, with its form's hidden fields.
+    static func resultValue(_ result: LookupResult, openLibrary: OpenLibraryClient) -> TemplateValue {
         [
             "title": .string(result.title), "author": .string(result.author), "year": result.firstPublished.map { .int($0) } ?? .null,
             "isbn": .string(result.isbn?.isbn13 ?? ""), "publisher": .string(result.publisher),

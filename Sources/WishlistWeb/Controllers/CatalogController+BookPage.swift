@@ -19,7 +19,7 @@ extension CatalogController {
         let yourReading = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment("partials/reading-form.html", [
             "csrf_token": .string(context.visitor.csrfToken), "errors": .null, "reading_flash": readingFlash?.html ?? .null,
             "reading": ReadingPresenter.formValue(
-                bookID: read.key.bookID, title: entry.title, reading: read.reading, onWishlist: read.wishlistItem != nil, returnTo: returnTo, now: clock.now()
+                bookID: read.key.bookID, title: entry.title, reading: read.reading, readingNow: read.readingNow, onWishlist: read.wishlistItem != nil, returnTo: returnTo, now: clock.now()
             ),
         ])))
         let household = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment(
@@ -64,6 +64,7 @@ extension CatalogController {
         let wishlistItem = try read.wishlist.itemIDs(userID: user.userID, books: [id])[id]
         return LoadedBookPage(read: BookPageRead(
             key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID),
+            readingNow: try read.reading.isReadingNow(bookID: id, userID: user.userID),
             opinion: try read.reading.opinion(bookID: id), children: try read.children.managed(by: user.userID, book: id),
             wants: try read.household.wants(bookID: id, viewerID: user.userID)
         ))
@@ -76,7 +77,7 @@ extension CatalogController {
     }
 
     static let unknownBook = PageError(
-        .notFound, title: "Book not found", message: "We couldn't find that book. It may have left the lists; browse the current lists instead."
+        .notFound, title: "Book not found", message: "We couldn’t find that book. It may have left the lists; browse the current lists instead."
     )
 
     struct BookPageContent: Sendable {
@@ -91,6 +92,8 @@ extension CatalogController {
         let content: BookPageContent?
         let wishlistItem: ItemID?
         let reading: Reading?
+        /// She is reading it now (issue 57).
+        let readingNow: Bool
         /// What the household thinks of the book, read with every request.
         let opinion: HouseholdOpinion
         /// The children the visitor manages, each with whether she wants the book.

@@ -22,7 +22,7 @@ struct FeedController {
     }
 
     static let notFound = PageError(
-        .notFound, title: "This feed doesn't exist",
+        .notFound, title: "This feed doesn’t exist",
         message: "No feed has this address: its owner may have reset the feed link. The current link is in Settings.",
         headers: ShareLinkController.privateHeaders
     )

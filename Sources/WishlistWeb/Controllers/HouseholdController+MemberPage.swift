@@ -91,7 +91,8 @@ extension HouseholdController {
         return .fresh(key, MemberAbout(
             profile: try read.profiles.profile(userID: member.id),
             readThisYear: try read.reading.finishedCount(userID: member.id, year: year),
-            readings: try read.reading.readings(userID: member.id, sort: .finished, page: 1)
+            readings: try read.reading.readings(userID: member.id, sort: .finished, page: 1),
+            readingNow: try read.reading.readingNow(userID: member.id)
         ))
     }
 
@@ -118,7 +119,7 @@ extension HouseholdController {
 
     static let memberListNotFound = PageError(
         .notFound, title: "No shared list here",
-        message: "That list isn't one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares."
+        message: "That list isn’t one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares."
     )
 
     /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.
@@ -162,6 +163,7 @@ extension HouseholdController {
                 reading: try pages.renderSharedFragment(
                     "partials/member-reading.html",
                     ["readings": .array(about.readings.items.map(ReadingPresenter.readingValue)), "count": .int(about.readings.total),
+                     "reading_now": .array(about.readingNow.map(ReadingPresenter.readingNowValue)),
                      "pager": .dictionary(about.readings.pagerFields(link: Self.memberReadingLink(member))), "member": memberValue],
                     language: key.language, own: slot
                 )

@@ -11,12 +11,13 @@ extension HouseholdController {
         switch try await database.pageRead({ try self.loadMemberReading(request, context, viewer, $0) }) {
         case .viewer: return redirect(to: SitePath.reading)
         case .notFound: throw Self.memberNotFound
-        case .found(let member, let readings):
+        case .found(let member, let readings, let readingNow):
             return try pages.render(
                 "people/reading.html", title: "Books \(member.name) has read", nav: "people", for: context.visitor,
                 values: [
                     "member": ["name": .string(member.name), "path": .string(SitePath.person(member.username))],
                     "readings": .array(readings.items.map(ReadingPresenter.readingValue)), "count": .int(readings.total),
+                    "reading_now": .array(readingNow.map(ReadingPresenter.readingNowValue)),
                     "pager": .dictionary(readings.pagerFields(link: Self.memberReadingLink(member))),
                 ]
             )
@@ -35,7 +36,8 @@ extension HouseholdController {
         switch try read.household.member(named: String(username.prefix(AccountRules.usernameLengths.upperBound + 1)), viewerID: viewer.userID) {
         case .viewer: return .viewer
         case .notFound: return .notFound
-        case .member(let member): return .found(member, try read.reading.readings(userID: member.id, sort: .finished, page: number))
+        case .member(let member):
+            return .found(member, try read.reading.readings(userID: member.id, sort: .finished, page: number), try read.reading.readingNow(userID: member.id))
         }
     }
 
@@ -43,6 +45,7 @@ extension HouseholdController {
         /// The viewer's own name: "Books I've read" is hers.
         case viewer
         case notFound
-        case found(Member, PagedList<Reading>)
+        /// Her readings' page, and the books she reads now (issue 57).
+        case found(Member, PagedList<Reading>, [CurrentReading])
     }
 }

@@ -15,13 +15,13 @@ extension HouseholdController {
         case .alreadyYours:
             throw PageError(
                 .conflict, title: "Already reserved by you",
-                message: "You have already reserved this book as a gift, so nothing changed. Gifts I'm giving lists it."
+                message: "You have already reserved this book as a gift, so nothing changed. Gifts I’m giving lists it."
             )
         case .takenBy(let name):
             if let page = try await lostRace(itemID, to: name, returnTo: returnTo, context) { return page }
             throw PageError(
                 .conflict, title: "Already reserved",
-                message: "\(name) has already reserved this book as a gift, so it can't be reserved twice. Choose another book from the list."
+                message: "\(name) has already reserved this book as a gift, so it can’t be reserved twice. Choose another book from the list."
             )
         case .notFound:
             throw Self.nothingToReserve
@@ -83,7 +83,7 @@ extension HouseholdController {
         case .unchanged:
             throw PageError(
                 .conflict, title: bought ? "Already bought" : "Not marked bought",
-                message: bought ? "You had already marked this gift bought, so nothing changed." : "This gift wasn't marked bought, so nothing changed."
+                message: bought ? "You had already marked this gift bought, so nothing changed." : "This gift wasn’t marked bought, so nothing changed."
             )
         case .notReserved:
             throw Self.reservationNotFound

@@ -44,15 +44,15 @@ struct HouseholdController {
     )
     static let nothingToReserve = PageError(
         .notFound, title: "Nothing to reserve",
-        message: "That book isn't on a wishlist shared with you, so nothing was reserved. It may have been removed, or its owner may have stopped sharing."
+        message: "That book isn’t on a wishlist shared with you, so nothing was reserved. It may have been removed, or its owner may have stopped sharing."
     )
     static let reservationNotFound = PageError(
         .notFound, title: "No such reservation",
-        message: "You haven't reserved that book, so there was nothing to cancel. Gifts I'm giving lists every book you have reserved."
+        message: "You haven’t reserved that book, so there was nothing to cancel. Gifts I’m giving lists every book you have reserved."
     )
     static let noticeNotFound = PageError(
         .notFound, title: "Nothing to dismiss",
-        message: "That notice is gone already. Gifts I'm giving shows the ones that are left."
+        message: "That notice is gone already. Gifts I’m giving shows the ones that are left."
     )
 
     /// Back to `returnTo`, at the confirmation `flash`, shown on the item’s card.

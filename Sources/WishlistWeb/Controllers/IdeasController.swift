@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import WishlistCore
 import WishlistTemplates
 
@@ -10,8 +11,14 @@ struct IdeasController {
     let database: AppDatabase
     let household: HouseholdStore
     let catalog: CatalogStore
+    /// A book found on Open Library becomes a book here when it is suggested (issue 57).
+    let added: AddedBookStore
+    let openLibrary: OpenLibraryClient
+    let covers: CoverStore
+    let fetcher: CoverFetcher
     let pages: PageRenderer
     let clock: WallClock
+    let logger: Logger
     let secureCookies: Bool
 
     func addRoutes(to routes: SiteRouter) {
@@ -23,10 +30,11 @@ struct IdeasController {
 
     static let ideaNotFound = PageError(
         .notFound, title: "No such gift idea",
-        message: "That gift idea isn't there any more: the member may have wished for the book themselves, or stopped sharing their list."
+        message: "That gift idea isn’t there any more: the member may have wished for the book themselves, or stopped sharing their list."
     )
 
-    /// The ideas, and with `?q=` books from the catalog to suggest.
+    /// The ideas, and with `?q=` books to suggest: any the household knows (every book the catalog
+    /// keeps, and those members added) and, with look-up on, Open Library's (issue 57).
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let member: Member
@@ -37,7 +45,8 @@ struct IdeasController {
         }
         let query = try request.queryText("q")
         let ideas = try await database.pageRead { try $0.household.ideas(for: member.id, viewerID: user.userID) }
-        let found = query.isEmpty ? [] : try await catalog.search(query, limit: 20)
+        let found = query.isEmpty ? [] : try await catalog.searchKnown(query, limit: 20)
+        let (lookedUp, lookupProblem) = query.isEmpty ? ([], nil) : try await openLibraryBooks(query, known: Set(found.map(\.id)))
         let path = SitePath.ideas(member.username)
         return try pages.render(
             "people/ideas.html", title: "Gift ideas for \(member.name)", nav: "people", for: context.visitor,
@@ -46,6 +55,8 @@ struct IdeasController {
                 "ideas": .array(ideas.map { Self.ideaValue($0, of: member.username) }),
                 "q": .string(query), "searched": .bool(!query.isEmpty),
                 "results": .array(found.map { ["id": .string($0.id), "title": .string($0.title), "author": .string($0.author)] }),
+                "lookup_on": .bool(openLibrary.isOn), "lookup_problem": lookupProblem.map(TemplateValue.string) ?? .null,
+                "lookup_results": .array(lookedUp.map { AddBookController.resultValue($0, openLibrary: openLibrary) }),
                 "return_to": .string(path),
             ]
         )
@@ -54,7 +65,7 @@ struct IdeasController {
     @Sendable func suggest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         guard case .member(let member) = try await lookUp(context, viewerID: user.userID) else { throw HouseholdController.memberNotFound }
-        let bookID = try context.form.text("book", maxLength: 40)
+        let bookID = try await suggestedBookID(context.form)
         let note = try context.form.text("note", maxLength: 4 * HouseholdStore.ideaNoteMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines)
         guard note.count <= HouseholdStore.ideaNoteMaximumLength else {
             throw PageError(
@@ -74,7 +85,7 @@ struct IdeasController {
         case .alreadyWished:
             throw PageError(
                 .conflict, title: "Already on the wishlist",
-                message: "\(member.name) wishes for this book already, so it isn't an idea: reserve it on their wishlist instead."
+                message: "\(member.name) wishes for this book already, so it isn’t an idea: reserve it on their wishlist instead."
             )
         case .unknownBook:
             throw CatalogController.unknownBook
@@ -93,7 +104,7 @@ struct IdeasController {
             throw PageError(.conflict, title: "Already reserved by you", message: "You have already reserved this idea as a gift, so nothing changed.")
         case .takenBy(let name):
             throw PageError(
-                .conflict, title: "Already reserved", message: "\(name) has already reserved this idea as a gift, so it can't be reserved twice."
+                .conflict, title: "Already reserved", message: "\(name) has already reserved this idea as a gift, so it can’t be reserved twice."
             )
         case .notFound:
             throw Self.ideaNotFound
@@ -106,6 +117,46 @@ struct IdeasController {
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.ideas(member.username))
         guard try await household.cancelIdea(ideaID: ideaID, giverID: user.userID) else { throw HouseholdController.reservationNotFound }
         return Flash.unreserved.redirect(to: returnTo, secure: secureCookies)
+    }
+
+    // MARK: Open Library
+
+    /// Open Library's books for `query`, less those the household knows already; when it cannot
+    /// answer, the sentence that says so (the household's books are still there).
+    private func openLibraryBooks(_ query: String, known: Set<String>) async throws -> ([LookupResult], String?) {
+        guard openLibrary.isOn else { return ([], nil) }
+        let results: [LookupResult]
+        do {
+            results = try await openLibrary.search(words: query)
+        } catch {
+            if case .unavailable(let reason) = error { logger.notice("Open Library look-up failed: \(reason)") }
+            return ([], error == .busy
+                ? "Many look-ups are waiting for Open Library just now: only the books the household knows are shown. Try again in a few seconds."
+                : "Open Library could not be reached just now: only the books the household knows are shown. Try again later.")
+        }
+        let fresh = results.filter { $0.isbn.map { !known.contains($0.isbn13) } ?? true }
+        // Recorded before the page links them, so the cover route knows each key's address.
+        for result in fresh {
+            if let id = result.coverID { try await covers.want(openLibrary.coverURL(id: id)) }
+        }
+        if fresh.contains(where: { $0.coverID != nil }) { fetcher.nudge() }
+        return (fresh, nil)
+    }
+
+    /// The book an idea names: a book here (`book`), or an Open Library result chosen on the ideas
+    /// page (`source=openlibrary` and its hidden fields), which becomes a book here first, as
+    /// "Add a book" makes it, so that choosing it is one step.
+    private func suggestedBookID(_ form: FormBody) async throws -> String {
+        guard try form.text("source", maxLength: 20) == "openlibrary" else { return try form.text("book", maxLength: 40) }
+        let typed = AddBookController.TypedBook(
+            title: try form.text("title", maxLength: 4 * NewBookInput.titleMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines),
+            author: try form.text("author", maxLength: 4 * NewBookInput.authorMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines),
+            isbn: try form.text("isbn", maxLength: 40).trimmingCharacters(in: .whitespaces), wish: false
+        )
+        let book = try AddBookController.chosenResult(typed, form: form, openLibrary: openLibrary)
+        let outcome = try await added.add(book, at: clock.now())
+        if book.coverURL != nil { fetcher.nudge() }
+        return outcome.bookID
     }
 
     // MARK: Input

@@ -22,7 +22,7 @@ struct MailController {
     }
 
     /// The same words whether or not anything matched.
-    static let forgotAnswer = "If that is the username or confirmed e-mail address of an account here, a link to set a new password is on its way to that account's address. It works for an hour. Check your spam folder if nothing arrives in a few minutes."
+    static let forgotAnswer = "If that is the username or confirmed e-mail address of an account here, a link to set a new password is on its way to that account’s address. It works for an hour. Check your spam folder if nothing arrives in a few minutes."
 
     @Sendable func showForgot(_ request: Request, context: AppRequestContext) throws -> Response {
         try forgotPage(context, query: "", errors: [:])
@@ -80,7 +80,7 @@ struct MailController {
     }
 
     static let unknownUnsubscribeLink = PageError(
-        .notFound, title: "This link doesn't work",
+        .notFound, title: "This link doesn’t work",
         message: "There is no such unsubscribe link, or it is more than six months old. Sign in and turn the digest off in Settings."
     )
 

@@ -210,7 +210,7 @@ struct PasskeyController {
 
     static func bytes(_ text: String) throws -> [UInt8] {
         guard text.utf8.count <= 16_384, let bytes = Base64URL.decode(text) else {
-            throw PageError.badRequest("The passkey's answer could not be read. Reload the page and try again.")
+            throw PageError.badRequest("The passkey’s answer could not be read. Reload the page and try again.")
         }
         return bytes
     }

@@ -15,31 +15,43 @@ struct ReadingController {
     let secureCookies: Bool
 
     func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
-        routes.page(.reading, loaders: loaders, database: database, read: { request, _, user, read in
-            try Self.loadIndex(request, user, read)
+        routes.page(.reading, loaders: loaders, database: database, read: { [clock] request, _, user, read in
+            try Self.loadIndex(request, user, read, year: FinishedDate(clock.now()).year)
         }, respond: index)
         routes.add(.bookReading, use: edit)
         routes.add(.saveReading, use: save)
         routes.add(.forgetReading, use: forget)
         routes.add(.rateBook, use: rate)
+        routes.add(.startReading, use: startReading)
+        routes.add(.stopReading, use: stopReading)
+        routes.add(.setReadingGoal, use: setGoal)
     }
 
     // MARK: Handlers
 
     /// What "Books I've read" shows, read in the session's transaction (``PageLoaders``): a page
-    /// of 100 in the order asked for (`?sort=`, `?page=`, as a wishlist's).
+    /// of 100 in the order asked for (`?sort=`, `?page=`, as a wishlist's), and at the top the
+    /// books she reads now and the year's count beside her goal (issue 57).
     struct IndexRead: Sendable {
         let sort: ReadingSort
         let readings: PagedList<Reading>
+        let readingNow: [CurrentReading]
+        let year: Int
+        let readThisYear: Int
+        let goal: Int?
     }
 
-    static func loadIndex(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> IndexRead {
+    static func loadIndex(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead, year: Int) throws -> IndexRead {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .finished : ReadingSort(rawValue: requested) else {
-            throw PageError.badRequest("Books you've read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest("Books you’ve read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
         }
         let number = try PageNumber.parse(request.queryText("page"))
-        return IndexRead(sort: sort, readings: try read.reading.readings(userID: user.userID, sort: sort, page: number))
+        return IndexRead(
+            sort: sort, readings: try read.reading.readings(userID: user.userID, sort: sort, page: number),
+            readingNow: try read.reading.readingNow(userID: user.userID), year: year,
+            readThisYear: try read.reading.finishedCount(userID: user.userID, year: year), goal: try read.reading.goal(userID: user.userID, year: year)
+        )
     }
 
     @Sendable func index(_ request: Request, context: AppRequestContext, page: IndexRead) async throws -> Response {
@@ -63,6 +75,9 @@ struct ReadingController {
             values: [
                 "sort": .string(page.sort.rawValue), "readings": .array(rows),
                 "count": .int(page.readings.total), "pager": .dictionary(page.readings.pagerFields(link: link)),
+                "reading_now": .array(page.readingNow.map(ReadingPresenter.readingNowValue)), "year": .int(page.year),
+                "year_text": .string(ReadingPresenter.yearText(read: page.readThisYear, goal: page.goal)),
+                "goal": page.goal.map { .int($0) } ?? .null, "goal_path": .string(SitePath.readingGoal),
             ]
         )
     }
@@ -147,7 +162,8 @@ struct ReadingController {
             values: [
                 "book": ["id": .string(book.id), "title": .string(book.title), "author": .string(book.author), "path": .string(SitePath.book(book.id))],
                 "reading": ReadingPresenter.formValue(
-                    bookID: book.id, title: book.title, reading: saved, entered: entered, onWishlist: onWishlist, returnTo: returnTo, now: clock.now()
+                    bookID: book.id, title: book.title, reading: saved, entered: entered,
+                    readingNow: try await reading.isReadingNow(bookID: book.id, userID: userID), onWishlist: onWishlist, returnTo: returnTo, now: clock.now()
                 ),
                 "errors": TemplateValue(errors),
             ]
@@ -157,7 +173,7 @@ struct ReadingController {
     // MARK: Input
 
     /// The catalog book the path names, or the book page's 404.
-    private func catalogBook(_ context: AppRequestContext) async throws -> CatalogBook {
+    func catalogBook(_ context: AppRequestContext) async throws -> CatalogBook {
         let id = context.parameters.get("id") ?? ""
         guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else { throw CatalogController.unknownBook }
         return book

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Hummingbird
 import WishlistCore
@@ -20,6 +21,8 @@ struct SettingsController {
     let pages: PageRenderer
     let cookies: SessionCookies
     let clock: WallClock
+    /// The household's zone (`server.timeZone`): sessions' and passkeys' times are shown in it.
+    let timeZone: ZoneRules
     /// Where share and feed links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
     /// With mail on: the e-mail section (address, its confirmation, the weekly digest).
@@ -120,7 +123,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let list = try context.form.text("list", maxLength: 100)
         guard try await catalog.setDefaultList(userID: user.userID, list: list.isEmpty ? nil : list) else {
-            let problem = "That list isn't one of the current best-seller lists. Choose one from the menu."
+            let problem = "That list isn’t one of the current best-seller lists. Choose one from the menu."
             return try await page(.lists, context, errors: ["list": problem], status: .badRequest)
         }
         return redirect(to: SitePath.settings(.lists, done: "start-page"))
@@ -180,7 +183,7 @@ struct SettingsController {
             do {
                 try await identities.unlinkAll(userID: user.userID)
             } catch SignInIdentities.Refusal.lastWayIn {
-                let problem = "Single sign-on is your only way in, so it can't be unlinked. Add a passkey first, or ask an admin to set a password."
+                let problem = "Single sign-on is your only way in, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password."
                 return try await page(.signIn, context, errors: ["unlink_identities": problem], status: .conflict)
             }
         }
@@ -363,8 +366,10 @@ struct SettingsController {
         let sessions = try await accounts.sessions.list(userID: user.userID).map { session -> TemplateValue in
             [
                 "browser": .string(BrowserName.describe(session.userAgent)),
-                "created_at": .date(session.createdAt),
-                "last_seen_at": .date(session.lastSeenAt),
+                "created_at": .date(session.createdAt), "created_local": LocalTime.value(session.createdAt, in: timeZone),
+                "created_zone": .string(LocalTime.zoneLabel(session.createdAt, in: timeZone)),
+                "last_seen_at": .date(session.lastSeenAt), "last_seen_local": LocalTime.value(session.lastSeenAt, in: timeZone),
+                "last_seen_zone": .string(LocalTime.zoneLabel(session.lastSeenAt, in: timeZone)),
                 "is_current": .bool(session.id == user.sessionID),
             ]
         }
@@ -372,8 +377,8 @@ struct SettingsController {
             "passkeys": .array(try await passkeys.passkeys(userID: user.userID).map { passkey in
                 [
                     "id": .id(passkey.id), "remove_path": .string(SitePath.removePasskey(passkey.id)), "name": .string(passkey.name),
-                    "created_at": .date(passkey.createdAt),
-                    "last_used_at": passkey.lastUsedAt.map(TemplateValue.date) ?? .null,
+                    "created_at": LocalTime.value(passkey.createdAt, in: timeZone),
+                    "last_used_at": passkey.lastUsedAt.map { LocalTime.value($0, in: timeZone) } ?? .null,
                 ]
             }),
             "passkey_script": true,

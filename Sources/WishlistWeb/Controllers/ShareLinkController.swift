@@ -33,14 +33,14 @@ struct ShareLinkController {
     ]
 
     static let notFound = PageError(
-        .notFound, title: "This link doesn't work",
-        message: "The list behind this link isn't shared any more: its owner may have replaced or revoked the link. Ask them for a new one.",
+        .notFound, title: "This link doesn’t work",
+        message: "The list behind this link isn’t shared any more: its owner may have replaced or revoked the link. Ask them for a new one.",
         headers: privateHeaders
     )
 
     static let notOnTheList = PageError(
         .notFound, title: "Not on this list",
-        message: "That book isn't on this list any more. Go back to the list to see the books on it now.", headers: privateHeaders
+        message: "That book isn’t on this list any more. Go back to the list to see the books on it now.", headers: privateHeaders
     )
 
     static let unknownCancelLink = PageError(

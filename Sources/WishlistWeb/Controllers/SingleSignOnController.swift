@@ -190,7 +190,7 @@ struct SingleSignOnController {
         } catch SignInIdentities.Refusal.lastWayIn {
             throw PageError(
                 .conflict, title: "Your only way in",
-                message: "Single sign-on is the only way into your account, so it can't be unlinked. Add a passkey first, or ask an admin to set a password."
+                message: "Single sign-on is the only way into your account, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password."
             )
         }
         return redirect(to: SitePath.settings(.signIn, done: "identity-unlinked"))
@@ -199,7 +199,7 @@ struct SingleSignOnController {
     // MARK: Refusals
 
     static let staleAttempt = PageError(
-        .badRequest, title: "This sign-in can't be finished",
+        .badRequest, title: "This sign-in can’t be finished",
         message: "It was started in another browser, already finished, or more than ten minutes ago. Start again from the sign-in page."
     )
 
@@ -210,7 +210,7 @@ struct SingleSignOnController {
 
     static let refusedAccount = PageError(
         .forbidden, title: "Sign-in refused",
-        message: "This account can't sign in. Ask an admin of this server."
+        message: "This account can’t sign in. Ask an admin of this server."
     )
 
     static let noSuchIdentity = PageError(
@@ -232,7 +232,7 @@ struct SingleSignOnController {
         case .token:
             logger.warning("single sign-on refused: \(failure.description)")
             return PageError(
-                .forbidden, title: "This sign-in couldn't be trusted",
+                .forbidden, title: "This sign-in couldn’t be trusted",
                 message: "The answer from the single sign-on provider did not pass our checks, so you are not signed in. Start again from the sign-in page; if it keeps happening, tell an admin."
             )
         }
@@ -245,10 +245,10 @@ struct SingleSignOnController {
         let name = provider.settings.displayName
         let otherWays = passwordSignIn ? "sign in with your password or passkey" : "sign in with your passkey"
         return PageError(
-            .badGateway, title: "\(name) can't be reached",
+            .badGateway, title: "\(name) can’t be reached",
             message: linking
-                ? "\(name) can't be reached right now, so your identity there can't be linked. Try again in a few minutes."
-                : "\(name) can't be reached right now — \(otherWays), or try again in a few minutes."
+                ? "\(name) can’t be reached right now, so your identity there can’t be linked. Try again in a few minutes."
+                : "\(name) can’t be reached right now — \(otherWays), or try again in a few minutes."
         )
     }
 }

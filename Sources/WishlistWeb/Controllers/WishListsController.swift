@@ -31,7 +31,7 @@ struct WishListsController {
 
     static let notFound = PageError(
         .notFound, title: "Not one of your lists",
-        message: "That list isn't one of yours. It may have been deleted; your wishlist shows the lists you have."
+        message: "That list isn’t one of yours. It may have been deleted; your wishlist shows the lists you have."
     )
 
     // MARK: Handlers
@@ -79,7 +79,7 @@ struct WishListsController {
         case .isDefault:
             throw PageError(
                 .conflict, title: "Your wishlist stays",
-                message: "Your first list can't be deleted: a book you add goes there, and so does every book of a list you delete. Rename it if you like."
+                message: "Your first list can’t be deleted: a book you add goes there, and so does every book of a list you delete. Rename it if you like."
             )
         case .notFound:
             throw Self.notFound
@@ -243,8 +243,8 @@ struct WishListsController {
     static func errors(_ problems: WishListProblems) -> FieldErrors {
         var errors: FieldErrors = [:]
         if problems.contains(.nameMissing) { errors["name"] = "Give the list a name, such as Birthday or Someday." }
-        if problems.contains(.nameTooLong) { errors["name"] = "A list's name can be up to 60 characters. Shorten it and save again." }
-        if problems.contains(.nameControlCharacters) { errors["name"] = "A list's name is one line of text." }
+        if problems.contains(.nameTooLong) { errors["name"] = "A list’s name can be up to 60 characters. Shorten it and save again." }
+        if problems.contains(.nameControlCharacters) { errors["name"] = "A list’s name is one line of text." }
         if problems.contains(.occasion) { errors["occasion"] = "Choose no occasion, your birthday, Christmas or a date." }
         if problems.contains(.date) { errors["date"] = "Give the day of the occasion as a date, such as 2027-03-12." }
         if problems.contains(.visibility) { errors["visibility"] = "Choose who sees the list: the household, or only you." }

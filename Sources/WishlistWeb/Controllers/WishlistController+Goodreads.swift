@@ -31,7 +31,7 @@ extension WishlistController {
             return try await indexPage(context, userID: user.userID, sort: .added, importError: "Choose a CSV file exported from Goodreads, then press Import.")
         }
         guard let text = String(validating: file.body.readableBytesView, as: UTF8.self) else {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn't UTF-8 text, so it can't be a Goodreads export. Upload the CSV file Goodreads gave you.")
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn’t UTF-8 text, so it can’t be a Goodreads export. Upload the CSV file Goodreads gave you.")
         }
         let now = clock.now()
         let parsed: GoodreadsImport

@@ -37,7 +37,7 @@ struct WishlistController {
 
     static let notFound = PageError(
         .notFound, title: "Not on your wishlist",
-        message: "That book isn't on your wishlist. It may have been removed; your wishlist shows everything that is."
+        message: "That book isn’t on your wishlist. It may have been removed; your wishlist shows everything that is."
     )
 
     // MARK: Handlers
@@ -121,7 +121,7 @@ struct WishlistController {
             list = id
         }
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
-            throw PageError(.notFound, title: "Book not found", message: "We couldn't find that book in the catalog, so nothing was added. It may have left the lists.")
+            throw PageError(.notFound, title: "Book not found", message: "We couldn’t find that book in the catalog, so nothing was added. It may have left the lists.")
         }
         let (note, priority) = try Self.noteAndPriority(context)
         let added = try await wishlist.add(book, userID: ownerID, list: list, note: note, priority: priority, at: clock.now())
@@ -238,7 +238,7 @@ struct WishlistController {
         guard try await wishlist.markReceived(itemID: try Self.itemID(context), userID: user.userID, at: clock.now()) != nil else {
             throw PageError(
                 .notFound, title: "Not on your wishlist",
-                message: "That book isn't on your wishlist any more (it may be among the books you received already), so nothing changed."
+                message: "That book isn’t on your wishlist any more (it may be among the books you received already), so nothing changed."
             )
         }
         return Flash.received.redirect(to: SitePath.received, secure: secureCookies)
@@ -248,6 +248,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let received = try await wishlist.received(userID: user.userID)
         let read = try await reading.readings(userID: user.userID, sort: .finished).compactMap(\.bookID)
+        let readingNow = Set(try await reading.readingNow(userID: user.userID).map(\.bookID))
         return try pages.render(
             "wishlist/received.html", title: "Books you received", nav: "wishlist", for: context.visitor,
             values: [
@@ -258,6 +259,8 @@ struct WishlistController {
                     value["reading_path"] = .string(received.item.bookID.map(SitePath.bookReading) ?? "")
                     value["restore_path"] = .string(SitePath.wishAgain(received.item.id))
                     value["is_read"] = .bool(received.item.bookID.map(read.contains) ?? false)
+                    value["now_path"] = .string(received.item.bookID.map(SitePath.readingNow) ?? "")
+                    value["is_reading_now"] = .bool(received.item.bookID.map(readingNow.contains) ?? false)
                     return .dictionary(value)
                 }),
             ]
@@ -276,7 +279,7 @@ struct WishlistController {
                 message: "You have added this book to your wishlist again since, so nothing changed."
             )
         case .notFound:
-            throw PageError(.notFound, title: "Not among your received books", message: "That book isn't among the books you received, so nothing changed.")
+            throw PageError(.notFound, title: "Not among your received books", message: "That book isn’t among the books you received, so nothing changed.")
         }
     }
 
@@ -354,7 +357,7 @@ struct WishlistController {
         if let bookID = item.bookID {
             let saved = try await reading.reading(bookID: bookID, userID: try context.signedInUser().userID)
             readingForm = ReadingPresenter.formValue(
-                bookID: bookID, title: item.title, reading: saved, onWishlist: true, returnTo: SitePath.wishlistItem(item.id), now: clock.now()
+                bookID: bookID, title: item.title, reading: saved, readingNow: try await reading.isReadingNow(bookID: bookID, userID: userID), onWishlist: true, returnTo: SitePath.wishlistItem(item.id), now: clock.now()
             )
         }
         return try pages.render(

@@ -33,7 +33,7 @@ enum ReadingFormFields {
             case .rating: errors["rating"] = "Choose from one to five stars, or no rating."
             case .reviewTooLong(let characters):
                 errors["review"] = "Reviews can be up to 5,000 characters; this one has \(characters). Shorten it and save again."
-            case .finishedInFuture: errors["finished"] = "The date you finished can't be in the future."
+            case .finishedInFuture: errors["finished"] = "The date you finished can’t be in the future."
             case .finishedUnreadable:
                 errors["finished"] = "Give the date you finished as year, month and day (for example 2026-03-14), or leave it empty."
             }
@@ -48,7 +48,7 @@ enum NewBookFormFields {
         var errors = FieldErrors()
         for problem in problems {
             switch problem {
-            case .titleMissing: errors["title"] = "Give the book's title."
+            case .titleMissing: errors["title"] = "Give the book’s title."
             case .titleTooLong(let characters):
                 errors["title"] = "A title can be up to \(NewBookInput.titleMaximumLength) characters; this one has \(characters)."
             case .authorMissing: errors["author"] = "Give the author, or the first of them."

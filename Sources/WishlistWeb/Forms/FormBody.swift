@@ -109,10 +109,10 @@ public struct FormBody: Sendable {
     /// The decoded bytes as text a person could have typed.
     private static func checked(_ bytes: [UInt8]) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PageError.badRequest("The form contained bytes that aren't valid UTF-8 text. Retype the text and try again.")
+            throw PageError.badRequest("The form contained bytes that aren’t valid UTF-8 text. Retype the text and try again.")
         }
         if text.unicodeScalars.contains(where: \.isForbiddenControlCharacter) {
-            throw PageError.badRequest("The form contained control characters (such as NUL) that can't be stored. Retype the text and try again.")
+            throw PageError.badRequest("The form contained control characters (such as NUL) that can’t be stored. Retype the text and try again.")
         }
         return text
     }

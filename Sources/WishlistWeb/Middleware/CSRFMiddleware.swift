@@ -66,7 +66,7 @@ struct CSRFMiddleware: RouterMiddleware {
             token = request.headers[Self.tokenHeader] ?? ""
         } else {
             throw PageError(
-                .unsupportedMediaType, title: "That request couldn't be read",
+                .unsupportedMediaType, title: "That request couldn’t be read",
                 message: "This site accepts forms only from its own pages. Go back, reload the page, and try again."
             )
         }
@@ -85,7 +85,7 @@ struct CSRFMiddleware: RouterMiddleware {
                 .requestTimeout, title: "The form stopped arriving", message: "Part of what you sent never came. Go back and send the form again."
             )
         }
-        return PageError.badRequest("What you sent couldn't be read as a form. Go back, reload the page and send it again.")
+        return PageError.badRequest("What you sent couldn’t be read as a form. Go back, reload the page and send it again.")
     }
 
     /// A missing `Origin` passes (older browsers, same-origin GET-to-POST navigations), and so does

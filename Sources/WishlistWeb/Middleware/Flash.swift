@@ -16,6 +16,8 @@ enum Flash: Sendable, Hashable {
     case rated(bookID: String)
     /// A list starred or unstarred in the catalog (issue 57).
     case favorited, unfavorited
+    /// A book started or no longer read now, and the year's goal saved or cleared (issue 57).
+    case readingNow(bookID: String), notReadingNow, goalSaved, goalCleared
 
     var code: String {
         switch self {
@@ -24,6 +26,10 @@ enum Flash: Sendable, Hashable {
         case .reserved(let id): "reserved-\(id)"
         case .read(let bookID, let offWishlist): (offWishlist ? "readoff-" : "read-") + bookID
         case .rated(let bookID): "rated-" + bookID
+        case .readingNow(let bookID): "readingnow-" + bookID
+        case .notReadingNow: "notreadingnow"
+        case .goalSaved: "goalsaved"
+        case .goalCleared: "goalcleared"
         case .favorited: "favorited"
         case .unfavorited: "unfavorited"
         case .removed: "removed"
@@ -53,7 +59,7 @@ enum Flash: Sendable, Hashable {
     private static let plain: [String: Flash] = Dictionary([
         Flash.removed, .note, .received, .wishedAgain, .unreserved, .bought, .unbought, .card, .cardRemoved, .idea, .ideaReserved,
         .bookAdded, .bookKnown, .listMade, .listSaved, .listDeleted, .listDeletedWants, .listsPlaced, .shareLinkRevoked, .unread,
-        .favorited, .unfavorited,
+        .favorited, .unfavorited, .notReadingNow, .goalSaved, .goalCleared,
     ].map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The confirmation a cookie's code names; nil for one no form sets (a cookie changed by hand).
@@ -66,6 +72,7 @@ enum Flash: Sendable, Hashable {
         case ("read", let bookID?): self = .read(bookID: bookID, offWishlist: false)
         case ("readoff", let bookID?): self = .read(bookID: bookID, offWishlist: true)
         case ("rated", let bookID?): self = .rated(bookID: bookID)
+        case ("readingnow", let bookID?): self = .readingNow(bookID: bookID)
         case (let word, nil): guard let flash = Self.plain[word] else { return nil }; self = flash
         default: return nil
         }

@@ -88,9 +88,9 @@ struct FlashMiddleware: RouterMiddleware {
         case .bookAdded:
             return PageFlash(kind: "success", message: "The book is added. It has a page like any other: wish for it, read it, rate it.")
         case .bookKnown:
-            return PageFlash(kind: "info", message: "This book is on the NYT's lists already, with that ISBN: here it is.")
+            return PageFlash(kind: "info", message: "This book is on the NYT’s lists already, with that ISBN: here it is.")
         case .listMade:
-            return PageFlash(kind: "success", message: "Your list is made. Add books to it from any book's page, or tick it on a book of your wishlist.")
+            return PageFlash(kind: "success", message: "Your list is made. Add books to it from any book’s page, or tick it on a book of your wishlist.")
         case .listSaved:
             return PageFlash(kind: "success", message: "Your list is saved.")
         case .listDeleted:
@@ -98,15 +98,24 @@ struct FlashMiddleware: RouterMiddleware {
         case .listDeletedWants:
             return PageFlash(kind: "success", message: "The list is deleted, with the books that were on no other list.")
         case .listsPlaced:
-            return PageFlash(kind: "success", message: "The book's lists are saved.")
+            return PageFlash(kind: "success", message: "The book’s lists are saved.")
         case .favorited:
             return PageFlash(kind: "success", message: "Added to your favourites.")
         case .unfavorited:
             return PageFlash(kind: "success", message: "Removed from your favourites.")
         case .shareLinkRevoked:
-            return PageFlash(kind: "success", message: "The list's share link is revoked: it no longer opens the list.")
+            return PageFlash(kind: "success", message: "The list’s share link is revoked: it no longer opens the list.")
         case .unread:
-            return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you've read.", link: (SitePath.reading, "Books I’ve read"))
+            return PageFlash(kind: "success", message: "Forgotten: the book is no longer among the books you’ve read.", link: (SitePath.reading, "Books I’ve read"))
+        case .readingNow(let bookID):
+            guard let title = try await reading.readingNow(userID: userID).first(where: { $0.bookID == bookID })?.title else { return nil }
+            return PageFlash(kind: "success", message: "You’re reading “\(title)” now. It is at the top of the books you’ve read.", link: (SitePath.reading, "Books I’ve read"))
+        case .notReadingNow:
+            return PageFlash(kind: "success", message: "No longer among the books you’re reading now.")
+        case .goalSaved:
+            return PageFlash(kind: "success", message: "Your goal for this year is saved.")
+        case .goalCleared:
+            return PageFlash(kind: "success", message: "Your goal for this year is cleared.")
         }
     }
 }
@@ -115,7 +124,7 @@ extension FlashMiddleware {
     private func readingMessage(bookID: String, removedFromWishlist: Bool, userID: UserID) async throws -> PageFlash? {
         guard let saved = try await reading.reading(bookID: bookID, userID: userID) else { return nil }
         let also = removedFromWishlist ? " It is off your wishlist now." : ""
-        return PageFlash(kind: "success", message: "Saved: you've read “\(saved.title)”.\(also)", link: (SitePath.reading, "Books I’ve read"))
+        return PageFlash(kind: "success", message: "Saved: you’ve read “\(saved.title)”.\(also)", link: (SitePath.reading, "Books I’ve read"))
     }
 }
 

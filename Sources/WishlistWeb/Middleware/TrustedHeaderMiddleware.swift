@@ -65,7 +65,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         case .invalidName(let problem):
             throw PageError(
                 .forbidden, title: "Not a username here",
-                message: "Your sign-in proxy names you \(username), which can't be a username here: \(problem)"
+                message: "Your sign-in proxy names you \(username), which can’t be a username here: \(problem)"
             )
         }
     }
@@ -84,7 +84,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         return context
     }
 
-    static let refused = PageError(.forbidden, title: "Sign-in refused", message: "This account can't sign in. Ask an admin of this server.")
+    static let refused = PageError(.forbidden, title: "Sign-in refused", message: "This account can’t sign in. Ask an admin of this server.")
 
     /// Starts a session for `user` (ending the one this browser had) and answers this request
     /// as that user, so no redirect is needed.

@@ -16,7 +16,7 @@ extension PageError {
         case .used:
             return PageError(.gone, title: "This invite has been used", message: "Each invite makes one account, and this one already did. If it was you, sign in; otherwise ask the admin for a new invite.")
         case .unknown, .valid:
-            return PageError(.notFound, title: "This invite doesn't work", message: "There is no such invite, or it was revoked. Check that the whole link was copied, or ask the admin for a new one.")
+            return PageError(.notFound, title: "This invite doesn’t work", message: "There is no such invite, or it was revoked. Check that the whole link was copied, or ask the admin for a new one.")
         }
     }
 
@@ -37,14 +37,14 @@ extension PageError {
         case .used:
             return PageError(.gone, title: "This link has been used", message: "A password-reset link works once, and this one already set a password. Sign in with it, or ask the admin for a new link.")
         case .unknown, .valid:
-            return PageError(.notFound, title: "This link doesn't work", message: "There is no such password-reset link, or a newer one replaced it. Check that the whole link was copied, or ask the admin for a new one.")
+            return PageError(.notFound, title: "This link doesn’t work", message: "There is no such password-reset link, or a newer one replaced it. Check that the whole link was copied, or ask the admin for a new one.")
         }
     }
 
     /// The link is the address's, but another account confirmed the address first.
     public static let addressConfirmedByAnother = PageError(
         .conflict, title: "This address belongs to another account",
-        message: "Another account here confirmed this e-mail address first, so this link can't confirm it. Sign in and give another address in Settings → E-mail."
+        message: "Another account here confirmed this e-mail address first, so this link can’t confirm it. Sign in and give another address in Settings → E-mail."
     )
 
     public static func verificationLink(_ state: LinkState) -> PageError {
@@ -54,7 +54,7 @@ extension PageError {
         case .used:
             return PageError(.gone, title: "This link has been used", message: "Your address is confirmed already: there is nothing more to do.")
         case .unknown, .valid:
-            return PageError(.notFound, title: "This link doesn't work", message: "There is no such confirmation link. Check that the whole link was copied, or sign in and choose “Send again” in Settings.")
+            return PageError(.notFound, title: "This link doesn’t work", message: "There is no such confirmation link. Check that the whole link was copied, or sign in and choose “Send again” in Settings.")
         }
     }
 }

@@ -18,17 +18,17 @@ public struct PageError: Error, Sendable {
     }
 
     public static func badRequest(_ message: String) -> PageError {
-        PageError(.badRequest, title: "That request couldn't be read", message: message)
+        PageError(.badRequest, title: "That request couldn’t be read", message: message)
     }
 
     public static let notFound = PageError(
         .notFound, title: "Page not found",
-        message: "We couldn't find that page. It may have moved, or the address may be mistyped."
+        message: "We couldn’t find that page. It may have moved, or the address may be mistyped."
     )
 
     public static let methodNotAllowed = PageError(
         .methodNotAllowed, title: "Not available this way",
-        message: "This address doesn't accept that kind of request. Use the links and buttons on the pages."
+        message: "This address doesn’t accept that kind of request. Use the links and buttons on the pages."
     )
 
     public static let payloadTooLarge = PageError(
@@ -38,7 +38,7 @@ public struct PageError: Error, Sendable {
 
     public static let csrfRejected = PageError(
         .forbidden, title: "This form has expired",
-        message: "For your safety we couldn't accept that form, because it did not come from a page of this site "
+        message: "For your safety we couldn’t accept that form, because it did not come from a page of this site "
             + "or it was opened before you signed in or out. Go back, reload the page, and try again."
     )
 
@@ -59,9 +59,9 @@ public struct PageError: Error, Sendable {
             )
         case .diskFull:
             return PageError(
-                .serviceUnavailable, title: "The server's disk is full",
+                .serviceUnavailable, title: "The server’s disk is full",
                 message: "The server has run out of disk space, so this change could not be saved. "
-                    + "Nothing you had saved before is lost. Try again later, once the server's owner has made room.",
+                    + "Nothing you had saved before is lost. Try again later, once the server’s owner has made room.",
                 headers: [.retryAfter: "300"]
             )
         case .unavailable:
@@ -105,12 +105,12 @@ public struct PageError: Error, Sendable {
         case .notFound: return .notFound
         case .methodNotAllowed: return .methodNotAllowed
         case .contentTooLarge: return .payloadTooLarge
-        case .badRequest: return .badRequest("The server couldn't understand what your browser sent. Reload the page and try again.")
+        case .badRequest: return .badRequest("The server couldn’t understand what your browser sent. Reload the page and try again.")
         case .serviceUnavailable: return .temporarilyUnavailable
         default:
             return status.code >= 500
                 ? .internalError
-                : PageError(status, title: status.reasonPhrase, message: "Your browser's request could not be completed.")
+                : PageError(status, title: status.reasonPhrase, message: "Your browser’s request could not be completed.")
         }
     }
 }

@@ -5,10 +5,11 @@ import WishlistTemplates
 /// Readings, ratings and the household's opinion as the templates show them.
 enum ReadingPresenter {
     /// What `partials/reading-form.html` needs. `entered` is what the person typed when saving
-    /// failed; otherwise the form holds their saved reading.
+    /// failed; otherwise the form holds their saved reading. `readingNow`: she is reading it now
+    /// (issue 57), which the form's second button starts or ends.
     static func formValue(
         bookID: String, title: String, reading: Reading?, entered: (rating: String, review: String, finished: String)? = nil,
-        onWishlist: Bool, returnTo: String, now: Date
+        readingNow: Bool, onWishlist: Bool, returnTo: String, now: Date
     ) -> TemplateValue {
         let values = entered ?? (
             reading?.rating.map(String.init) ?? "", reading?.review ?? "", reading?.finished?.text ?? ""
@@ -19,7 +20,23 @@ enum ReadingPresenter {
             "review": .string(values.review), "finished": .string(values.finished),
             "latest": .string(FinishedDate.latestAllowed(at: now).text), "on_wishlist": .bool(onWishlist), "return_to": .string(returnTo),
             "tap": tapValue(bookID: bookID, title: title, rating: reading?.rating, returnTo: returnTo),
+            "now_path": .string(SitePath.readingNow(bookID)), "is_reading_now": .bool(readingNow && reading == nil),
         ]
+    }
+
+    /// A book she is reading now, as "Books I've read" lists it at the top.
+    static func readingNowValue(_ current: CurrentReading) -> TemplateValue {
+        [
+            "id": .string(current.bookID), "title": .string(current.title), "author": .string(current.author),
+            "book_path": .string(SitePath.book(current.bookID)), "reading_path": .string(SitePath.bookReading(current.bookID)),
+            "now_path": .string(SitePath.readingNow(current.bookID)), "started_at": .date(current.startedAt),
+        ]
+    }
+
+    /// The year's count, with the goal when she set one: "7 of 24 books this year", "1 book this year".
+    static func yearText(read: Int, goal: Int?) -> String {
+        if let goal { return "\(read) of \(goal == 1 ? "1 book" : "\(goal) books") this year" }
+        return (read == 1 ? "1 book" : "\(read) books") + " this year"
     }
 
     /// The five star buttons of partials/star-tap.html, filled up to `rating`, the one saved marked current.

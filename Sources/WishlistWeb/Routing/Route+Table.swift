@@ -78,12 +78,13 @@ extension Route {
     /// Each list's own share link (issue 57); Settings → Sharing's is the default list's.
     static let createListShareLink = post("/wishlist/lists/{list}/share-link", .members, csrf: .sessionToken)
     static let revokeListShareLink = post("/wishlist/lists/{list}/share-link/delete", .members, csrf: .sessionToken)
-    /// A guest reserves a want of the link's list with their name: the link's token allows it, as
-    /// an unsubscribe link's does, and is all it can do (`ShareLinkController`).
-    static let reserveAsGuest = post("/shared/{token}", .anyone, csrf: .linkToken)
+    /// A guest reserves a want of the link's list with their name: the link's token allows it, and
+    /// the form carries the anti-CSRF token of the guest's anonymous session, as sign-in's does
+    /// (`ShareLinkController`).
+    static let reserveAsGuest = post("/shared/{token}", .anyone, csrf: .sessionToken)
     /// The guest's private cancel link, shown once: a page with one button, then the cancel.
     static let guestReservation = get("/guest-reservations/{token}", .anyone)
-    static let cancelGuestReservation = post("/guest-reservations/{token}", .anyone, csrf: .linkToken)
+    static let cancelGuestReservation = post("/guest-reservations/{token}", .anyone, csrf: .sessionToken)
 
     // The household (`HouseholdController`) and gift ideas (`IdeasController`).
     static let people = get("/people", .members)
@@ -213,6 +214,11 @@ extension Route {
     static let createChildListShareLink = post("/people/{username}/lists/{list}/share-link", .members, csrf: .sessionToken)
     static let revokeChildListShareLink = post("/people/{username}/lists/{list}/share-link/delete", .members, csrf: .sessionToken)
 
+    // A family's first week, part 3 (issue 57): reading now and the year's goal (`ReadingController`).
+    static let startReading = post("/books/{id}/reading-now", .members, csrf: .sessionToken)
+    static let stopReading = post("/books/{id}/reading-now/delete", .members, csrf: .sessionToken)
+    static let setReadingGoal = post("/reading/goal", .members, csrf: .sessionToken)
+
     /// The table: `RouteTableTests` checks that the router has exactly these, each once.
     static let all: [Route] = [
         signInPage, signIn, signUpPage, signUp, signOut, setupPage, setUp, welcome, saveWelcome, passkeySignInOptions, passkeySignIn, passkeyRegistrationOptions,
@@ -237,6 +243,7 @@ extension Route {
         apiAbout, apiDescription, apiWants, apiAddWant, apiWant, apiEditWant, apiRemoveWant, apiLists, apiCatalogLists,
         apiCatalogList, apiCatalogBook, apiPeople, apiPerson, apiPersonWants, apiGifts, apiReserve, apiCancelReservation,
         rateBook,
+        startReading, stopReading, setReadingGoal,
         apiCatalogSearch, apiReadings, apiAddReading, apiEditReading, apiForgetReading,
         apiCreateList, apiEditList, apiDeleteList, apiPlaceWant,
         createChildList, saveChildList, deleteChildList, childListExport, wishListExport, createChildListShareLink, revokeChildListShareLink,

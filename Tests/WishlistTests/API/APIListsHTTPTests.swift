@@ -53,7 +53,7 @@ struct APIListsHTTPTests {
                 (#"{"name": 3}"#, 400, nil),
                 ("[]", 400, nil),
                 (#"{"name": " "}"#, 422, "Give the list a name, such as Birthday or Someday."),
-                (#"{"name": "\#(String(repeating: "x", count: 61))"}"#, 422, "A list's name can be up to 60 characters."),
+                (#"{"name": "\#(String(repeating: "x", count: 61))"}"#, 422, "A list’s name can be up to 60 characters."),
                 (#"{"name": "Party", "occasion": "date"}"#, 422, "Give the day of the occasion as a date, such as 2027-03-12."),
                 (#"{"name": "Party", "occasion": "wedding"}"#, 422, "Choose no occasion, your birthday, Christmas or a date."),
                 (#"{"name": "Party", "visibility": "everyone"}"#, 422, "Choose who sees the list: the household, or only you."),

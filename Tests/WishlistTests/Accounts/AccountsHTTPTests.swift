@@ -398,6 +398,9 @@ struct AccountsHTTPTests {
         try await browser.post("/settings/share-link", [])
         try await browser.post("/settings/feed-link", [])
         try await browser.markRead(books[0], rating: "5", review: "\(username) loved it")
+        // A book she reads now, and this year's goal (issue 57).
+        try await browser.post("/books/\(books[1])/reading-now", [])
+        try await browser.post("/reading/goal", [("goal", "12")])
         let readingID = try #require(try await browser.get("/settings/profile").text.firstMatch(of: /name="favorite_(\d+)"/)?.1)
         try await browser.post("/settings/profile", [("bio", "I am \(username)"), ("birthday_month", "3"), ("birthday_day", "14"), ("favorite_\(readingID)", "yes")])
         #expect(try await browser.uploadPicture(PictureSamples.png(width: 300, height: 200)).status == .seeOther)

@@ -44,7 +44,7 @@ struct AddBookHTTPTests {
             #expect(refused.status == .unprocessableContent)
             #expect(refused.shows("There is a problem"))
             for (field, sentence) in [
-                ("title", "Give the book's title."), ("author", "Give the author, or the first of them."),
+                ("title", "Give the book’s title."), ("author", "Give the author, or the first of them."),
                 ("isbn", "This ISBN's last digit does not match the others: check it for a mistyped digit."),
                 ("link", "A link starts with http:// or https:// and names a site (for example https://example.org/book)."),
             ] {
@@ -87,7 +87,7 @@ struct AddBookHTTPTests {
                 #"A book with this ISBN is here already. <a href="/books/\#(listed.id)">"#))
             let listedAgain = try await browser.post("/books/new", Self.manual(isbn: listedISBN.isbn13, wish: false))
             #expect(listedAgain.location == "/books/\(listed.id)")
-            #expect(try await browser.follow(listedAgain).shows("This book is on the NYT's lists already, with that ISBN: here it is."))
+            #expect(try await browser.follow(listedAgain).shows("This book is on the NYT’s lists already, with that ISBN: here it is."))
 
             let withoutISBN = try await browser.post("/books/new", Self.manual(title: "Grandmother's Recipes", author: "Family", wish: false))
             let id = try #require(withoutISBN.location?.split(separator: "/").last.map(String.init))

@@ -22,8 +22,36 @@ struct GuestReservationsHTTPTests {
         return String(link)
     }
 
+    /// A guest's reservation, from the link's page as a browser makes it: the page gives her
+    /// anonymous session and the form's anti-CSRF token.
     static func reserve(_ guest: inout TestBrowser, _ link: String, item: Int64, name: String) async throws -> TestResponse {
-        try await guest.post(link, [("item", "\(item)"), ("name", name)])
+        if guest.sessionCookie == nil { _ = try await guest.get(link) }
+        return try await guest.post(link, [("item", "\(item)"), ("name", name)])
+    }
+
+    /// The guest's forms carry the anti-CSRF token of her anonymous session (issue 57): without it,
+    /// or with another browser's, a reservation or a cancel is a 403 with a sentence that changes nothing.
+    @Test func theGuestsFormsNeedTheirSessionsAntiCSRFToken() async throws {
+        let home = try await Household.make()
+        try await home.run { maya, _, _ in
+            let link = try PriorityAndShareLinkTests.sharedPath(in: try await maya.post("/settings/share-link", []))
+            var guest = TestBrowser(client: maya.client)
+            let page = try await guest.get(link)
+            #expect(page.text.contains(#"<form class="form guest-reserve-form" method="post">"#) && page.text.contains(#"name="csrf_token""#))
+            var other = TestBrowser(client: maya.client)
+            _ = try await other.get(link)
+            for token in ["", other.csrfToken] {
+                let refused = try await guest.post(link, [("item", "\(home.itemIDs[0])"), ("name", "Grandpa"), ("csrf_token", token)])
+                #expect(refused.status == .forbidden && refused.shows("For your safety we couldn’t accept that form"))
+            }
+            #expect(try await Self.guestCount(home.server) == 0)
+            let cancel = try Self.cancelPath(in: try await Self.reserve(&guest, link, item: home.itemIDs[0], name: "Grandpa"))
+            #expect(try await guest.get(cancel).text.contains(#"name="csrf_token""#))
+            let refused = try await guest.post(cancel, [("csrf_token", "")])
+            #expect(refused.status == .forbidden && refused.shows("For your safety we couldn’t accept that form"))
+            #expect(try await Self.guestCount(home.server) == 1)
+            #expect(try await guest.post(cancel, []).shows("Reservation cancelled"))
+        }
     }
 
     @Test func aGuestReservesWithTheirNameTheGiversSeeItAndTheCancelLinkWorksOnce() async throws {

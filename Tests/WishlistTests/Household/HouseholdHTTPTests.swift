@@ -142,7 +142,7 @@ struct HouseholdHTTPTests {
             #expect(!seenByBen.text.contains("Reserved by you"))
             let refused = try await ben.reserve(home.itemIDs[1], returnTo: "/reservations")
             #expect(refused.status == .conflict)
-            #expect(refused.shows("ana has already reserved this book as a gift, so it can't be reserved twice."))
+            #expect(refused.shows("ana has already reserved this book as a gift, so it can’t be reserved twice."))
             #expect(!refused.text.contains(#"id="member-items""#), "from elsewhere than Maya's page, the plain error page")
             let twice = try await ana.reserve(home.itemIDs[1])
             #expect(twice.status == .conflict)
@@ -185,7 +185,7 @@ struct HouseholdHTTPTests {
             try await maya.share()
             let own = try await maya.reserve(home.itemIDs[0])
             #expect(own.status == .notFound)
-            #expect(own.shows("That book isn't on a wishlist shared with you, so nothing was reserved."))
+            #expect(own.shows("That book isn’t on a wishlist shared with you, so nothing was reserved."))
             for item in ["999999", "0", "-1", "abc", "", String(repeating: "9", count: 30)] {
                 #expect(try await ana.post("/reservations", [("item", item)]).status == .notFound, "item \(item)")
             }
@@ -204,7 +204,7 @@ struct HouseholdHTTPTests {
                 try await ben.post("/reservations/nonsense/delete", []),
             ] {
                 #expect(response.status == .notFound)
-                #expect(response.shows("You haven't reserved that book, so there was nothing to cancel."))
+                #expect(response.shows("You haven’t reserved that book, so there was nothing to cancel."))
             }
             #expect(try await home.reservationCount() == 1)
             let cancelled = try await ana.post("/reservations/\(home.itemIDs[0])/delete", [("return_to", "/reservations")])

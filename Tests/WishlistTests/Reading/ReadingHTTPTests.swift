@@ -40,7 +40,7 @@ struct ReadingHTTPTests {
             #expect(saved.status == .seeOther)
             #expect(saved.location == "/books/\(books[0])#flash", "back to the form's place, its confirmation beside it")
             let page = try await ana.follow(saved)
-            #expect(page.shows("Saved: you've read “\(home.titles[0])”."))
+            #expect(page.shows("Saved: you’ve read “\(home.titles[0])”."))
             #expect(page.text.contains(#"id="rating-4" name="rating" value="4" checked"#), "the form holds the saved rating")
             #expect(page.text.contains("Kept me up.\nTwo nights.</textarea>"))
             _ = try await ana.markRead(books[1], rating: "5", finished: "2026-09-01")
@@ -71,7 +71,7 @@ struct ReadingHTTPTests {
                 ("0", "", "", "rating", "Choose from one to five stars, or no rating."),
                 ("four", "", "", "rating", "Choose from one to five stars, or no rating."),
                 ("", String(repeating: "é", count: 5001), "", "review", "Reviews can be up to 5,000 characters; this one has 5001."),
-                ("", "", tomorrowEverywhere, "finished", "The date you finished can't be in the future."),
+                ("", "", tomorrowEverywhere, "finished", "The date you finished can’t be in the future."),
                 ("", "", "2026-02-30", "finished", "Give the date you finished as year, month and day"),
                 ("", "", "02/03/2026", "finished", "Give the date you finished as year, month and day"),
             ]

@@ -128,7 +128,7 @@ struct SingleSignOnHTTPTests {
 
     @Test func withSignupOffAnUnknownIdentityIsRefusedWithASentence() async throws {
         try await Self.withProvider({ $0.accounts.oidc.signup = false }) { setup in
-            try await Self.expectRefusedOnTheSignInPage(setup, "No account here is linked to that single sign-on identity, and new accounts can't be made with it.")
+            try await Self.expectRefusedOnTheSignInPage(setup, "No account here is linked to that single sign-on identity, and new accounts can’t be made with it.")
         }
     }
 
@@ -150,7 +150,7 @@ struct SingleSignOnHTTPTests {
     /// `accounts.signup: closed` let an unknown identity in through single sign-on.
     @Test func withSignupClosedAnUnknownIdentityGetsNoAccount() async throws {
         try await Self.withProvider({ $0.accounts.signup = .closed }) { setup in
-            try await Self.expectRefusedOnTheSignInPage(setup, "No account here is linked to that single sign-on identity, and new accounts can't be made with it.")
+            try await Self.expectRefusedOnTheSignInPage(setup, "No account here is linked to that single sign-on identity, and new accounts can’t be made with it.")
         }
     }
 
@@ -202,7 +202,7 @@ struct SingleSignOnHTTPTests {
                 try await browser.post("/logout", [])
                 try await setup.server.database.pool.write { try $0.execute(sql: "UPDATE user SET disabled_at = '2026-01-01 00:00:00.000'") }
                 let answer = try await Self.signIn(&browser, setup)
-                #expect(answer.status == .forbidden && answer.shows("This account can't sign in."))
+                #expect(answer.status == .forbidden && answer.shows("This account can’t sign in."))
             }
         }
     }
@@ -276,7 +276,7 @@ struct SingleSignOnHTTPTests {
                 let started = try await Self.start(&browser)
                 let (code, state) = try setup.provider.issueCode(forAuthorizationURL: started.authorizationURL)
                 let wrongState = try await Self.callback(&browser, code: code, state: "made-up-state", attemptCookie: started.attemptCookie)
-                #expect(wrongState.status == .badRequest && wrongState.shows("This sign-in can't be finished"))
+                #expect(wrongState.status == .badRequest && wrongState.shows("This sign-in can’t be finished"))
 
                 var other = TestBrowser(client: browser.client)
                 let elsewhere = try await Self.callback(&other, code: code, state: state, attemptCookie: SecureRandom.token())
@@ -520,7 +520,7 @@ struct SingleSignOnHTTPTests {
             try await TestApp.run(setup.server) { browser in
                 try await Self.signIn(&browser, setup)
                 let refused = try await browser.post("/settings/sessions/sign-out-others", [("unlink_identities", "yes")])
-                #expect(refused.status == .conflict && refused.shows("Single sign-on is your only way in, so it can't be unlinked."))
+                #expect(refused.status == .conflict && refused.shows("Single sign-on is your only way in, so it can’t be unlinked."))
                 #expect(try await setup.server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sign_in_identity") } == 1)
             }
         }

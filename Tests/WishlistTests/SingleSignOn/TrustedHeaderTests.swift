@@ -138,7 +138,7 @@ struct TrustedHeaderTests {
             let unknown = try await browser.get("/wishlist", headers: [Self.remoteUser: "frank"])
             #expect(unknown.status == .forbidden && unknown.shows("this server has no account of that name"))
             let bad = try await browser.get("/wishlist", headers: [Self.remoteUser: "frank smith"])
-            #expect(bad.status == .forbidden && bad.shows("which can't be a username here"))
+            #expect(bad.status == .forbidden && bad.shows("which can’t be a username here"))
             #expect(try await Self.usernames(server).isEmpty)
         }
     }

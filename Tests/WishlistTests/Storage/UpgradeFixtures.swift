@@ -325,6 +325,11 @@ enum UpgradeFixtures {
         "35-language": """
             UPDATE user SET language = 'de' WHERE id = 1;
             """,
+        // Bob reads The Quiet Year now, and Alice means to read 24 books in 2024 (issue 57).
+        "36-reading-goal": """
+            INSERT INTO reading_now (user_id, book_id, started_at) VALUES (2, '9780000000033', '2024-03-23 20:00:00.000');
+            INSERT INTO reading_goal (user_id, year, books) VALUES (1, 2024, 24);
+            """,
     ]
 }
 

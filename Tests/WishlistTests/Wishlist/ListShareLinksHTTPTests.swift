@@ -56,7 +56,7 @@ struct ListShareLinksHTTPTests {
             #expect(mayas.status == .ok && mayas.text.contains(#"action="/wishlist/lists/1/share-link""#))
             for path in ["/wishlist/lists/1/share-link", "/wishlist/lists/1/share-link/delete", "/wishlist/lists/999/share-link", "/wishlist/lists/x/share-link"] {
                 let refused = try await ana.post(path, [])
-                #expect(refused.status == .notFound && refused.shows("That list isn't one of yours."), "\(path)")
+                #expect(refused.status == .notFound && refused.shows("That list isn’t one of yours."), "\(path)")
             }
             #expect(try await Self.linkCount(home.server) == 0)
             // Her own link on her list, then Maya's revoke aimed at it, takes nothing.
@@ -75,7 +75,7 @@ struct ListShareLinksHTTPTests {
             #expect(try await guest.get(path).status == .ok)
             #expect(try await maya.post("/wishlist/lists/\(birthday)/delete", []).status == .seeOther)
             let gone = try await guest.get(path)
-            #expect(gone.status == .notFound && gone.shows("This link doesn't work"))
+            #expect(gone.status == .notFound && gone.shows("This link doesn’t work"))
             #expect(try await Self.linkCount(home.server) == 0)
         }
     }

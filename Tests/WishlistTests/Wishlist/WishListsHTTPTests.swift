@@ -75,7 +75,7 @@ struct WishListsHTTPTests {
         try await home.run { maya, _, _ in
             let refused = try await maya.post("/wishlist/lists", [("name", String(repeating: "n", count: 61)), ("occasion", "date"), ("date", "2027-02-30"), ("visibility", "friends")])
             #expect(refused.status == .unprocessableContent)
-            #expect(refused.shows("A list's name can be up to 60 characters. Shorten it and save again."))
+            #expect(refused.shows("A list’s name can be up to 60 characters. Shorten it and save again."))
             #expect(refused.shows("Give the day of the occasion as a date, such as 2027-03-12."))
             #expect(refused.shows("Choose who sees the list: the household, or only you."))
             #expect(refused.text.contains(#"value="2027-02-30""#))
@@ -146,7 +146,7 @@ struct WishListsHTTPTests {
 
             let refused = try await maya.post("/wishlist/lists/1/delete", [])
             #expect(refused.status == .conflict)
-            #expect(refused.shows("Your first list can't be deleted"))
+            #expect(refused.shows("Your first list can’t be deleted"))
         }
     }
 

@@ -361,7 +361,7 @@ struct WishlistHTTPTests {
             #expect(try await browser.post("/settings/default-list", [("list", "audio-fiction")]).location == "/settings/lists?done=start-page#flash")
             let refused = try await browser.post("/settings/default-list", [("list", "no-such-list")])
             #expect(refused.status == .badRequest)
-            #expect(refused.shows("That list isn't one of the current best-seller lists."), "beside the menu, on the Lists page")
+            #expect(refused.shows("That list isn’t one of the current best-seller lists."), "beside the menu, on the Lists page")
             #expect(refused.text.contains(#"id="default-list-form""#))
             try await browser.post("/logout", [])
             try await browser.signIn("starter")

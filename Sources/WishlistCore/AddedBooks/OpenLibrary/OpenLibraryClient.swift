@@ -109,6 +109,16 @@ public final class OpenLibraryClient: Sendable {
         var query = [("fields", "key,title,author_name,first_publish_year,isbn,cover_i"), ("limit", String(Self.resultLimit))]
         if !title.isEmpty { query.insert(("title", title), at: 0) }
         if !author.isEmpty { query.insert(("author", author), at: title.isEmpty ? 0 : 1) }
+        return try await search(query)
+    }
+
+    /// Books matching `words` anywhere Open Library looks (title, author, subjects), as a gift
+    /// idea's one search field asks (issue 57).
+    public func search(words: String) async throws(Failure) -> [LookupResult] {
+        try await search([("q", words), ("fields", "key,title,author_name,first_publish_year,isbn,cover_i"), ("limit", String(Self.resultLimit))])
+    }
+
+    private func search(_ query: [(String, String)]) async throws(Failure) -> [LookupResult] {
         guard let answer: OpenLibrarySearchAnswer = try await fetch("/search.json?" + Self.encode(query)) else { return [] }
         return answer.docs.prefix(Self.resultLimit).compactMap { document in
             guard let title = document.title?.trimmed, !title.isEmpty else { return nil }

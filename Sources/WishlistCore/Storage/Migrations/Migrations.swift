@@ -41,6 +41,7 @@ package extension AppDatabase {
         migrator.registerMigration("33-api-tokens", migrate: Migrations.createAPITokens)
         migrator.registerMigration("34-list-share-links", migrate: Migrations.sharePerList)
         migrator.registerMigration("35-language", migrate: Migrations.addMemberLanguage)
+        migrator.registerMigration("36-reading-goal", migrate: Migrations.createReadingNowAndGoals)
         return migrator
     }
 }

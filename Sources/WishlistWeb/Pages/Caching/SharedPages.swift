@@ -280,6 +280,8 @@ struct MemberAbout: Sendable {
     let profile: Profile
     let readThisYear: Int
     let readings: PagedList<Reading>
+    /// The books she reads now (issue 57), shown wherever her readings are.
+    let readingNow: [CurrentReading]
 }
 
 /// What a wishlist page's read found: the page, or what to render it from.
