@@ -48,12 +48,12 @@ struct ChildrenController {
         "removed": "The manager was removed.",
         "wish-removed": "The book was removed from the wishlist.",
         "wish-saved": "The note and priority were saved.",
-        "wish-placed": "The book's lists are saved.",
+        "wish-placed": "The book’s lists are saved.",
         "list-made": "The list was made.",
         "list-saved": "The list was saved.",
         "list-deleted": "The list was deleted; its books stay on her wishlist.",
         "list-deleted-wants": "The list was deleted, and its books that were on no other list with it.",
-        "link-revoked": "The list's share link was revoked: it no longer works.",
+        "link-revoked": "The list’s share link was revoked: it no longer works.",
     ]
 
     /// The form as typed, to show again beside its errors.

@@ -74,7 +74,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .password: "Change your password."
         case .signIn: "Passkeys, single sign-on and where you are signed in."
         case .apiTokens: "Tokens that let your scripts and home server read or change your wishlist."
-        case .language: "The language of your pages, or your browser's."
+        case .language: "The language of your pages, or your browser’s."
         case .data: "Download everything about you, or delete your account."
         }
     }

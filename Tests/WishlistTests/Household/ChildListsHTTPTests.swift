@@ -185,7 +185,7 @@ struct ChildListsHTTPTests {
             #expect(placed.location == "/people/~bea/managers?done=wish-placed#want-\(item)")
             #expect(try await Self.listsOf(item, server) == [first, birthday])
             let managing = try await mum.get("/people/~bea/managers?done=wish-placed")
-            #expect(managing.shows("The book's lists are saved."))
+            #expect(managing.shows("The book’s lists are saved."))
             #expect(managing.text.contains(#"id="want-\#(item)-list-\#(birthday)" name="list" value="\#(birthday)" checked>"#))
             #expect(try await mum.post("/wishlist/\(item)/lists", [("list", "\(birthday)"), ("for", "~bea")]).status == .seeOther)
             #expect(try await Self.listsOf(item, server) == [birthday], "moved off her first list")

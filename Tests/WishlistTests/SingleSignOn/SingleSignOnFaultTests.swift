@@ -25,7 +25,7 @@ struct SingleSignOnFaultTests {
     static let limits = CurlHTTPClient.Limits()
 
     static func unreachable(_ name: String) -> String {
-        "\(name) can't be reached right now — sign in with your password or passkey, or try again in a few minutes."
+        "\(name) can’t be reached right now — sign in with your password or passkey, or try again in a few minutes."
     }
 
     @Test func aProviderDownFromTheStartLeavesPasswordsAndPasskeysWorkingAndTheButtonNamesIt() async throws {
@@ -45,7 +45,7 @@ struct SingleSignOnFaultTests {
             let pressed = try await browser.get("/oidc/start?next=/wishlist")
             #expect(pressed.status == .badGateway)
             #expect(pressed.shows(Self.unreachable("127.0.0.1")), "named by the issuer's host when no name is set")
-            #expect(pressed.shows("127.0.0.1 can't be reached"), "the title too")
+            #expect(pressed.shows("127.0.0.1 can’t be reached"), "the title too")
 
             #expect(try await browser.signIn("maya").status == .seeOther)
             #expect(try await browser.get("/wishlist").status == .ok, "the password signs in")
@@ -73,7 +73,7 @@ struct SingleSignOnFaultTests {
         try await TestApp.run(server) { browser in
             let pressed = try await browser.get("/oidc/start?next=/")
             #expect(pressed.status == .badGateway)
-            #expect(pressed.shows("Example ID can't be reached right now — sign in with your passkey, or try again in a few minutes."))
+            #expect(pressed.shows("Example ID can’t be reached right now — sign in with your passkey, or try again in a few minutes."))
         }
     }
 

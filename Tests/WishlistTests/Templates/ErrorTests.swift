@@ -14,7 +14,7 @@ struct ErrorTests: TemplateTestCase {
     ]
 
     static let tagErrors: [(page: String, error: String)] = [
-        ("{% unless x %}", "page.html:1:1: unknown tag 'unless'; expected one of if, elif, else, endif, for, empty, endfor, block, endblock, include, extends"),
+        ("{% unless x %}", "page.html:1:1: unknown tag 'unless'; expected one of if, elif, else, endif, for, empty, endfor, block, endblock, include, extends, t"),
         ("{% %}", "page.html:1:1: expected a tag name after '{%'"),
         ("x{% endif %}", "page.html:1:2: unexpected '{% endif %}': no 'if' is open"),
         ("{% else %}", "page.html:1:1: unexpected '{% else %}': no 'if' is open"),
