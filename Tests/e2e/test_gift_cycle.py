@@ -304,7 +304,7 @@ def test_a_whole_gift_cycle_with_two_givers(browser: Browser, server: str) -> No
         assert text_of(received.find_element(By.CSS_SELECTOR, ".book-meta")) == f"Received {text_of(shown)}"
         assert cards_on(received) == [(card, f"From {name_a}")], cards_on(received)
         buttons = [visible_text(owner_browser, b) for b in received.find_elements(By.CSS_SELECTOR, 'button[type="submit"]')]
-        assert buttons == ["I’ve read it", "Wish for it again"], buttons
+        assert buttons == ["I’ve read it", "Reading now", "Wish for it again"], buttons
         assert_well_made(owner_browser, "/wishlist/received")
 
         # ...and book 2, which B gave without a card: no card, and B's name nowhere on the page.

@@ -159,7 +159,7 @@ def test_with_signup_closed_an_unknown_identity_gets_no_account(
         sign_in_at_provider(browser, provider, subject, "/login")
         assert browser.path == "/login", browser.driver.current_url
         text = browser.driver.find_element(By.TAG_NAME, "main").text
-        assert "No account here is linked to that single sign-on identity, and new accounts can't be made with it." in text
+        assert "No account here is linked to that single sign-on identity, and new accounts can’t be made with it." in text
         assert signed_in_as(browser) is None
 
 
@@ -211,7 +211,7 @@ def test_with_the_provider_stopped_passwords_and_passkeys_sign_in_and_the_button
             follow(browser, browser.driver.find_element(By.ID, "sso-sign-in"), "provider-unreachable")
             assert browser.path == "/oidc/start", browser.driver.current_url
             text = browser.driver.find_element(By.TAG_NAME, "main").text
-            assert ("Example ID can't be reached right now — sign in with your password or passkey, "
+            assert ("Example ID can’t be reached right now — sign in with your password or passkey, "
                     "or try again in a few minutes.") in text, text
             assert signed_in_as(browser) is None
             violations = run_axe(browser)["violations"]

@@ -62,7 +62,7 @@ public struct AccountService: Sendable {
         } catch UserStore.Conflict.setupLink(let state) {
             return .setupLinkRefused(state)
         } catch UserStore.Conflict.username {
-            return .invalid([.username: "That username isn't available. Choose another."])
+            return .invalid([.username: "That username isn’t available. Choose another."])
         }
     }
 
@@ -122,9 +122,9 @@ public struct AccountService: Sendable {
         do {
             try await users.delete(userID: userID)
         } catch Administration.Refusal.lastAdmin {
-            return .invalid([.lastAdmin: "You are the only admin, so your account can't be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
+            return .invalid([.lastAdmin: "You are the only admin, so your account can’t be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
         } catch Administration.Refusal.lastManager {
-            return .invalid([.lastManager: "You are the only manager of a child’s profile, so your account can't be deleted yet: add a co-manager or hand the profile over on its Manage page (People), or ask an admin to delete it."])
+            return .invalid([.lastManager: "You are the only manager of a child’s profile, so your account can’t be deleted yet: add a co-manager or hand the profile over on its Manage page (People), or ask an admin to delete it."])
         }
         return .done
     }

@@ -52,7 +52,7 @@ public struct Administration: Sendable {
             switch self {
             case .noSuchUser: return "There is no such account. It may have been deleted meanwhile."
             case .lastAdmin: return "That would leave the server without an admin, so nothing changed. Make someone else an admin first (wishlist user promote NAME)."
-            case .yourself: return "You can't disable your own account while signed in with it."
+            case .yourself: return "You can’t disable your own account while signed in with it."
             case .noLongerAdmin: return "Your account is no longer an admin, so nothing changed. Another admin, or the command line, changed it meanwhile."
             case .lastManager: return "That account is the only manager of a child’s profile, so nothing changed. Delete the child’s profile first, or have its manager add a co-manager or hand it over."
             }

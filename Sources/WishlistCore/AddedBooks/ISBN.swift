@@ -14,7 +14,7 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
         public var sentence: String {
             switch self {
             case .malformed: "An ISBN is 10 or 13 digits (the last of 10 may be X), with or without hyphens."
-            case .checkDigit: "This ISBN's last digit does not match the others: check it for a mistyped digit."
+            case .checkDigit: "This ISBN’s last digit does not match the others: check it for a mistyped digit."
             }
         }
     }

@@ -128,7 +128,7 @@ extension MetricsRegistry.Metric {
     public static let catalogFailures = Self(name: "wishlist_catalog_consecutive_failures", kind: .gauge, help: "Catalog refreshes that failed in a row.")
     public static let apiRequestsToday = Self(name: "wishlist_nyt_requests_last_day", kind: .gauge, help: "NYT API requests made in the last 24 hours.")
     public static let pageCacheLookups = Self(name: "wishlist_page_cache_lookups_total", kind: .counter, help: "Lookups of pages rendered once for every visitor, by page (list, book) and result (hit, miss).")
-    public static let pageReadMemoLookups = Self(name: "wishlist_page_read_memo_lookups_total", kind: .counter, help: "Signed-in requests answered from the same request's earlier read, the database unchanged since (hit), or read again (miss).")
+    public static let pageReadMemoLookups = Self(name: "wishlist_page_read_memo_lookups_total", kind: .counter, help: "Signed-in requests answered from the same request’s earlier read, the database unchanged since (hit), or read again (miss).")
     public static let pageCacheBytes = Self(name: "wishlist_page_cache_bytes", kind: .gauge, help: "Bytes of the pages kept rendered for every visitor (list, book, wishlist and member pages).")
     public static let databaseBytes = Self(name: "wishlist_database_bytes", kind: .gauge, help: "Size of the database file and its write-ahead log.")
 }

@@ -32,9 +32,9 @@ public enum PasskeyRefusal: Error, Equatable, Sendable {
         case .credentialAlreadyRegistered: "This passkey is already registered here."
         case .unknownCredential, .anotherUsersCredential:
             "This passkey is not registered here: it may have been removed. Sign in with your password."
-        case .badSignature: "The passkey's signature did not check out. Try again."
+        case .badSignature: "The passkey’s signature did not check out. Try again."
         case .signCountNotIncreasing:
-            "This passkey's use counter went backwards, which a copied passkey does. Sign in with your password, and remove and add the passkey again."
+            "This passkey’s use counter went backwards, which a copied passkey does. Sign in with your password, and remove and add the passkey again."
         case .invalidName(let problem): problem
         case .busy: "Too many passkey requests came from your network just now. Try again in a few minutes."
         }

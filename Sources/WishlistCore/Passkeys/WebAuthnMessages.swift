@@ -48,18 +48,18 @@ public enum WebAuthnError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .unreadable(let document): return "\(document.phrase.capitalizedFirst) could not be read."
-        case .malformedCBOR: return "The passkey's answer could not be read."
+        case .malformedCBOR: return "The passkey’s answer could not be read."
         case .missingField(_, let document): return "\(document.phrase.capitalizedFirst) is incomplete."
         case .wrongFieldType(_, let document): return "\(document.phrase.capitalizedFirst) is malformed."
-        case .invalidChallenge: return "The browser's description of the passkey request holds a garbled challenge."
-        case .authenticatorDataTruncated: return "The passkey's answer is shorter than it should be."
-        case .invalidCredentialIDLength(let length): return "The passkey's identifier is \(length.bytesPhrase) long; it must be 1 to 1023 bytes."
-        case .trailingAuthenticatorData(let count): return "The passkey's answer ends with \(count.bytesPhrase) too many."
-        case .extensionsNotAMap: return "The passkey's answer holds extra data in a form this site does not understand."
-        case .missingAttestedCredential: return "The new passkey's registration does not include its public key."
+        case .invalidChallenge: return "The browser’s description of the passkey request holds a garbled challenge."
+        case .authenticatorDataTruncated: return "The passkey’s answer is shorter than it should be."
+        case .invalidCredentialIDLength(let length): return "The passkey’s identifier is \(length.bytesPhrase) long; it must be 1 to 1023 bytes."
+        case .trailingAuthenticatorData(let count): return "The passkey’s answer ends with \(count.bytesPhrase) too many."
+        case .extensionsNotAMap: return "The passkey’s answer holds extra data in a form this site does not understand."
+        case .missingAttestedCredential: return "The new passkey’s registration does not include its public key."
         case .unsupportedKeyType, .unsupportedCurve: return "This passkey uses a kind of key this site does not support."
         case .unsupportedAlgorithm: return "This passkey uses a signature algorithm this site does not support."
-        case .invalidKeyParameter: return "The passkey's public key is malformed."
+        case .invalidKeyParameter: return "The passkey’s public key is malformed."
         case .attestationNotNone, .attestationStatementNotEmpty:
             return "The new passkey came with a certificate from its maker, which this site does not ask for and cannot accept."
         }

@@ -58,7 +58,7 @@ struct AccountsHTTPTests {
             var other = TestBrowser(client: browser.client)
             let response = try await other.signUp("aLICE")
             #expect(response.status == .unprocessableContent)
-            #expect(response.shows("That username isn't available"))
+            #expect(response.shows("That username isn’t available"))
         }
     }
 

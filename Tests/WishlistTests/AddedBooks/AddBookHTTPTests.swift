@@ -45,7 +45,7 @@ struct AddBookHTTPTests {
             #expect(refused.shows("There is a problem"))
             for (field, sentence) in [
                 ("title", "Give the book’s title."), ("author", "Give the author, or the first of them."),
-                ("isbn", "This ISBN's last digit does not match the others: check it for a mistyped digit."),
+                ("isbn", "This ISBN’s last digit does not match the others: check it for a mistyped digit."),
                 ("link", "A link starts with http:// or https:// and names a site (for example https://example.org/book)."),
             ] {
                 let error = try #require(refused.text.firstMatch(of: try Regex(#"<p class="field-error" id="\#(field)-error">(.*?)</p>"#))?.output[1].substring)

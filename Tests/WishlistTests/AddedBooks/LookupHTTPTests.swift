@@ -102,7 +102,7 @@ struct LookupHTTPTests {
                 #expect(unknown.shows("Open Library found 0 books") && unknown.text.contains(#"id="isbn" name="isbn" value="978-0-306-40615-7""#))
                 let mistyped = try await browser.get("/books/new?isbn=978-0-306-40615-8")
                 #expect(mistyped.status == .unprocessableContent)
-                #expect(mistyped.shows("This ISBN's last digit does not match the others: check it for a mistyped digit."))
+                #expect(mistyped.shows("This ISBN’s last digit does not match the others: check it for a mistyped digit."))
             }
         }
     }

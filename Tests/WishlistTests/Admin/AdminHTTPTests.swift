@@ -81,7 +81,7 @@ struct AdminHTTPTests {
             let rootID = try await Self.userID("root", server)
             let selfDisable = try await root.post("/admin/users/\(rootID)/disable", [])
             #expect(selfDisable.status == .conflict)
-            #expect(selfDisable.shows("You can't disable your own account while signed in with it."))
+            #expect(selfDisable.shows("You can’t disable your own account while signed in with it."))
             let selfDelete = try await root.post("/admin/users/\(rootID)/delete", [])
             #expect(selfDelete.status == .conflict)
             #expect(selfDelete.shows("That would leave the server without an admin"))

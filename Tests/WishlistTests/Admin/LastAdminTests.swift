@@ -21,7 +21,7 @@ struct LastAdminTests {
         try await AdminHTTPTests.withAdmin { server, root, _ in
             let refused = try await root.post("/settings/delete-account", [("password", "correct horse battery")])
             #expect(refused.status == .unprocessableContent)
-            #expect(refused.shows("You are the only admin, so your account can't be deleted"))
+            #expect(refused.shows("You are the only admin, so your account can’t be deleted"))
             #expect(try await Self.activeAdmins(server) == 1)
             #expect(try await root.get("/admin").status == .ok, "still signed in, still an admin")
         }

@@ -251,7 +251,7 @@ struct ChildrenHTTPTests {
         try await Self.family { server, mum, dad, _ in
             let refused = try await mum.post("/settings/delete-account", [("password", "correct horse battery")])
             #expect(refused.status == .unprocessableContent)
-            #expect(refused.shows("You are the only manager of a child’s profile, so your account can't be deleted yet"))
+            #expect(refused.shows("You are the only manager of a child’s profile, so your account can’t be deleted yet"))
             #expect(try await Self.userCount(server, "mum") == 1)
             #expect(try await mum.post("/people/~bea/managers", [("action", "add"), ("username", "dad")]).status == .seeOther)
             #expect(try await mum.post("/settings/delete-account", [("password", "correct horse battery")]).status == .seeOther)

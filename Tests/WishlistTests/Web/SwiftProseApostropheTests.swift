@@ -45,6 +45,22 @@ struct SwiftProseApostropheTests {
         #expect(straight.isEmpty, "straight apostrophes in sentences (write ’): \(straight)")
     }
 
+    /// The core words sentences for a person (form errors, refusals, passkey failures) with a
+    /// capital, and messages for the operator (errors logged, the command line) without one.
+    @Test func noSentenceTheCoreWordsForAPersonHasAStraightApostrophe() throws {
+        let core = repositoryRoot.appendingPathComponent("Sources/WishlistCore")
+        let files = try #require(FileManager.default.enumerator(atPath: core.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }.map { core.appendingPathComponent($0) }
+        #expect(files.contains { $0.lastPathComponent == "AccountService.swift" }, "the sources were not found")
+        var straight: [String] = []
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            straight += Self.proseLiterals(of: source).filter { $0.text.first?.isUppercase == true && Self.hasProseApostrophe($0.text) }
+                .map { "\(file.lastPathComponent):\($0.line): \($0.text.prefix(80))" }
+        }
+        #expect(straight.isEmpty, "straight apostrophes in the core's sentences (write ’): \(straight)")
+    }
+
     @Test func codeIsNotProse() {
         let source = #"""
             // The member's page

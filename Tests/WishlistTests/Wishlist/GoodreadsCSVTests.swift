@@ -294,7 +294,7 @@ struct GoodreadsCSVTests {
         let values = columns.map { $0 == column ? "\"\(value)\"" : ($0 == "Exclusive Shelf" ? "to-read" : "") }
         let csv = columns.joined(separator: ",") + "\r\nFine,,,,,,\"tab\tand\r\nbreaks\",to-read\r\n" + values.joined(separator: ",") + "\r\n"
         #expect(Self.parseError(csv)
-            == "Line 4: the \(column) field contains a control character (\(code)), which can't be stored; remove it and upload the file again.")
+            == "Line 4: the \(column) field contains a control character (\(code)), which can’t be stored; remove it and upload the file again.")
     }
 
     @Test func aDateAddedAfterTomorrowIsRefused() throws {

@@ -328,7 +328,7 @@ struct WishlistHTTPTests {
     @Test("a row that breaks a field rule refuses the file, naming its line beside the upload field", arguments: [
         ("2027/01/01", "Knopf", "Line 3: the Date Added, 2027/01/01, is in the future; correct it and upload the file again."),
         ("2026/01/01", String(repeating: "p", count: 201), "Line 3: the Publisher field has 201 characters, more than the 200 allowed; shorten it and upload the file again."),
-        ("2026/01/01", "Kno\u{1B}pf", "Line 3: the Publisher field contains a control character (U+001B), which can't be stored; remove it and upload the file again."),
+        ("2026/01/01", "Kno\u{1B}pf", "Line 3: the Publisher field contains a control character (U+001B), which can’t be stored; remove it and upload the file again."),
     ])
     func importRowsBreakingFieldRules(dateAdded: String, publisher: String, message: String) async throws {
         let server = try await TestApp.build(clock: ManualClock(CivilDateTime.date(year: 2026, month: 9, day: 21)).clock)

@@ -160,7 +160,7 @@ public final class OpenLibraryClient: Sendable {
         do {
             return try JSONDecoder().decode(Answer.self, from: Data(body))
         } catch {
-            throw .unavailable(reason: "Open Library's answer to \(path) did not decode")
+            throw .unavailable(reason: "Open Library’s answer to \(path) did not decode")
         }
     }
 

@@ -39,7 +39,7 @@ package extension GoodreadsCSVError {
 
     static func controlCharacter(line: Int, column: String, _ scalar: Unicode.Scalar) -> GoodreadsCSVError {
         let code = String(format: "U+%04X", scalar.value)
-        return GoodreadsCSVError(message: "Line \(line): the \(column) field contains a control character (\(code)), which can't be stored; remove it and upload the file again.")
+        return GoodreadsCSVError(message: "Line \(line): the \(column) field contains a control character (\(code)), which can’t be stored; remove it and upload the file again.")
     }
 
     static func tooLong(line: Int, column: String, length: Int, maximum: Int) -> GoodreadsCSVError {
