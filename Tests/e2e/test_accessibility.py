@@ -787,6 +787,7 @@ PAGES = [
     Page("settings-password", "owner", _get("/settings/password")),
     Page("settings-sign-in", "owner", _get("/settings/sign-in")),
     Page("settings-data", "owner", _get("/settings/data")),
+    Page("settings-language", "owner", _get("/settings/language")),
     Page("welcome", "owner", _get("/welcome")),  # the setup page's own check is in test_first_week.py
     Page("settings-new-share-link", "owner", _new_share_link),
     Page("settings-new-feed-link", "owner", _new_feed_link),
