@@ -143,6 +143,7 @@ class Browser:
         self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name).strip("-")
         self.console: list[dict] = []
         self._expected_failures: set[tuple[str, int]] = set()
+        self._window_frame: tuple[int, int] | None = None
 
     # Navigation
 
@@ -198,14 +199,21 @@ class Browser:
     # Window
 
     def resize(self, width: int, height: int = DEFAULT_WINDOW[1]) -> None:
-        """Makes the viewport (not the outer window) exactly width x height CSS pixels."""
-        self.driver.set_window_size(width, height)
-        inner_w, inner_h = self.js("return [window.innerWidth, window.innerHeight]")
-        if (inner_w, inner_h) != (width, height):
-            self.driver.set_window_size(width + (width - inner_w), height + (height - inner_h))
+        """Makes the viewport (not the outer window) exactly width x height CSS pixels.
+
+        The window's frame (its size less the viewport's) is measured once, with the window at rest
+        as Chromium opened it, and added to every size asked for. Measured after a resize, a loaded
+        machine could still report the old viewport beside the new window: a 1280 px viewport read
+        after asking for 360 px asked next for a window -560 px wide. `outerWidth` is no measure
+        either: headless Chromium reports at least 500 px for it below that."""
+        if self._window_frame is None:
+            window, inner = self.driver.get_window_size(), self.viewport()
+            self._window_frame = (window["width"] - inner[0], window["height"] - inner[1])
+        frame_w, frame_h = self._window_frame
+        self.driver.set_window_size(width + frame_w, height + frame_h)
         WebDriverWait(self.driver, 5).until(
-            lambda d: d.execute_script("return window.innerWidth") == width,
-            f"could not make the viewport {width} px wide",
+            lambda d: d.execute_script("return [window.innerWidth, window.innerHeight]") == [width, height],
+            f"could not make the viewport {width} x {height} px (a window frame of {frame_w} x {frame_h} px)",
         )
 
     def viewport(self) -> tuple[int, int]:
