@@ -62,6 +62,7 @@ USERS = 10_000
 ITEMS = 500_000
 CHILDREN = 1_000
 BENCH_ITEMS = 200
+WISHLIST_PAGE_ROWS = 100  # the wishlist shows a long list 100 wants a page (issue 51)
 BENCH_CATALOG_ITEMS = 60  # of the 200: books of the sample catalog (on both databases); the rest imported
 WEEKS = 104
 WEEKLY_LISTS = 18
@@ -940,7 +941,7 @@ def full_scans(plans):
 
 PAGES = [
     ("list", "list page `GET /lists/hardcover-fiction`"),
-    ("wishlist", "wishlist page, 200 items `GET /wishlist`"),
+    ("wishlist", "wishlist page, first 100 of 200 items `GET /wishlist`"),
     ("book", "book page, 104 weeks on 3 lists `GET /books/{id}`"),
     ("search", f"search `GET /search?q={SEARCH}`"),
     ("signin", f"sign-in `POST /login` (Argon2id; {SIGNIN_CONNECTIONS} conn.)"),
@@ -962,7 +963,7 @@ class Site:
         self.bytes = {}
         expectations = {
             "list": lambda page: len(re.findall(r'<li class="book"[^>]* data-book=', page)) == len(self.list_books()),
-            "wishlist": lambda page: page.count('class="book wishlist-item"') == BENCH_ITEMS,
+            "wishlist": lambda page: page.count('class="book wishlist-item"') == min(BENCH_ITEMS, WISHLIST_PAGE_ROWS),
             "book": lambda page: page.count('<svg class="rank-chart-svg"') == len(STAR_LISTS),
             "search": lambda page: len(re.findall(r'<li class="book"[^>]* data-book=', page)) == 3,
         }
