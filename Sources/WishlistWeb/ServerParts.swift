@@ -51,7 +51,7 @@ struct ServerParts {
 
     init(
         config: AppConfig, database: AppDatabase, catalogSync: CatalogSync, hasher: PasswordHasher, accounts: AccountService,
-        logger: Logger, clock: WallClock, httpLimits: CurlHTTPClient.Limits, lookUpTimeoutSeconds: Int
+        logger: Logger, clock: WallClock, httpLimits: CurlHTTPClient.Limits, lookUpTimeoutSeconds: Int, views: CompiledViews
     ) async throws {
         self.config = config
         self.database = database
@@ -63,14 +63,10 @@ struct ServerParts {
         self.httpLimits = httpLimits
         self.lookUpTimeoutSeconds = lookUpTimeoutSeconds
         staticFiles = StaticFiles(directory: config.server.publicDirectory, reload: config.server.devMode)
-        let views = URL(fileURLWithPath: config.server.viewsDirectory, isDirectory: true)
-        // The catalogs sit beside the views, as the repository and an install keep them (docs/decisions/templates-per-language.md).
-        languages = try LanguageCatalogs.load(from: views.deletingLastPathComponent().appendingPathComponent("Languages", isDirectory: true))
-        // en-XA, the tests' pseudo-language, only when they turn it on (docs/decisions/choosing-a-language.md).
-        let pageLanguages = languages.all + (config.server.pseudoLanguage ? [Translations.pseudo] : [])
-        languageChoice = LanguageChoice(languages: pageLanguages, serverDefault: config.server.language)
+        languages = views.languages
+        languageChoice = LanguageChoice(languages: views.pageLanguages, serverDefault: config.server.language)
         pages = PageRenderer(
-            templates: try TemplateLibrary(directory: views, languages: pageLanguages, reloadOnChange: config.server.devMode),
+            templates: views.templates,
             signupOpen: Self.passwordSignup(config) == .open,
             notices: SiteNotices(showsSampleData: config.nyt.apiKey.isEmpty, statusLine: { catalogSync.currentStatusLine }),
             assets: staticFiles

@@ -24,11 +24,14 @@ public struct WishlistServer: Sendable {
 
     /// Opens and migrates the database, compiles the templates (a template error stops here,
     /// naming file, line and column) and assembles the routes. Tests may move `clock`, and give the
-    /// NYT's and the provider's clients `httpLimits`, and look-up a longer `lookUpTimeoutSeconds`.
+    /// NYT's and the provider's clients `httpLimits`, look-up a longer `lookUpTimeoutSeconds`, and
+    /// the server `views` they compiled once from the same `config.server`.
     public static func build(
         config: AppConfig, logger: Logger, clock: WallClock = .system,
-        httpLimits: CurlHTTPClient.Limits = .init(), lookUpTimeoutSeconds: Int = OpenLibraryClient.defaultTimeoutSeconds
+        httpLimits: CurlHTTPClient.Limits = .init(), lookUpTimeoutSeconds: Int = OpenLibraryClient.defaultTimeoutSeconds,
+        views: CompiledViews? = nil
     ) async throws -> WishlistServer {
+        let views = try views ?? CompiledViews.compile(config.server)
         let database = try AppDatabase.open(path: config.database.path)
         let catalogSync = try await startCatalog(config: config, database: database, logger: logger, clock: clock, httpLimits: httpLimits)
         let hasher = try PasswordHasher(
@@ -40,7 +43,7 @@ public struct WishlistServer: Sendable {
         try await accounts.calibratePasswordChecks()
         let parts = try await ServerParts(
             config: config, database: database, catalogSync: catalogSync, hasher: hasher, accounts: accounts, logger: logger,
-            clock: clock, httpLimits: httpLimits, lookUpTimeoutSeconds: lookUpTimeoutSeconds
+            clock: clock, httpLimits: httpLimits, lookUpTimeoutSeconds: lookUpTimeoutSeconds, views: views
         )
         let router = Router(context: AppRequestContext.self)
         parts.addMiddleware(to: router)

@@ -89,8 +89,23 @@ enum TestApp {
     ) async throws -> WishlistServer {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        return try await WishlistServer.build(config: try config(adjust), logger: logger, clock: clock)
+        let config = try config(adjust)
+        return try await WishlistServer.build(config: config, logger: logger, clock: clock, views: try views(for: config.server))
     }
+
+    /// The views compiled once for each kind of server the tests build (by views directory and
+    /// whether en-XA is on): compiling every language's templates was most of a test server's start.
+    /// A server that reloads its templates (`devMode`) compiles its own.
+    static func views(for server: AppConfig.Server) throws -> CompiledViews? {
+        guard !server.devMode else { return nil }
+        let key = "\(server.viewsDirectory)|\(server.pseudoLanguage)"
+        if let compiled = compiledViews.withLock({ $0[key] }) { return compiled }
+        let compiled = try CompiledViews.compile(server)
+        compiledViews.withLock { $0[key] = compiled }
+        return compiled
+    }
+
+    private static let compiledViews = Mutex<[String: CompiledViews]>([:])
 
     /// Runs `body` against the app in-process, with a browser-like client.
     static func run<Value: Sendable>(
