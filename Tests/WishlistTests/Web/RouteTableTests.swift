@@ -45,6 +45,25 @@ struct RouteTableTests {
 
     /// Every printer of ``SitePath`` (and each settings section's) gives a path that Hummingbird
     /// routes to the route it was printed from, asked with that route's method.
+    /// A link is its pattern with each parameter, in order, in its place: filled with the
+    /// parameters' own names, every route prints its pattern back.
+    @Test func aPathIsItsPatternWithTheValuesInOrder() {
+        for route in Route.all {
+            let names = route.pattern.split(separator: "/").filter { $0.hasPrefix("{") }.map(String.init)
+            let printed: String
+            switch names.count {
+            case 0: printed = route.path()
+            case 1: printed = route.path(names[0])
+            case 2: printed = route.path(names[0], names[1])
+            default: Issue.record("\(route) has \(names.count) parameters"); continue
+            }
+            #expect(printed == route.pattern, "\(route)")
+        }
+        #expect(Route.home.path() == "/")
+        #expect(Route.wishlistItem.path("12") == "/wishlist/12")
+        #expect(Route.person.path("ana%20b") == "/people/ana%20b")
+    }
+
     @Test func everyPrintedPathIsAnsweredByItsOwnRoute() async throws {
         let item = ItemID(7), list = ListID(3)
         var printed: [(String, Route)] = [
