@@ -96,7 +96,7 @@ HISTORY_WEEKS = 104
 HISTORY_LISTS = ["hardcover-fiction", "hardcover-nonfiction", "paperback-mysteries"]
 HOUSEHOLD_USER = "household"
 HOUSEHOLD_ITEMS = 200
-PAGE_ROWS = 100  # a list's page and the API show 100 wants at a time (issues 51, 54)
+WANTS_A_PAGE = 100  # a list's page and the API show 100 wants at a time (issues 51, 54)
 PAGES = os.path.join(OUT, "pages")
 # Saved pages and the app rows whose bytes they are.
 PAGE_ROWS = {"list": "list", "book": "book_history", "old_edition": "old_edition", "wishlist": "wishlist", "people": "people"}
@@ -659,20 +659,20 @@ def run_app_scenarios(app, port, rows, results, url_threads):
     for name, path, visitor in [("wishlist", "/wishlist", owner_cookie), ("people", f"/people/{HOUSEHOLD_USER}", cookie)]:
         status, _, page, _ = http_request(port, "GET", path, {"Cookie": visitor})
         rows_shown = page.count('<li class="book wishlist-item"')
-        if status != 200 or rows_shown != min(HOUSEHOLD_ITEMS, PAGE_ROWS):
-            die(f"{path} answered {status} showing {rows_shown} items, not the first {PAGE_ROWS} of {HOUSEHOLD_ITEMS}")
+        if status != 200 or rows_shown != min(HOUSEHOLD_ITEMS, WANTS_A_PAGE):
+            die(f"{path} answered {status} showing {rows_shown} items, not the first {WANTS_A_PAGE} of {HOUSEHOLD_ITEMS}")
         save_page(name, page)
-        log(f"{path}, the first {PAGE_ROWS} of {HOUSEHOLD_ITEMS} items ({len(page.encode()):,} bytes): {SECONDS} s, {CONNECTIONS} connections")
+        log(f"{path}, the first {WANTS_A_PAGE} of {HOUSEHOLD_ITEMS} items ({len(page.encode()):,} bytes): {SECONDS} s, {CONNECTIONS} connections")
         measure(name, wrk(name, f"http://127.0.0.1:{port}{path}", url_threads, CONNECTIONS, SECONDS, extra=("-H", f"Cookie: {visitor}")))
 
     # The same wants through the API (issue 54), beside the page's figure: her read token, the first page.
     bearer = f"Authorization: Bearer {api_token(port, owner_cookie)}"
     status, _, body, _ = http_request(port, "GET", "/api/v1/wants", {"Authorization": bearer.split(": ", 1)[1]})
     answer = json.loads(body) if status == 200 else {}
-    if answer.get("total") != HOUSEHOLD_ITEMS or len(answer.get("wants", [])) != PAGE_ROWS:
+    if answer.get("total") != HOUSEHOLD_ITEMS or len(answer.get("wants", [])) != WANTS_A_PAGE:
         die(f"/api/v1/wants answered {status} with {answer.get('total')} wants")
     results["api_wants_bytes"] = len(body.encode())
-    log(f"/api/v1/wants, {PAGE_ROWS} of {HOUSEHOLD_ITEMS} wants ({len(body.encode()):,} bytes): {SECONDS} s, {CONNECTIONS} connections")
+    log(f"/api/v1/wants, {WANTS_A_PAGE} of {HOUSEHOLD_ITEMS} wants ({len(body.encode()):,} bytes): {SECONDS} s, {CONNECTIONS} connections")
     measure("api_wants", wrk("api_wants", f"http://127.0.0.1:{port}/api/v1/wants", url_threads, CONNECTIONS, SECONDS, extra=("-H", bearer)))
 
     # Add-then-remove, with books not already on the wishlist, one per loop.
@@ -794,9 +794,9 @@ def render_report(results):
         ("stalled_one", f"… one normal client beside the {STALLED_CLIENTS} stalled half-requests (1 conn.)"),
         ("book_history", f"book page, {HISTORY_WEEKS} weeks on {len(HISTORY_LISTS)} lists: 3 rank charts ({CONNECTIONS} conn.)"),
         ("old_edition", f"list page of an edition {HISTORY_WEEKS} weeks old ({CONNECTIONS} conn.)"),
-        ("wishlist", f"own wishlist, the first {PAGE_ROWS} of {HOUSEHOLD_ITEMS} items ({CONNECTIONS} conn.)"),
-        ("people", f"/people/{HOUSEHOLD_USER}: another member's first {PAGE_ROWS} of {HOUSEHOLD_ITEMS} items ({CONNECTIONS} conn.)"),
-        ("api_wants", f"API: the same own wants, GET /api/v1/wants, {PAGE_ROWS} of {HOUSEHOLD_ITEMS} as JSON ({CONNECTIONS} conn.)"),
+        ("wishlist", f"own wishlist, the first {WANTS_A_PAGE} of {HOUSEHOLD_ITEMS} items ({CONNECTIONS} conn.)"),
+        ("people", f"/people/{HOUSEHOLD_USER}: another member's first {WANTS_A_PAGE} of {HOUSEHOLD_ITEMS} items ({CONNECTIONS} conn.)"),
+        ("api_wants", f"API: the same own wants, GET /api/v1/wants, {WANTS_A_PAGE} of {HOUSEHOLD_ITEMS} as JSON ({CONNECTIONS} conn.)"),
         ("soak", f"list page, {results['soak_seconds']} s soak ({CONNECTIONS} conn.)"),
     ] + [(f"ceiling_{page}", f"bytes ceiling: the {page.replace('_', ' ')} page's {rows[f'ceiling_{page}']['bytes']:,} bytes "
                              f"from memory ({CONNECTIONS} conn.)")
