@@ -19,7 +19,7 @@ struct CalendarController {
     }
 
     @Sendable func calendar(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let file = context.parameters.get("file") ?? ""
+        let file = context.parameters.get("token") ?? ""
         guard file.hasSuffix(".ics"), let owner = try await feedLinks.owner(token: String(file.dropLast(4))) else { throw FeedController.notFound }
         let occasions = try await database.pageRead { try $0.lists.sharedOccasions(excluding: owner.userID) }
         let calendar = ICalendar(name: "Birthdays and occasions", stamp: clock.now(), events: occasions.flatMap(events))

@@ -6,7 +6,6 @@ import WishlistCore
 /// The Atom feed of books new on a user's favourite lists, at a secret address a feed reader can
 /// poll without a session. An unknown or reset token answers 404, like a revoked share link.
 struct FeedController {
-    static let pathPrefix = "/feeds/"
     /// How far back the feed reaches from each list's newest edition: two months of editions.
     static let weeks = 8
 

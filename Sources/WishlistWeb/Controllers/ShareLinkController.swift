@@ -8,8 +8,6 @@ import WishlistTemplates
 /// list or member. A guest may reserve a want with their name (``GuestReservations``): the page
 /// then says "Reserved" on it, naming no one, and shows the guest a cancel link once.
 struct ShareLinkController {
-    static let pathPrefix = "/shared/"
-
     let shareLinks: ShareLinkStore
     let lists: WishListStore
     let guests: GuestReservations

@@ -79,15 +79,13 @@ private let unmatchedRoute = "NotFound"
 /// token names its parameter `token`.
 private let secretParameter = "{token}"
 
-/// The first components of the routes that hold a secret next: share links, feeds, password-reset
-/// links, the mail's confirmation and unsubscribe links, the setup link, and a guest's cancel link.
-private let secretRouteNames = [
-    ShareLinkController.pathPrefix, FeedController.pathPrefix, "/reset/", "/verify-email/", "/unsubscribe/", "/setup/", "/guest-reservations/",
-]
-    .map { prefix in
-        let name = String(prefix.dropFirst().dropLast())
-        return (name: name, lowercased: Array(name.utf8))
-    }
+/// The first components of the routes that hold a secret next, from the route table: share links,
+/// feeds and the calendar, password-reset links, the mail's confirmation and unsubscribe links, the
+/// setup and hand-over links, and a guest's cancel link. Written out by hand, the list had missed
+/// the hand-over link, and the calendar named its token `{file}` (issue 55).
+private let secretRouteNames = Set(Route.all.filter { $0.pattern.contains(secretParameter) }.compactMap { $0.pattern.split(separator: "/").first })
+    .sorted()
+    .map { name in (name: String(name), lowercased: Array(name.lowercased().utf8)) }
 
 private extension Collection<UInt8> {
     /// Whether these bytes are `lowercased`'s (ASCII) in any letter case.

@@ -41,7 +41,8 @@ extension Route {
     static let sharedList = get("/shared/{token}", .anyone)
     static let favoritesFeed = get("/feeds/{token}/favorites.atom", .anyone)
     static let authorsFeed = get("/feeds/{token}/authors.atom", .anyone)
-    static let occasionsCalendar = get("/calendar/{file}", .anyone)
+    /// `{token}` is the feed link's token and `.ics`: a calendar app asks for a file.
+    static let occasionsCalendar = get("/calendar/{token}", .anyone)
 
     // The catalog (`CatalogController`) and authors (`AuthorsController`).
     static let catalog = get("/lists", .members)
