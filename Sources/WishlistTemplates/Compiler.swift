@@ -321,12 +321,17 @@ private struct Compilation {
     private func resolve(_ expression: ExpressionSyntax) throws(TemplateError) -> CompiledExpression {
         switch expression.source {
         case .literal(let value):
-            CompiledExpression(source: .literal(value), filters: expression.filters)
+            CompiledExpression(source: .literal(value), filters: filters(of: expression))
         case .path(let path):
-            try resolve(path).appending(filters: expression.filters)
+            try resolve(path).appending(filters: filters(of: expression))
         case .translated(let english, let location):
-            CompiledExpression(source: .literal(.string(try translatedLiteral(english, at: location))), filters: expression.filters)
+            CompiledExpression(source: .literal(.string(try translatedLiteral(english, at: location))), filters: filters(of: expression))
         }
+    }
+
+    /// The expression's filters in this compilation's language (a date style's pattern).
+    private func filters(of expression: ExpressionSyntax) -> [Filter] {
+        expression.filters.map { $0.inLanguage(translations.language) }
     }
 
     /// Loop variables and include bindings shadow the context, innermost first; `loop` means the innermost loop.

@@ -37,10 +37,14 @@ enum SitePath {
     static let reading = Route.reading.path()
     static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
     static func placeItem(_ id: ItemID) -> String { Route.placeItem.path("\(id)") }
+    /// "I got it": the question, and its answer posted to the same address.
+    static func confirmReceived(_ id: ItemID) -> String { Route.confirmReceived.path("\(id)") }
+    static func confirmRemoval(_ id: ItemID) -> String { Route.confirmRemoval.path("\(id)") }
     /// One of the visitor's lists: the wishlist filtered to it (issue 51).
     static func wishList(_ id: ListID) -> String { wishlist + "?list=\(id)" }
     static func wishListEdit(_ id: ListID) -> String { Route.wishListEdit.path("\(id)") }
     static func wishListExport(_ id: ListID) -> String { Route.wishListExport.path("\(id)") }
+    static func deleteWishList(_ id: ListID) -> String { Route.deleteWishList.path("\(id)") }
     static func listShareLink(_ id: ListID) -> String { Route.createListShareLink.path("\(id)") }
     static func revokeListShareLink(_ id: ListID) -> String { Route.revokeListShareLink.path("\(id)") }
     static func guestReservation(_ token: String) -> String { Route.guestReservation.path(token) }

@@ -176,10 +176,10 @@ struct ChildrenController {
 
     private func newChildPage(_ context: AppRequestContext, form: ChildForm, errors: FieldErrors = [:], status: HTTPResponse.Status = .ok) throws -> Response {
         try pages.render(
-            "people/new-child.html", title: "A child’s profile", nav: "people", for: context.visitor, status: status,
+            "people/new-child.html", title: context.visitor.translations.text("A child’s profile"), nav: "people", for: context.visitor, status: status,
             values: [
                 "name": .string(form.name),
-                "months": .array(Birthday.monthNames.enumerated().map { index, name in
+                "months": .array(context.visitor.translations.language.monthNames.enumerated().map { index, name in
                     ["value": .string(String(index + 1)), "name": .string(name), "selected": .bool(form.month == String(index + 1))]
                 }),
                 "days": .array((1...31).map { day in ["value": .string(String(day)), "selected": .bool(form.day == String(day))] }),
@@ -201,7 +201,7 @@ struct ChildrenController {
         }
         let placed = try await self.lists.listIDs(items: wants.map(\.id))
         return try pages.render(
-            "people/managers.html", title: "Managing \(child.name)’s profile", nav: "people", for: context.visitor, status: status,
+            "people/managers.html", title: context.visitor.translations.text("Managing {name}’s profile", values: ["name": child.name]), nav: "people", for: context.visitor, status: status,
             values: [
                 "flash": done.map { ["kind": "success", "message": .string($0)] } ?? .null,
                 "child": ["name": .string(child.name), "path": .string(SitePath.person(child.username)), "managers_path": .string(SitePath.childManagers(child.username))],
@@ -213,7 +213,7 @@ struct ChildrenController {
                     [
                         "id": .id(want.id), "save_path": .string(SitePath.saveNote(want.id)), "remove_path": .string(SitePath.removeWish(want.id)),
                         "title": .string(want.title), "author": .string(want.author), "note": .string(want.note),
-                        "priorities": .array(Priority.allCases.map { ["value": .string($0.rawValue), "label": .string($0.rawValue.capitalized), "selected": .bool($0 == want.priority)] }),
+                        "priorities": .array(Priority.allCases.map { ["value": .string($0.rawValue), "selected": .bool($0 == want.priority)] }),
                         "place_path": .string(SitePath.placeItem(want.id)),
                         "lists": .array(lists.map { list in
                             ["id": .id(list.id), "name": .string(list.name), "private": .bool(list.visibility == .private), "checked": .bool(placed[want.id]?.contains(list.id) == true)]

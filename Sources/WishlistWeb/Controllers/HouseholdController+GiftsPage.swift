@@ -60,7 +60,7 @@ extension HouseholdController {
             }
         }
         return try pages.render(
-            "reservations/index.html", title: "Gifts I’m giving", nav: "reservations", for: cardFlash?.visitor ?? context.visitor,
+            "reservations/index.html", title: context.visitor.translations.text("Gifts I’m giving"), nav: "reservations", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "notices": .array(notices),
                 "given": .array(given),

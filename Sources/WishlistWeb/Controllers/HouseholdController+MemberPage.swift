@@ -127,7 +127,7 @@ extension HouseholdController {
     func respond(_ entry: WishlistPage, about: MemberAboutPage, for visitor: Visitor) throws -> Response {
         let cardFlash = try pages.cardFlash(visitor, cards: entry.cards)
         let viewerID = visitor.signedIn?.userID
-        let wishCount = ProfilePresenter.wishCountText(entry.wishCount)
+        let wishCount = ProfilePresenter.wishCountText(entry.wishCount, in: visitor.translations)
         return try pages.respond(entry.page, for: cardFlash?.visitor ?? visitor) { slot in
             switch slot {
             case .flash(let card): .value(card == cardFlash?.index ? cardFlash!.html : .null)
@@ -195,13 +195,13 @@ extension HouseholdController {
                 values: [
                     "profile_html": .slot("profile"),
                     "reading_html": .slot("reading"),
-                    "member": ["name": .string(member.name), "path": .string(memberPath), "count": .int(items.total)],
+                    "member": ["name": .string(member.name), "path": .string(memberPath), "ideas_path": .string(SitePath.ideas(member.username)), "count": .int(items.total)],
                     "page_path": .string(path),
                     "lists": .array(lists.all.map { list in
                         [
                             "name": .string(list.name), "path": .string(SitePath.personList(member.username, list.id)),
-                            "occasion": .string(WishListsController.occasionLabel(list)), "count": .int(list.itemCount),
-                            "when": .string(WishListsController.whenText(list.daysUntilOccasion(birthday: lists.birthday, from: lists.today))),
+                            "occasion": .string(WishListsController.occasionKind(list)), "occasion_date": .string(list.occasionDate ?? ""),
+                            "count": .int(list.itemCount), "days": list.daysUntilOccasion(birthday: lists.birthday, from: lists.today).map(TemplateValue.int) ?? .null,
                             "current": .bool(list.id == lists.chosen?.id),
                         ]
                     }),

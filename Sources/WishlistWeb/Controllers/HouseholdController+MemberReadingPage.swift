@@ -13,7 +13,7 @@ extension HouseholdController {
         case .notFound: throw Self.memberNotFound
         case .found(let member, let readings, let readingNow):
             return try pages.render(
-                "people/reading.html", title: "Books \(member.name) has read", nav: "people", for: context.visitor,
+                "people/reading.html", title: context.visitor.translations.text("Books {name} has read", values: ["name": member.name]), nav: "people", for: context.visitor,
                 values: [
                     "member": ["name": .string(member.name), "path": .string(SitePath.person(member.username))],
                     "readings": .array(readings.items.map(ReadingPresenter.readingValue)), "count": .int(readings.total),

@@ -19,7 +19,7 @@ extension HouseholdController {
             try await database.pageRead { try $0.lists.sharedOccasions(excluding: user.userID) }.map { ($0.ownerID, $0) }, uniquingKeysWith: { first, _ in first }
         )
         return try pages.render(
-            "people/index.html", title: "People", nav: "people", for: context.visitor,
+            "people/index.html", title: context.visitor.translations.text("People", context: "nav"), nav: "people", for: context.visitor,
             values: [
                 "members": .array(members.items.map { member in
                     [
@@ -43,13 +43,13 @@ extension HouseholdController {
     }
 
     /// A member's shared lists with an occasion still to come, soonest first, as People shows them:
-    /// "maya’s Birthday list: in 12 days".
+    /// "maya’s Birthday list: in 12 days" (`days`, worded by the page).
     static func occasionLists(_ occasions: SharedOccasions?, username: String, today: (year: Int, month: Int, day: Int)) -> [TemplateValue] {
         guard let occasions else { return [] }
         return occasions.lists.compactMap { list in list.daysUntilOccasion(birthday: occasions.birthday, from: today).map { (list, $0) } }
             .sorted { ($0.1, $0.0.id.rawValue) < ($1.1, $1.0.id.rawValue) }
             .map { list, days in
-                ["name": .string(list.name), "path": .string(SitePath.personList(username, list.id)), "when": .string(WishListsController.whenText(days))]
+                ["name": .string(list.name), "path": .string(SitePath.personList(username, list.id)), "days": .int(days)]
             }
     }
 
@@ -63,7 +63,7 @@ extension HouseholdController {
             .map { username, name, birthday, days in
                 [
                     "name": .string(name), "path": .string(SitePath.person(username)), "date": .string(birthday.text),
-                    "when": .string(days == 0 ? "Birthday today" : days == 1 ? "Birthday tomorrow" : "Birthday in \(days) days"),
+                    "days": .int(days),
                 ]
             }
     }

@@ -49,7 +49,7 @@ struct IdeasController {
         let (lookedUp, lookupProblem) = query.isEmpty ? ([], nil) : try await openLibraryBooks(query, known: Set(found.map(\.id)))
         let path = SitePath.ideas(member.username)
         return try pages.render(
-            "people/ideas.html", title: "Gift ideas for \(member.name)", nav: "people", for: context.visitor,
+            "people/ideas.html", title: context.visitor.translations.text("Gift ideas for {name}", values: ["name": member.name]), nav: "people", for: context.visitor,
             values: [
                 "member": ["name": .string(member.name), "path": .string(SitePath.person(member.username)), "ideas_path": .string(path)],
                 "ideas": .array(ideas.map { Self.ideaValue($0, of: member.username) }),

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The read-only list behind a share link, for people without an account: one of a member's
@@ -96,7 +97,7 @@ struct ShareLinkController {
     @Sendable func showCancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let held = try await guests.held(cancelToken: context.parameters.get("token") ?? "") else { throw Self.unknownCancelLink }
         return try pages.render(
-            "shared/cancel.html", title: "Cancel your reservation", for: context.visitor, headers: Self.privateHeaders,
+            "shared/cancel.html", title: context.visitor.translations.text("Cancel your reservation"), for: context.visitor, headers: Self.privateHeaders,
             values: ["book_title": .string(held.title), "owner": .string(held.ownerName), "guest": .string(held.guestName), "noindex": true]
         )
     }
@@ -104,7 +105,7 @@ struct ShareLinkController {
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard try await guests.cancel(cancelToken: context.parameters.get("token") ?? "") else { throw Self.unknownCancelLink }
         return try pages.render(
-            "shared/cancel.html", title: "Reservation cancelled", for: context.visitor, headers: Self.privateHeaders,
+            "shared/cancel.html", title: context.visitor.translations.text("Reservation cancelled"), for: context.visitor, headers: Self.privateHeaders,
             values: ["cancelled": true, "noindex": true]
         )
     }
@@ -128,7 +129,7 @@ struct ShareLinkController {
         var headers = Self.privateHeaders
         headers.append(contentsOf: outcome.headers)
         return try pages.render(
-            "shared/show.html", title: list.isDefault ? "\(shared.ownerName)’s wishlist" : "\(shared.ownerName)’s \(list.name)",
+            "shared/show.html", title: Self.title(of: list, owner: shared.ownerName, in: context.visitor.translations),
             for: context.visitor, status: outcome.status, headers: headers,
             values: [
                 "owner": .string(shared.ownerName),
@@ -146,6 +147,13 @@ struct ShareLinkController {
                 "noindex": true,
             ]
         )
+    }
+
+    /// "Maya’s wishlist", or "Maya’s Birthday" for another of her lists.
+    private static func title(of list: WishList, owner: String, in translations: Translations) -> String {
+        list.isDefault
+            ? translations.text("{name}’s wishlist", values: ["name": owner])
+            : translations.text("{owner}’s {list}", values: ["owner": owner, "list": list.name])
     }
 
     /// A row's guest form: open or "Reserved", and what the guest typed and was told about it.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// A member's lists (issue 51): make, edit and delete them, choose the lists a want is on, and
@@ -169,7 +170,7 @@ struct WishListsController {
             shareLink = ["created_at": .date(made)]
         }
         return try pages.render(
-            "wishlist/list-form.html", title: list.map { "Edit \($0.name)" } ?? "New list", nav: "wishlist", for: context.visitor, status: status,
+            "wishlist/list-form.html", title: Self.formTitle(list, in: context.visitor.translations), nav: "wishlist", for: context.visitor, status: status,
             values: [
                 "list": list.map(Self.listValue) ?? .null,
                 "name_value": .string(entered.name), "occasion_value": .string(entered.occasion),
@@ -189,39 +190,26 @@ struct WishListsController {
         [
             "id": .int(Int(list.id.rawValue)), "name": .string(list.name), "path": .string(SitePath.wishList(list.id)),
             "edit_path": .string(SitePath.wishListEdit(list.id)), "share_link_path": .string(SitePath.listShareLink(list.id)),
-            "revoke_share_link_path": .string(SitePath.revokeListShareLink(list.id)), "occasion": .string(occasionLabel(list)),
+            "revoke_share_link_path": .string(SitePath.revokeListShareLink(list.id)), "occasion": .string(occasionKind(list)),
+            "occasion_date": .string(list.occasionDate ?? ""),
             "private": .bool(list.visibility == .private), "is_default": .bool(list.isDefault), "count": .int(list.itemCount),
-            "export_path": .string(SitePath.wishListExport(list.id)),
+            "export_path": .string(SitePath.wishListExport(list.id)), "delete_path": .string(SitePath.deleteWishList(list.id)),
         ]
     }
 
-    /// "Birthday", "Christmas", "12 March 2027", or "" for none.
-    static func occasionLabel(_ list: WishList) -> String {
+    /// "Edit Birthday", or "New list" before there is one.
+    private static func formTitle(_ list: WishList?, in translations: Translations) -> String {
+        list.map { translations.text("Edit {name}", values: ["name": $0.name]) } ?? translations.text("New list")
+    }
+
+    /// The occasion a list's line names, "birthday", "christmas" or "date" (with `occasion_date`),
+    /// worded by the page in its language; "" for none, or a day never given.
+    static func occasionKind(_ list: WishList) -> String {
         switch list.occasion {
         case .none: ""
-        case .birthday: "Birthday"
-        case .christmas: "Christmas"
-        case .date: list.occasionDate.map(Self.dayLabel) ?? ""
+        case .date where list.occasionDate == nil: ""
+        default: list.occasion.rawValue
         }
-    }
-
-    /// "today", "tomorrow", "in 12 days"; "" when there is no occasion to come.
-    static func whenText(_ days: Int?) -> String {
-        switch days {
-        case nil: ""
-        case 0: "today"
-        case 1: "tomorrow"
-        case let days?: "in \(days) days"
-        }
-    }
-
-    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-
-    /// `YYYY-MM-DD` as "12 March 2027".
-    static func dayLabel(_ iso: String) -> String {
-        let parts = iso.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]) else { return iso }
-        return "\(parts[2]) \(monthNames[parts[1] - 1]) \(parts[0])"
     }
 
     // MARK: Input

@@ -44,7 +44,7 @@ struct WishlistController {
 
     @Sendable func index(_ request: Request, context: AppRequestContext, loaded: LoadedIndexPage) async throws -> Response {
         let user = try context.signedInUser()
-        let entry = try sharedIndexPage(loaded, isAdmin: user.isAdmin)
+        let entry = try sharedIndexPage(loaded, isAdmin: user.isAdmin, for: context.visitor)
         return try pages.respond(entry.page, for: context.visitor) { _ in .value(.null) }
     }
 
@@ -92,13 +92,13 @@ struct WishlistController {
 
     /// The wishlist as its owner sees it: from the cache, or rendered from the page's read and
     /// kept (``WishlistPageCache``).
-    private func sharedIndexPage(_ loaded: LoadedIndexPage, isAdmin: Bool) throws -> WishlistPage {
+    private func sharedIndexPage(_ loaded: LoadedIndexPage, isAdmin: Bool, for visitor: Visitor) throws -> WishlistPage {
         switch loaded.read {
         case .cached(let page):
             return page
         case .fresh(let key, let items, let placements):
             let page = WishlistPage(page: try pages.renderShared(
-                "wishlist/index.html", title: "Your wishlist", nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine, language: key.language,
+                "wishlist/index.html", title: visitor.translations.text("Your wishlist"), nav: "wishlist", isAdmin: isAdmin, statusLine: key.statusLine, language: key.language,
                 values: Self.indexValues(items, sort: loaded.sort, placements: placements, lists: loaded.lists, chosen: loaded.list)
             ))
             pageCaches.ownWishlists.keep(page, for: key)
@@ -172,7 +172,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let item = try await ownItem(context, userID: user.userID)
         return try pages.render(
-            "wishlist/remove.html", title: "Remove \(item.title)?", nav: "wishlist", for: context.visitor,
+            "wishlist/remove.html", title: context.visitor.translations.text("Remove {title}?", values: ["title": item.title]), nav: "wishlist", for: context.visitor,
             values: [
                 "item": try await itemValue(item, detailed: false),
                 "return_to": .string(Self.wishlistPage(try request.queryText("return_to"))),
@@ -224,7 +224,7 @@ struct WishlistController {
         let user = try context.signedInUser()
         let item = try await ownItem(context, userID: user.userID)
         return try pages.render(
-            "wishlist/received-confirm.html", title: "Did you get \(item.title)?", nav: "wishlist", for: context.visitor,
+            "wishlist/received-confirm.html", title: context.visitor.translations.text("Did you get {title}?", values: ["title": item.title]), nav: "wishlist", for: context.visitor,
             values: [
                 "item": try await itemValue(item, detailed: false),
                 "return_to": .string(Self.wishlistPage(try request.queryText("return_to"))),
@@ -250,7 +250,7 @@ struct WishlistController {
         let read = try await reading.readings(userID: user.userID, sort: .finished).compactMap(\.bookID)
         let readingNow = Set(try await reading.readingNow(userID: user.userID).map(\.bookID))
         return try pages.render(
-            "wishlist/received.html", title: "Books you received", nav: "wishlist", for: context.visitor,
+            "wishlist/received.html", title: context.visitor.translations.text("Books you received"), nav: "wishlist", for: context.visitor,
             values: [
                 "items": .array(received.map { received in
                     var value = ItemPresenter.value(received.item, placements: [], link: received.item.bookID.map(SitePath.book) ?? "")
@@ -302,7 +302,7 @@ struct WishlistController {
         values["import_error"] = importError.map(TemplateValue.string) ?? .null
         values["errors"] = importError.map { ["file": .string($0)] } ?? .null
         return try pages.render(
-            "wishlist/index.html", title: "Your wishlist", nav: "wishlist", for: context.visitor,
+            "wishlist/index.html", title: context.visitor.translations.text("Your wishlist"), nav: "wishlist", for: context.visitor,
             status: importError == nil ? .ok : status, values: values
         )
     }

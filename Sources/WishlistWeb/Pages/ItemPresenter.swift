@@ -9,10 +9,13 @@ enum ItemPresenter {
         var value: [String: TemplateValue] = [
             "id": .id(item.id), "path": .string(SitePath.wishlistItem(item.id)), "link": .string(link),
             "title": .string(item.title), "author": .string(item.author), "added_at": .date(item.addedAt), "note": .string(item.note),
-            "priority": .string(item.priority.rawValue), "priority_label": .string(priorityLabel(item.priority)),
+            "priority": .string(item.priority.rawValue),
             "cover": BookPresenter.coverValue(url: item.imageURL, width: item.imageWidth, height: item.imageHeight),
             "lists": .array(placements.map(BookPresenter.placementValue)),
             "book_path": .string(item.bookID.map(SitePath.book) ?? ""),
+            // The owner's forms (the item page, its questions and `partials/wishlist-row.html`).
+            "received_path": .string(SitePath.confirmReceived(item.id)), "remove_path": .string(SitePath.confirmRemoval(item.id)),
+            "delete_path": .string(SitePath.removeWish(item.id)), "place_path": .string(SitePath.placeItem(item.id)),
             // A giver's forms (`partials/reservation-actions.html`).
             "mark_bought_path": .string(SitePath.markBought(item.id)), "unmark_bought_path": .string(SitePath.unmarkBought(item.id)),
             "card_path": .string(SitePath.writeCard(item.id)), "cancel_path": .string(SitePath.cancelReservation(item.id)),
@@ -29,13 +32,5 @@ enum ItemPresenter {
     /// An item on someone else's list: its title leads to the catalog's page, when it has one.
     static func othersValue(_ item: WishlistItem, placements: [Placement]) -> [String: TemplateValue] {
         value(item, placements: placements, link: item.bookID.map(SitePath.book) ?? "")
-    }
-
-    static func priorityLabel(_ priority: Priority) -> String {
-        switch priority {
-        case .high: return "High priority"
-        case .normal: return "Normal priority"
-        case .low: return "Low priority"
-        }
     }
 }

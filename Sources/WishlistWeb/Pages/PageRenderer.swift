@@ -135,7 +135,7 @@ public struct PageRenderer: Sendable {
         "settings_language": .string(Route.setLanguage.path()), "home": .string(Route.home.path()),
         "single_sign_on_start": .string(Route.singleSignOnStart.path()),
         // The pages' own links and forms with no parameter (issue 55).
-        "received": .string(SitePath.received), "new_wish_list": .string(SitePath.newWishList),
+        "received": .string(SitePath.received), "new_wish_list": .string(SitePath.newWishList), "create_wish_list": .string(Route.createWishList.path()),
         "wishlist_export": .string(Route.wishlistExport.path()), "wishlist_import": .string(SitePath.wishlistImport),
         "add_wish": .string(Route.addWish.path()), "reserve": .string(Route.reserve.path()), "scan_book": .string(SitePath.scanBook),
         "new_child": .string(SitePath.newChild), "create_child": .string(SitePath.children), "save_welcome": .string(Route.saveWelcome.path()),

@@ -1,4 +1,5 @@
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Profiles as the templates show them: the picture (or initials on a colour), the bio, the
@@ -38,7 +39,7 @@ enum ProfilePresenter {
         return Int(hash % UInt32(colourCount))
     }
 
-    /// The profile part of `/people/{username}`; `wishCount` as ``wishCountText(_:)`` says it, or a slot for it.
+    /// The profile part of `/people/{username}`; `wishCount` as ``wishCountText(_:in:)`` says it, or a slot for it.
     static func profileValue(_ profile: Profile, username: String, wishCount: TemplateValue, readThisYear: Int) -> TemplateValue {
         [
             "avatar": avatarValue(username: username, displayName: profile.displayName, pictureKey: profile.pictureKey, size: 256),
@@ -46,12 +47,12 @@ enum ProfilePresenter {
             "birthday": .string(profile.birthday?.text ?? ""),
             "favorites": .array(profile.favorites.map(ReadingPresenter.readingValue)),
             "wish_count": wishCount,
-            "read_this_year": .string(readThisYear == 1 ? "1 book read this year" : "\(readThisYear) books read this year"),
+            "read_this_year": .int(readThisYear),
         ]
     }
 
-    /// "1 wish", "27 wishes".
-    static func wishCountText(_ count: Int) -> TemplateValue {
-        .string(count == 1 ? "1 wish" : "\(count) wishes")
+    /// "1 wish", "27 wishes", in the page's language.
+    static func wishCountText(_ count: Int, in translations: Translations) -> TemplateValue {
+        .string(translations.text(one: "{count} wish", other: "{count} wishes", count: count))
     }
 }

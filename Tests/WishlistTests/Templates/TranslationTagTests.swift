@@ -111,6 +111,16 @@ struct TranslationTagTests: TemplateTestCase {
         #expect(compileError(["page.html": #"{% include "field.html" with label=t "Hi {name}" %}"#, "field.html": "{{ label }}"])?.contains("takes no placeholders") == true)
     }
 
+    /// `date: "long"` and the other styles take the page's language's own CLDR pattern and names,
+    /// inside a placeholder's value as well; a pattern of letters stays English.
+    @Test func aDateStyleIsTheLanguagesOwn() throws {
+        let page = #"{{ day | date: "long" }}|{{ day | date: "medium" }}|{% t "Signed in as {name}" name=day | date: "long" %}|{{ day | date: "MMMM d" }}"#
+        let pages = try rendered(page, ["day": "2026-11-28"])
+        #expect(pages["en"] == "November 28, 2026|Nov 28, 2026|Signed in as November 28, 2026|November 28")
+        #expect(pages["fr"] == "28 novembre 2026|28 nov. 2026|Connecté·e en tant que 28 novembre 2026|November 28")
+        #expect(pages["en-XA"]?.hasPrefix("[Ñöṽéɱƀéŕ ~~~~] 28, 2026|") == true)
+    }
+
     @Test func mistakesStopTheStart() {
         #expect(compileError(#"{% t "Signed in as {name}" %}"#) == "page.html:1:1: '{% t \"Signed in as {name}\" %}' needs a value for {name}: add name=…")
         #expect(compileError(#"{% t "Sign in" name=user.name %}"#) == "page.html:1:16: 'name' is not a placeholder of \"Sign in\"; write {name} in the text or leave it out")
