@@ -1,14 +1,16 @@
 // Copy and share: beside every link the site shows only once (a text field marked `data-copy`),
 // a "Copy link" button and, where the browser has the Web Share API (phones, mostly), "Share
 // link…". Without this script, or where the clipboard is refused, the link stays selectable text.
+// Its words are on its own <script> element, in the page's language (Views/layout.html).
 "use strict";
 
 (() => {
-  const button = (words, action) => {
+  const words = document.currentScript.dataset;
+  const button = (label, action) => {
     const element = document.createElement("button");
     element.type = "button";
     element.className = "button button-secondary button-small";
-    element.textContent = words;
+    element.textContent = label;
     element.addEventListener("click", action);
     return element;
   };
@@ -19,20 +21,20 @@
     const status = document.createElement("p");
     status.className = "copy-status";
     status.setAttribute("role", "status");
-    bar.append(button("Copy link", async () => {
+    bar.append(button(words.copy, async () => {
       try {
         await navigator.clipboard.writeText(field.value);
-        status.textContent = "Copied.";
+        status.textContent = words.copied;
       } catch {
         // No clipboard for this page (an old browser, or permission refused): select the link,
         // so that the device's own copy command takes it.
         field.focus();
         field.select();
-        status.textContent = "The link is selected: copy it with your device's copy command.";
+        status.textContent = words.selected;
       }
     }));
     if (navigator.share) {
-      bar.append(button("Share link…", () => {
+      bar.append(button(words.share, () => {
         // Closing the share sheet rejects the promise: nothing to say then.
         navigator.share({ url: field.value }).catch(() => {});
       }));

@@ -103,16 +103,6 @@ public struct SignInIdentities: Sendable {
         public let passkeys: Int
         public let identities: Int
 
-        /// "password, 2 passkeys, single sign-on", or "none" (an account only a reset link or
-        /// the trusted header can open).
-        public var summary: String {
-            var ways: [String] = []
-            if password { ways.append("password") }
-            if passkeys > 0 { ways.append(passkeys == 1 ? "1 passkey" : "\(passkeys) passkeys") }
-            if identities > 0 { ways.append("single sign-on") }
-            return ways.isEmpty ? "none" : ways.joined(separator: ", ")
-        }
-
         /// The ways in left if one identity went.
         func count(excludingIdentity: Bool) -> Int {
             (password ? 1 : 0) + passkeys + identities - (excludingIdentity ? 1 : 0)

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import WishlistCore
+import WishlistLanguages
 
 /// What anyone may read of the API, without a token: its OpenAPI description, kept in the
 /// repository as `Public/openapi.json` and served as it is, and a short page for people.
@@ -11,7 +12,7 @@ extension APIController {
     }
 
     @Sendable func about(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try pages.render("api/index.html", title: "The API", nav: "", for: context.visitor)
+        try pages.render("api/index.html", title: context.visitor.translations.text("The API"), nav: "", for: context.visitor)
     }
 
     /// The document, with its content hash as the ETag.

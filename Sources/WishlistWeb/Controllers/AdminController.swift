@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// `/admin`: the accounts (never their lists), invites, the catalog's state and the audit log,
@@ -171,23 +172,23 @@ struct AdminController {
                 "reset_link_path": .string(SitePath.memberResetLink(account.id)), "delete_path": .string(SitePath.deleteMember(account.id)),
                 "created_at": .date(account.createdAt),
                 "last_seen_at": account.lastSeenAt.map(TemplateValue.date) ?? .null, "items": .int(account.itemCount),
-                "ways_in": .string(account.waysIn.summary), "api_tokens": .int(tokenCounts[account.id] ?? 0),
+                "ways_in": .string(Self.summary(of: account.waysIn, in: context.visitor.translations)), "api_tokens": .int(tokenCounts[account.id] ?? 0),
                 "is_admin": .bool(account.isAdmin), "is_disabled": .bool(account.isDisabled), "is_you": .bool(account.id == admin.userID),
             ]
         }
         let invites = try await invites.all().map { invite -> TemplateValue in
-            let state = invite.usedBy != nil ? "used by \(invite.usedBy!)" : invite.expiresAt <= now ? "expired" : "open"
-            return [
+            [
                 "id": .id(invite.id), "revoke_path": .string(SitePath.revokeInvite(invite.id)), "created_by": .string(invite.createdBy),
                 "created_at": .date(invite.createdAt),
-                "expires_at": .date(invite.expiresAt), "state": .string(state), "open": .bool(state == "open"),
+                "expires_at": .date(invite.expiresAt), "used_by": invite.usedBy.map(TemplateValue.string) ?? .null,
+                "open": .bool(invite.usedBy == nil && invite.expiresAt > now),
             ]
         }
         let events = try await administration.recentEvents().map { event -> TemplateValue in
             ["at": .date(event.at), "actor": .string(event.actor), "action": .string(event.action), "subject": .string(event.subject)]
         }
         return try pages.render(
-            "admin/index.html", title: "Admin", nav: "admin", for: context.visitor, status: status,
+            "admin/index.html", title: context.visitor.translations.text("Admin", context: "nav"), nav: "admin", for: context.visitor, status: status,
             values: [
                 "mail_on": .bool(accountMail != nil), "outbox": try await outboxRows(), "errors": TemplateValue(errors),
                 "invite_email": .string(inviteEmail),
@@ -206,6 +207,16 @@ struct AdminController {
                 ],
             ]
         )
+    }
+
+    /// How an account signs in, in the admin's language: "password, 2 passkeys, single sign-on", or
+    /// "none" (an account only a reset link or the trusted header can open).
+    static func summary(of ways: SignInIdentities.WaysIn, in translations: Translations) -> String {
+        var parts: [String] = []
+        if ways.password { parts.append(translations.text("password", context: "a way to sign in")) }
+        if ways.passkeys > 0 { parts.append(translations.text(one: "{count} passkey", other: "{count} passkeys", count: ways.passkeys)) }
+        if ways.identities > 0 { parts.append(translations.text("single sign-on", context: "a way to sign in")) }
+        return parts.isEmpty ? translations.text("none", context: "ways to sign in") : parts.joined(separator: ", ")
     }
 
     /// A size in decimal units, as file managers show one: "812 bytes", "4.1 MB", "350 MB".

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// `GET/POST /hand-over/{token}`: the one-time link a child's manager made (issue 51). Opened, it
@@ -68,7 +69,7 @@ struct HandOverController {
         _ context: AppRequestContext, name: String, username: String, email: String, errors: FieldErrors, status: HTTPResponse.Status = .ok
     ) throws -> Response {
         try pages.render(
-            "accounts/hand-over.html", title: "Your own account", for: context.visitor, status: status, headers: Self.headers,
+            "accounts/hand-over.html", title: context.visitor.translations.text("Your own account"), for: context.visitor, status: status, headers: Self.headers,
             values: [
                 "name": .string(name), "username": .string(username), "email": .string(email), "errors": TemplateValue(errors), "noindex": true,
             ]

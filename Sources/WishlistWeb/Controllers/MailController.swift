@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The pages mail leads to or starts from: "Forgot your password?" (`/forgot`), an address's
@@ -22,7 +23,7 @@ struct MailController {
     }
 
     /// The same words whether or not anything matched.
-    static let forgotAnswer = "If that is the username or confirmed e-mail address of an account here, a link to set a new password is on its way to that account’s address. It works for an hour. Check your spam folder if nothing arrives in a few minutes."
+    static let forgotAnswer = Translations.marked("If that is the username or confirmed e-mail address of an account here, a link to set a new password is on its way to that account’s address. It works for an hour. Check your spam folder if nothing arrives in a few minutes.")
 
     @Sendable func showForgot(_ request: Request, context: AppRequestContext) throws -> Response {
         try forgotPage(context, query: "", errors: [:])
@@ -36,8 +37,8 @@ struct MailController {
         switch try await accountMail.forgotPassword(nameOrAddress: query, clientAddress: addressing.address(of: request, context)) {
         case .queued:
             return try pages.render(
-                "accounts/forgot.html", title: "Check your mail", nav: "login", for: context.visitor,
-                values: ["sent": true, "answer": .string(Self.forgotAnswer), "noindex": true]
+                "accounts/forgot.html", title: context.visitor.translations.text("Check your mail"), nav: "login", for: context.visitor,
+                values: ["sent": true, "answer": .string(context.visitor.translations.text(Self.forgotAnswer)), "noindex": true]
             )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "forgot-password")])
@@ -51,7 +52,7 @@ struct MailController {
         switch try await accountMail.verify(token: context.parameters.get("token") ?? "") {
         case .confirmed:
             return try pages.render(
-                "accounts/verified.html", title: "Address confirmed", for: context.visitor,
+                "accounts/verified.html", title: context.visitor.translations.text("Address confirmed"), for: context.visitor,
                 headers: PasswordResetController.headers, values: ["noindex": true]
             )
         case .takenByAnother: refusal = .addressConfirmedByAnother
@@ -65,7 +66,7 @@ struct MailController {
     @Sendable func showUnsubscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard try await unsubscribeLinks.isValid(token: context.parameters.get("token") ?? "") else { throw Self.unknownUnsubscribeLink }
         return try pages.render(
-            "accounts/unsubscribe.html", title: "Stop the weekly digest", for: context.visitor, headers: PasswordResetController.headers,
+            "accounts/unsubscribe.html", title: context.visitor.translations.text("Stop the weekly digest"), for: context.visitor, headers: PasswordResetController.headers,
             values: ["noindex": true]
         )
     }
@@ -74,7 +75,7 @@ struct MailController {
     @Sendable func unsubscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard try await unsubscribeLinks.unsubscribe(token: context.parameters.get("token") ?? "") else { throw Self.unknownUnsubscribeLink }
         return try pages.render(
-            "accounts/unsubscribe.html", title: "Weekly digest stopped", for: context.visitor, headers: PasswordResetController.headers,
+            "accounts/unsubscribe.html", title: context.visitor.translations.text("Weekly digest stopped"), for: context.visitor, headers: PasswordResetController.headers,
             values: ["done": true, "noindex": true]
         )
     }
@@ -88,7 +89,7 @@ struct MailController {
         _ context: AppRequestContext, query: String, errors: FieldErrors, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> Response {
         try pages.render(
-            "accounts/forgot.html", title: "Forgot your password?", nav: "login", for: context.visitor, status: status, headers: headers,
+            "accounts/forgot.html", title: context.visitor.translations.text("Forgot your password?"), nav: "login", for: context.visitor, status: status, headers: headers,
             values: ["form": ["name_or_email": .string(query)], "errors": TemplateValue(errors), "noindex": true]
         )
     }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// `GET/POST /reset/{token}`: a new password through the one-time link an admin handed over (or
@@ -61,7 +62,7 @@ struct PasswordResetController {
         let identities = try await accounts.resetLinks.linkedIdentities(token: token)
         let apiTokens = try await accounts.resetLinks.apiTokens(token: token)
         return try pages.render(
-            "accounts/reset.html", title: "Set a new password", for: context.visitor, status: status, headers: Self.headers,
+            "accounts/reset.html", title: context.visitor.translations.text("Set a new password"), for: context.visitor, status: status, headers: Self.headers,
             values: [
                 "username": .string(username), "identities": .int(identities), "api_tokens": .int(apiTokens),
                 "revoke_tokens": .bool(revokingTokens), "errors": TemplateValue(errors), "noindex": true,

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Settings → Profile: the display name, the bio, the birthday, the favourite books and the
@@ -110,10 +111,11 @@ struct ProfileController {
         return birthday
     }
 
-    /// The month and day menus' choices, `selected` as `month` and `day` say.
-    static func birthdayChoices(month: String, day: String) -> [String: TemplateValue] {
+    /// The month and day menus' choices, `selected` as `month` and `day` say, the months named in
+    /// the page's language.
+    static func birthdayChoices(month: String, day: String, in language: LanguageData) -> [String: TemplateValue] {
         [
-            "months": .array(Birthday.monthNames.enumerated().map { index, name in
+            "months": .array(language.monthNames.enumerated().map { index, name in
                 ["value": .string(String(index + 1)), "name": .string(name), "selected": .bool(month == String(index + 1))]
             }),
             "days": .array((1...31).map { value in ["value": .string(String(value)), "selected": .bool(day == String(value))] }),
@@ -178,7 +180,7 @@ struct ProfileController {
         let user = try context.signedInUser()
         let readings = try await reading.readings(userID: user.userID, sort: .finished)
         return try pages.render(
-            "settings/profile.html", title: "Your profile", nav: "settings", for: context.visitor, status: status,
+            "settings/profile.html", title: context.visitor.translations.text("Your profile"), nav: "settings", for: context.visitor, status: status,
             values: [
                 "flash": done.map { ["kind": "success", "message": .string($0)] } ?? .null,
                 "avatar": ProfilePresenter.avatarValue(
@@ -195,7 +197,7 @@ struct ProfileController {
                     ]
                 }),
                 "errors": TemplateValue(errors),
-            ].merging(Self.birthdayChoices(month: form.month, day: form.day)) { first, _ in first }
+            ].merging(Self.birthdayChoices(month: form.month, day: form.day, in: context.visitor.translations.language)) { first, _ in first }
         )
     }
 }

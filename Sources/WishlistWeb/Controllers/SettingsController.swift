@@ -97,8 +97,8 @@ struct SettingsController {
     /// The list of Settings' pages, each with a line on what it holds.
     @Sendable func overview(_ request: Request, context: AppRequestContext) async throws -> Response {
         try pages.render(
-            "settings/settings.html", title: "Settings", nav: "settings", for: context.visitor,
-            values: ["settings_nav": SettingsSection.navigation(current: nil, mail: accountMail != nil)]
+            "settings/settings.html", title: context.visitor.translations.text("Settings", context: "nav"), nav: "settings", for: context.visitor,
+            values: ["settings_nav": SettingsSection.navigation(current: nil, mail: accountMail != nil, in: context.visitor.translations)]
         )
     }
 
@@ -303,7 +303,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         var values = try await sectionValues(section, user: user)
         values.merge(shownOnce) { _, new in new }
-        values["settings_nav"] = SettingsSection.navigation(current: section, mail: accountMail != nil)
+        values["settings_nav"] = SettingsSection.navigation(current: section, mail: accountMail != nil, in: context.visitor.translations)
         values["errors"] = TemplateValue(errors)
         values["flash"] = confirmation.map { ["kind": "success", "message": .string($0)] } ?? .null
         var headers = headers

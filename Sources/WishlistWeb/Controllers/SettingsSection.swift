@@ -1,3 +1,4 @@
+import WishlistLanguages
 import WishlistTemplates
 
 /// The pages Settings is split into (issue 36), each a few forms long, so that on a phone each
@@ -40,42 +41,42 @@ enum SettingsSection: String, CaseIterable, Sendable {
     /// The page's title and heading.
     var title: String {
         switch self {
-        case .lists: "Lists and feed"
-        case .sharing: "Sharing"
-        case .email: "E-mail"
-        case .password: "Password"
-        case .signIn: "Passkeys and sign-in"
-        case .apiTokens: "API tokens"
-        case .language: "Language"
-        case .data: "Your data"
+        case .lists: Translations.marked("Lists and feed")
+        case .sharing: Translations.marked("Sharing")
+        case .email: Translations.marked("E-mail")
+        case .password: Translations.marked("Password")
+        case .signIn: Translations.marked("Passkeys and sign-in")
+        case .apiTokens: Translations.marked("API tokens")
+        case .language: Translations.marked("Language")
+        case .data: Translations.marked("Your data")
         }
     }
 
     /// The entry's name in the section list: short, so the list wraps to two rows at most on a phone.
     var label: String {
         switch self {
-        case .lists: "Lists"
-        case .sharing: "Sharing"
-        case .email: "E-mail"
-        case .password: "Password"
-        case .signIn: "Sign-in"
-        case .apiTokens: "API"
-        case .language: "Language"
-        case .data: "Your data"
+        case .lists: Translations.marked("Lists")
+        case .sharing: Translations.marked("Sharing")
+        case .email: Translations.marked("E-mail")
+        case .password: Translations.marked("Password")
+        case .signIn: Translations.marked("Sign-in")
+        case .apiTokens: Translations.marked("API")
+        case .language: Translations.marked("Language")
+        case .data: Translations.marked("Your data")
         }
     }
 
     /// The line under the entry on `/settings`.
     var summary: String {
         switch self {
-        case .lists: "The list that opens first, your favourite lists and the feed of their new books."
-        case .sharing: "Who sees your wishlist, and your share link."
-        case .email: "Your address and the weekly digest."
-        case .password: "Change your password."
-        case .signIn: "Passkeys, single sign-on and where you are signed in."
-        case .apiTokens: "Tokens that let your scripts and home server read or change your wishlist."
-        case .language: "The language of your pages, or your browser’s."
-        case .data: "Download everything about you, or delete your account."
+        case .lists: Translations.marked("The list that opens first, your favourite lists and the feed of their new books.")
+        case .sharing: Translations.marked("Who sees your wishlist, and your share link.")
+        case .email: Translations.marked("Your address and the weekly digest.")
+        case .password: Translations.marked("Change your password.")
+        case .signIn: Translations.marked("Passkeys, single sign-on and where you are signed in.")
+        case .apiTokens: Translations.marked("Tokens that let your scripts and home server read or change your wishlist.")
+        case .language: Translations.marked("The language of your pages, or your browser’s.")
+        case .data: Translations.marked("Download everything about you, or delete your account.")
         }
     }
 
@@ -98,16 +99,16 @@ enum SettingsSection: String, CaseIterable, Sendable {
     }
 
     /// The section list (`partials/settings-nav.html`): Profile, then each section, `current`'s
-    /// entry marked; the e-mail section only when the server sends mail.
-    static func navigation(current: SettingsSection?, mail: Bool) -> TemplateValue {
+    /// entry marked, in the page's language; the e-mail section only when the server sends mail.
+    static func navigation(current: SettingsSection?, mail: Bool, in translations: Translations) -> TemplateValue {
         let profile: TemplateValue = [
-            "path": .string(SitePath.profile), "label": "Profile", "current": false,
-            "summary": "Your picture, a few words about you, your birthday and favourite books.",
+            "path": .string(SitePath.profile), "label": .string(translations.text("Profile")), "current": false,
+            "summary": .string(translations.text("Your picture, a few words about you, your birthday and favourite books.")),
         ]
         let sections = allCases.filter { $0 != .email || mail }.map { section -> TemplateValue in
             [
-                "path": .string(section.path), "label": .string(section.label), "current": .bool(section == current),
-                "summary": .string(section.summary),
+                "path": .string(section.path), "label": .string(translations.text(section.label)), "current": .bool(section == current),
+                "summary": .string(translations.text(section.summary)),
             ]
         }
         return .array([profile] + sections)

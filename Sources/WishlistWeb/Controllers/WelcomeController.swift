@@ -1,5 +1,6 @@
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// `/welcome`, where every sign-up ends (issue 57): the display name, the birthday and who sees
@@ -69,13 +70,13 @@ struct WelcomeController {
     ) throws -> Response {
         let user = try context.signedInUser()
         return try pages.render(
-            "accounts/welcome.html", title: "Welcome", nav: "settings", for: context.visitor, status: status,
+            "accounts/welcome.html", title: context.visitor.translations.text("Welcome"), nav: "settings", for: context.visitor, status: status,
             values: [
                 "username": .string(user.username),
                 "display_name": .string(form.displayName),
                 "sharing": .string(form.sharing),
                 "errors": TemplateValue(errors),
-            ].merging(ProfileController.birthdayChoices(month: form.month, day: form.day)) { first, _ in first }
+            ].merging(ProfileController.birthdayChoices(month: form.month, day: form.day, in: context.visitor.translations.language)) { first, _ in first }
         )
     }
 }

@@ -151,6 +151,7 @@ public struct PageRenderer: Sendable {
         "set_sharing": .string(Route.setSharing.path()), "create_share_link": .string(Route.createShareLink.path()),
         "revoke_share_link": .string(Route.revokeShareLink.path()), "sign_out_others": .string(Route.signOutOthers.path()),
         "link_single_sign_on": .string(Route.linkSingleSignOn.path()),
+        "settings_lists": .string(Route.settingsLists.path()),
     ]
 
     private static func pageHeaders(_ headers: HTTPFields) -> HTTPFields {
