@@ -80,9 +80,9 @@ public struct AccountMail: Sendable {
     }
 
     /// A new address, unverified, with a link on its way; an empty one removes the address.
-    /// Returns the sentence to show when the address is not acceptable: never because another
-    /// account has it, which would tell anyone who asks which addresses are members'.
-    public func changeAddress(userID: UserID, to email: String) async throws -> String? {
+    /// Returns what is wrong when the address is not acceptable: never that another account has
+    /// it, which would tell anyone who asks which addresses are members'.
+    public func changeAddress(userID: UserID, to email: String) async throws -> AccountFault? {
         if !email.isEmpty, let problem = AccountRules.emailProblem(email) { return problem }
         let now = clock.now()
         let changed = try await database.pool.write { db in

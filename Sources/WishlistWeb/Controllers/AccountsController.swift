@@ -166,7 +166,7 @@ struct AccountsController {
         case .invalid(let problems):
             return try signupPage(
                 context, username: form.username, email: form.email, invite: invite, setupToken: setupToken,
-                errors: AccountFormFields.signUp.errors(problems), status: .unprocessableContent
+                errors: AccountFormFields.signUp.errors(problems, in: context.visitor.translations), status: .unprocessableContent
             )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "sign-up")])
@@ -248,7 +248,7 @@ struct AccountsController {
             values: [
                 "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
                 "setup_path": setupToken.map { .string(SitePath.setup($0)) } ?? .null,
-                "errors": TemplateValue(errors, in: translations),
+                "errors": TemplateValue(errors),
                 "single_sign_on": setupToken == nil ? singleSignOnSignupButton(invite: invite) : .null,
                 "noindex": .bool(setupToken != nil),
             ]

@@ -49,4 +49,22 @@ struct SwiftWordedTextHTTPTests {
             #expect(page.shows("Ver tu lista de deseos"))
         }
     }
+
+    /// The core refuses with values (``AccountFault``); the sign-up form words them in the
+    /// browser's language, its numbers written the German way, on the same fields and status.
+    @Test func aFormErrorWithValuesReadsInGerman() async throws {
+        try await TestApp.run(try await TestApp.build()) { browser in
+            try await browser.get("/signup", headers: [.acceptLanguage: "de"])
+            let refused = try await browser.post(
+                "/signup", [("username", "al"), ("email", ""), ("password", String(repeating: "p", count: 1025)), ("password_confirm", "")],
+                headers: [.acceptLanguage: "de"]
+            )
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"id="username-error"><span class="visually-hidden">"#))
+            #expect(refused.shows("Verwende 3 bis 32 Zeichen."))
+            #expect(refused.shows("Verwende höchstens 1.024 Zeichen."))
+            #expect(refused.shows("Die beiden Passwörter stimmen nicht überein."))
+            #expect(!refused.shows("characters."))
+        }
+    }
 }
