@@ -67,4 +67,19 @@ struct SwiftWordedTextHTTPTests {
             #expect(!refused.shows("characters."))
         }
     }
+
+    /// A feed reader sends no session: the feeds are in their owner's language.
+    @Test func theFeedsAreInTheirOwnersLanguage() async throws {
+        try await TestApp.run(try await TestApp.build()) { browser in
+            try await browser.signUp("oma")
+            try await browser.post("/settings/language", [("language", "de")])
+            let made = try await browser.post("/settings/feed-link", [])
+            let calendar = try #require(made.text.firstMatch(of: /id="calendar-link-url" type="text" readonly value="http:\/\/[^\/"]+(\/calendar\/[A-Za-z0-9_-]{43}\.ics)"/)?.1)
+            var reader = TestBrowser(client: browser.client)
+            let feed = try await reader.get(try HistoryPagesTests.feedPath(in: made))
+            #expect(feed.text.contains("<title>Neu auf den Lieblingslisten von oma</title>"))
+            #expect(feed.text.contains("<subtitle>Neue Bücher auf deinen Lieblings-Bestsellerlisten der New York Times, Ausgabe für Ausgabe.</subtitle>"))
+            #expect(try await reader.get(String(calendar)).text.contains("X-WR-CALNAME:Geburtstage und Anlässe"))
+        }
+    }
 }
