@@ -90,8 +90,10 @@ extension ServerParts {
             shareLinks: stores.shareLinks, lists: stores.lists, guests: GuestReservations(database: database, clock: clock, settings: config.accounts),
             pages: pages, addressing: addressing, publicOrigin: config.server.publicOrigin
         ).addRoutes(to: routes)
-        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
-        CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin).addRoutes(to: routes)
+        FeedController(feedLinks: stores.feedLinks, catalog: stores.catalog, authors: stores.authors, publicOrigin: config.server.publicOrigin, languages: languageChoice)
+            .addRoutes(to: routes)
+        CalendarController(feedLinks: stores.feedLinks, database: database, clock: clock, publicOrigin: config.server.publicOrigin, languages: languageChoice)
+            .addRoutes(to: routes)
         PasswordResetController(accounts: accounts, pages: pages).addRoutes(to: routes)
         HandOverController(accounts: accounts, pages: pages, cookies: cookies, sessionMaxAge: sessionMaxAge, addressing: addressing).addRoutes(to: routes)
         let oidc = config.accounts.oidc

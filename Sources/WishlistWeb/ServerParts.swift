@@ -73,7 +73,7 @@ struct ServerParts {
         )
         csrf = try await CSRFProtection.load(from: database)
         cookies = SessionCookies(secure: config.server.secureCookies)
-        mail = try MailParts(config: config, database: database, clock: clock, logger: logger)
+        mail = try MailParts(config: config, database: database, languages: languages, clock: clock, logger: logger)
         metrics = MetricsRegistry()
         addressing = ClientAddressing(trustedProxies: config.server.trustedProxies, believed: config.server.forwardedHeader)
         pageCaches = PageCaches(metrics: config.metrics.enabled ? metrics : nil)
@@ -193,7 +193,7 @@ struct MailParts {
     let unsubscribeLinks: UnsubscribeLinks
     let purges: [@Sendable () async throws -> Int]
 
-    init?(config: AppConfig, database: AppDatabase, clock: WallClock, logger: Logger) throws {
+    init?(config: AppConfig, database: AppDatabase, languages: LanguageCatalogs, clock: WallClock, logger: Logger) throws {
         guard config.mail.isEnabled, let from = config.mail.sender else { return nil }
         let outboxKey = try OutboxKey.load(besideDatabase: config.database.path)
         outbox = MailOutbox(database: database, clock: clock, key: outboxKey)
@@ -202,7 +202,8 @@ struct MailParts {
         )
         self.sender = sender
         let mailer = Mailer(
-            sender: from, publicOrigin: config.server.publicOrigin, paths: SitePath.mail, clock: clock, outboxKey: outboxKey
+            sender: from, publicOrigin: config.server.publicOrigin, paths: SitePath.mail, clock: clock, outboxKey: outboxKey,
+            languages: MailLanguages(catalogs: languages.all, serverLanguage: config.server.language)
         ) { sender.nudge() }
         accountMail = AccountMail(database: database, mailer: mailer, accountSettings: config.accounts, clock: clock, logger: logger)
         digests = DigestService(

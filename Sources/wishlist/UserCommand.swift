@@ -24,7 +24,7 @@ struct UserCommand: ParsableCommand {
 
         func execute() async throws {
             let accounts = try await makeAccounts(options)
-            let user = try await accounts.createUser(username: account.name, password: try account.readPassword(), isAdmin: admin)
+            let user = try await worded { try await accounts.createUser(username: account.name, password: try account.readPassword(), isAdmin: admin) }
             print("created \(admin ? "admin" : "user") \(user.username)")
         }
     }
@@ -87,7 +87,7 @@ struct UserCommand: ParsableCommand {
 
         func execute() async throws {
             let accounts = try await makeAccounts(options)
-            try await accounts.resetPassword(username: account.name, to: try account.readPassword())
+            try await worded { try await accounts.resetPassword(username: account.name, to: try account.readPassword()) }
             print("password of \(account.name) reset; its sessions were ended")
         }
     }
@@ -123,6 +123,15 @@ private func setAdmin(_ admin: Bool, _ name: String, _ database: AppDatabase) as
         throw AccountService.AdminError.noSuchUser(name)
     } catch Administration.Refusal.lastAdmin {
         throw AccountService.AdminError.invalid("\(name) is the only admin; promote another user first")
+    }
+}
+
+/// `work`, with a username or password the rules refuse worded as the sign-up form words it, in English.
+private func worded<Value>(_ work: () async throws -> Value) async throws -> Value {
+    do {
+        return try await work()
+    } catch AccountService.AdminError.refused(let field, let fault) {
+        throw AccountService.AdminError.invalid("\(field): \(fault.englishSentence)")
     }
 }
 

@@ -1,40 +1,38 @@
-import WishlistLanguages
-
-/// What makes a username, e-mail address and password acceptable, with the sentence to show
-/// beside the field when one is not.
+/// What makes a username, e-mail address and password acceptable, with the ``AccountFault`` the
+/// web layer words beside the field when one is not.
 public enum AccountRules {
     public static let usernameLengths = 3...32
     public static let passwordLengths = 8...1024
     public static let emailMaximumLength = 254
 
     /// Letters, digits, `.`, `_` and `-`, ASCII only so that no two names look alike.
-    public static func usernameProblem(_ username: String) -> String? {
-        if username.isEmpty { return Translations.marked("Enter a username.") }
+    public static func usernameProblem(_ username: String) -> AccountFault? {
+        if username.isEmpty { return .usernameMissing }
         guard usernameLengths.contains(username.count) else {
-            return "Use \(usernameLengths.lowerBound) to \(usernameLengths.upperBound) characters."
+            return .usernameLength(minimum: usernameLengths.lowerBound, maximum: usernameLengths.upperBound)
         }
         let allowed = username.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
         }
-        return allowed ? nil : Translations.marked("Use only letters, digits, dots, hyphens and underscores.")
+        return allowed ? nil : .usernameCharacters
     }
 
     /// Counted in characters as the person typed them; nothing is trimmed or truncated.
-    public static func passwordProblem(_ password: String) -> String? {
-        if password.isEmpty { return Translations.marked("Enter a password.") }
+    public static func passwordProblem(_ password: String) -> AccountFault? {
+        if password.isEmpty { return .passwordMissing }
         if password.count < passwordLengths.lowerBound {
-            return "Use at least \(passwordLengths.lowerBound) characters."
+            return .passwordTooShort(minimum: passwordLengths.lowerBound)
         }
         if password.count > passwordLengths.upperBound {
-            return "Use at most \(passwordLengths.upperBound) characters."
+            return .passwordTooLong(maximum: passwordLengths.upperBound)
         }
         return nil
     }
 
     /// An address mail can be sent to (``MailAddress``): one `@`, a plain local part, a host
     /// name with a dot. Only the mailbox's owner can prove more, by its confirmation link.
-    public static func emailProblem(_ email: String) -> String? {
-        MailAddress(email) == nil ? Translations.marked("Enter an e-mail address like name@example.com, or leave it empty.") : nil
+    public static func emailProblem(_ email: String) -> AccountFault? {
+        MailAddress(email) == nil ? .emailMalformed : nil
     }
 
     /// The form in which uniqueness is decided: "Alice" and "alice" are one account.

@@ -36,7 +36,7 @@ extension AccountService {
         if username != current { errors[.username] = AccountRules.usernameProblem(username) }
         if !email.isEmpty { errors[.email] = AccountRules.emailProblem(email) }
         errors[.password] = AccountRules.passwordProblem(password)
-        if confirmation != password { errors[.passwordConfirmation] = "The two passwords differ." }
+        if confirmation != password { errors[.passwordConfirmation] = .passwordsDiffer }
         guard errors.isEmpty else { return .invalid(errors) }
         if case .throttled(let wait) = try await throttle.admit([.signup(address)]) { return .throttled(retryAfter: wait) }
         let hash = try await hasher.hash(password)
@@ -48,7 +48,7 @@ extension AccountService {
             let childID: UserID = row["child_id"]
             if username != row["username"] as String,
                try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE username_key = ? AND id != ?", arguments: [AccountRules.key(username), childID]) == true {
-                return .invalid([.username: "That username isn’t available. Choose another."])
+                return .invalid([.username: .usernameTaken])
             }
             try db.execute(sql: "UPDATE child_hand_over SET used_at = ? WHERE id = ?", arguments: [StoredDate(now), row["id"]])
             try db.execute(sql: "DELETE FROM child_hand_over WHERE child_id = ? AND used_at IS NULL", arguments: [childID])

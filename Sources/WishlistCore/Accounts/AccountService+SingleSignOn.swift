@@ -12,7 +12,7 @@ extension AccountService {
         /// The account is disabled: refused as a password sign-in is.
         case disabled
         /// The proxy's name breaks the username rules (`AccountRules`), so it names no account.
-        case invalidName(String)
+        case invalidName(AccountFault)
         /// A new identity came with an invite that is not valid (any more); nothing was made.
         case inviteRefused(LinkState)
     }

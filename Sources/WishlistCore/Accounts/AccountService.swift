@@ -49,7 +49,7 @@ public struct AccountService: Sendable {
         errors[.username] = AccountRules.usernameProblem(username)
         if !email.isEmpty { errors[.email] = AccountRules.emailProblem(email) }
         errors[.password] = AccountRules.passwordProblem(password)
-        if confirmation != password { errors[.passwordConfirmation] = "The two passwords differ." }
+        if confirmation != password { errors[.passwordConfirmation] = .passwordsDiffer }
         guard errors.isEmpty else { return .invalid(errors) }
 
         // Counted before the uniqueness check, so probing for taken names is throttled too.
@@ -62,7 +62,7 @@ public struct AccountService: Sendable {
         } catch UserStore.Conflict.setupLink(let state) {
             return .setupLinkRefused(state)
         } catch UserStore.Conflict.username {
-            return .invalid([.username: "That username isn’t available. Choose another."])
+            return .invalid([.username: .usernameTaken])
         }
     }
 
@@ -97,13 +97,13 @@ public struct AccountService: Sendable {
     /// Wrong current passwords count against the account like failed sign-ins, so a stolen
     /// session cannot guess the password without limit.
     public func changePassword(userID: UserID, current: String, new: String, confirmation: String, keepingSession sessionID: SessionID?) async throws -> PasswordCheckOutcome {
-        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
+        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: .accountGone]) }
         var errors = AccountProblems()
         errors[.password] = AccountRules.passwordProblem(new)
-        if confirmation != new { errors[.passwordConfirmation] = "The two passwords differ." }
+        if confirmation != new { errors[.passwordConfirmation] = .passwordsDiffer }
         switch try await checkPassword(current, of: user) {
         case .throttled(let wait): return .throttled(retryAfter: wait)
-        case .invalid: errors[.currentPassword] = "That is not your current password."
+        case .invalid: errors[.currentPassword] = .wrongPassword(current: true)
         case .done: break
         }
         guard errors.isEmpty else { return .invalid(errors) }
@@ -113,18 +113,18 @@ public struct AccountService: Sendable {
 
     /// Deletes the account and everything that belongs to it, when the password is right.
     public func deleteAccount(userID: UserID, password: String) async throws -> PasswordCheckOutcome {
-        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "That is not your password."]) }
+        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: .wrongPassword(current: false)]) }
         switch try await checkPassword(password, of: user) {
         case .done: break
-        case .invalid: return .invalid([.currentPassword: "That is not your password."])
+        case .invalid: return .invalid([.currentPassword: .wrongPassword(current: false)])
         case .throttled(let wait): return .throttled(retryAfter: wait)
         }
         do {
             try await users.delete(userID: userID)
         } catch Administration.Refusal.lastAdmin {
-            return .invalid([.lastAdmin: "You are the only admin, so your account can’t be deleted: the server would have no admin. Make someone else an admin first (wishlist user promote NAME)."])
+            return .invalid([.lastAdmin: .lastAdmin])
         } catch Administration.Refusal.lastManager {
-            return .invalid([.lastManager: "You are the only manager of a child’s profile, so your account can’t be deleted yet: add a co-manager or hand the profile over on its Manage page (People), or ask an admin to delete it."])
+            return .invalid([.lastManager: .lastManager])
         }
         return .done
     }
@@ -138,10 +138,10 @@ public struct AccountService: Sendable {
     /// password, counted against the account as a sign-in is; for an account without a password,
     /// a sign-in in this very session in the last ten minutes, which a stolen session seldom is.
     public func confirmOwner(userID: UserID, sessionID: SessionID?, password: String) async throws -> PasswordCheckOutcome {
-        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: "Your account no longer exists."]) }
+        guard let user = try await users.find(id: userID) else { return .invalid([.currentPassword: .accountGone]) }
         guard user.passwordHash.isEmpty else {
             switch try await checkPassword(password, of: user) {
-            case .invalid: return .invalid([.currentPassword: "That is not your password."])
+            case .invalid: return .invalid([.currentPassword: .wrongPassword(current: false)])
             case let outcome: return outcome
             }
         }
@@ -149,7 +149,7 @@ public struct AccountService: Sendable {
         guard let sessionID, let signedInAt = try await sessions.signedInAt(sessionID: sessionID),
               users.clock.now().timeIntervalSince(signedInAt) <= Self.recentSignIn
         else {
-            return .invalid([.currentPassword: "Your account has no password, so linking needs a recent sign-in: sign out, sign in again, and link within ten minutes."])
+            return .invalid([.currentPassword: .noPasswordAndNoRecentSignIn])
         }
         return .done
     }
@@ -187,9 +187,13 @@ public struct AccountService: Sendable {
 
     public enum AdminError: Error, CustomStringConvertible {
         case invalid(String), noSuchUser(String)
+        /// A username or password the rules refuse (`field` is "username" or "password"): the
+        /// command words the fault as the sign-up form does (UserCommand).
+        case refused(field: String, AccountFault)
         public var description: String {
             switch self {
             case .invalid(let problem): return problem
+            case .refused(let field, let fault): return "\(field): \(fault)"
             case .noSuchUser(let name): return "no user named \(name)"
             }
         }
@@ -209,7 +213,7 @@ public struct AccountService: Sendable {
     ) async throws -> ResetOutcome {
         var errors = AccountProblems()
         errors[.password] = AccountRules.passwordProblem(new)
-        if confirmation != new { errors[.passwordConfirmation] = "The two passwords differ." }
+        if confirmation != new { errors[.passwordConfirmation] = .passwordsDiffer }
         guard errors.isEmpty else { return .invalid(errors) }
         return .link(try await resetLinks.spend(
             token: token, newHash: try await hasher.hash(new), unlinkingIdentities: unlinkingIdentities, revokingTokens: revokingTokens
@@ -218,8 +222,8 @@ public struct AccountService: Sendable {
 
     /// Creates a user without throttling, for `wishlist user create`.
     public func createUser(username: String, password: String, isAdmin: Bool = false) async throws -> User {
-        if let problem = AccountRules.usernameProblem(username) { throw AdminError.invalid("username: \(problem)") }
-        if let problem = AccountRules.passwordProblem(password) { throw AdminError.invalid("password: \(problem)") }
+        if let problem = AccountRules.usernameProblem(username) { throw AdminError.refused(field: "username", problem) }
+        if let problem = AccountRules.passwordProblem(password) { throw AdminError.refused(field: "password", problem) }
         do {
             return try await users.create(username: username, email: nil, passwordHash: try await hasher.hash(password), isAdmin: isAdmin)
         } catch UserStore.Conflict.username {
@@ -230,7 +234,7 @@ public struct AccountService: Sendable {
     /// Sets a new password and ends every session of the user, for `wishlist user reset-password`.
     public func resetPassword(username: String, to password: String) async throws {
         guard let user = try await users.find(username: username) else { throw AdminError.noSuchUser(username) }
-        if let problem = AccountRules.passwordProblem(password) { throw AdminError.invalid("password: \(problem)") }
+        if let problem = AccountRules.passwordProblem(password) { throw AdminError.refused(field: "password", problem) }
         try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password), endingSessionsExcept: nil)
     }
 

@@ -26,7 +26,7 @@ public struct User: Sendable, Equatable {
 }
 
 /// What an account form got wrong, named by what it is about, not by any form's field: the web
-/// layer decides which field of which form shows each sentence.
+/// layer decides which field of which form shows each ``AccountFault``.
 public enum AccountProblem: Hashable, Sendable {
     case username
     case email
@@ -42,5 +42,31 @@ public enum AccountProblem: Hashable, Sendable {
     case lastManager
 }
 
-/// Each problem's sentence.
-public typealias AccountProblems = [AccountProblem: String]
+/// What is wrong with each, with the values its sentence names: the web layer words it in the
+/// reader's language (issue 53).
+public typealias AccountProblems = [AccountProblem: AccountFault]
+
+/// Why a username, address or password was refused.
+public enum AccountFault: Hashable, Sendable {
+    case usernameMissing
+    case usernameLength(minimum: Int, maximum: Int)
+    /// A character other than ASCII letters, digits, `.`, `-` and `_`.
+    case usernameCharacters
+    /// Another account has it, in any letter case.
+    case usernameTaken
+    case emailMalformed
+    case passwordMissing
+    case passwordTooShort(minimum: Int)
+    case passwordTooLong(maximum: Int)
+    /// The password typed twice differs.
+    case passwordsDiffer
+    /// The password asked before a change is wrong: `current` when the form asks for the
+    /// current one beside a new one.
+    case wrongPassword(current: Bool)
+    /// The signed-in account was deleted meanwhile.
+    case accountGone
+    /// Linking asks for the password, or, for an account without one, a recent sign-in.
+    case noPasswordAndNoRecentSignIn
+    case lastAdmin
+    case lastManager
+}

@@ -5,18 +5,12 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
     /// Thirteen digits.
     public let isbn13: String
 
+    /// Why typed text is no ISBN; the web layer words each.
     public enum Problem: Error, Equatable, Sendable {
         /// Not 10 or 13 characters once hyphens and spaces are gone, or a letter where a digit goes.
         case malformed
         /// The right shape, but a digit is mistyped: the check digit disagrees.
         case checkDigit
-
-        public var sentence: String {
-            switch self {
-            case .malformed: "An ISBN is 10 or 13 digits (the last of 10 may be X), with or without hyphens."
-            case .checkDigit: "This ISBN’s last digit does not match the others: check it for a mistyped digit."
-            }
-        }
     }
 
     public init(_ typed: String) throws(Problem) {

@@ -80,9 +80,9 @@ public struct AccountMail: Sendable {
     }
 
     /// A new address, unverified, with a link on its way; an empty one removes the address.
-    /// Returns the sentence to show when the address is not acceptable: never because another
-    /// account has it, which would tell anyone who asks which addresses are members'.
-    public func changeAddress(userID: UserID, to email: String) async throws -> String? {
+    /// Returns what is wrong when the address is not acceptable: never that another account has
+    /// it, which would tell anyone who asks which addresses are members'.
+    public func changeAddress(userID: UserID, to email: String) async throws -> AccountFault? {
         if !email.isEmpty, let problem = AccountRules.emailProblem(email) { return problem }
         let now = clock.now()
         let changed = try await database.pool.write { db in
@@ -146,7 +146,8 @@ public struct AccountMail: Sendable {
             sql: "INSERT INTO email_verification (user_id, email, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [userID, address.text, SessionStore.fingerprint(token), StoredDate(now), StoredDate(now.addingTimeInterval(Self.verificationLifetime))]
         )
-        let content = MailTexts.verification(name: name, link: mailer.link(mailer.paths.verifyEmail(token)))
+        let language = try mailer.languages.translations(forMember: userID, db)
+        let content = MailTexts.verification(name: name, link: mailer.link(mailer.paths.verifyEmail(token)), in: language)
         try mailer.queue(content, kind: .verification, to: address, name: name, userID: userID, db)
         return true
     }
@@ -155,7 +156,8 @@ public struct AccountMail: Sendable {
     /// with the way back in if it was she who forgot she had one.
     private func queueAddressInUse(ownerID: UserID, _ db: Database) throws -> Bool {
         guard let (address, ownerUsername, name) = try Mailer.recipient(userID: ownerID, for: .addressInUse, db) else { return false }
-        let content = MailTexts.addressInUse(name: name, username: ownerUsername, link: mailer.link(mailer.paths.forgot))
+        let language = try mailer.languages.translations(forMember: ownerID, db)
+        let content = MailTexts.addressInUse(name: name, username: ownerUsername, link: mailer.link(mailer.paths.forgot), in: language)
         try mailer.queue(content, kind: .addressInUse, to: address, name: name, userID: ownerID, db)
         return true
     }
@@ -194,7 +196,9 @@ public struct AccountMail: Sendable {
             guard let (address, username, name) = try Mailer.recipient(userID: userID, for: .passwordReset, db) else { return false }
             let token = try PasswordResetLinks.insert(userID: userID, lifetime: Self.resetLifetime, now: now, db)
             try Administration.record(actor: username, action: "asked for a password-reset link by mail", subject: "", at: now, db)
-            try mailer.queue(MailTexts.passwordReset(username: username, link: mailer.link(mailer.paths.passwordReset(token))), kind: .passwordReset, to: address, name: name, userID: userID, db)
+            let language = try mailer.languages.translations(forMember: userID, db)
+            let content = MailTexts.passwordReset(username: username, link: mailer.link(mailer.paths.passwordReset(token)), in: language)
+            try mailer.queue(content, kind: .passwordReset, to: address, name: name, userID: userID, db)
             return true
         }
         if queued { mailer.wake() }
@@ -208,7 +212,7 @@ public struct AccountMail: Sendable {
         let now = clock.now()
         try await database.pool.write { db in
             let inviter = try Mailer.shownName(userID: actor.userID, db) ?? actor.username
-            let content = MailTexts.invite(from: inviter, link: mailer.link(mailer.paths.signUp(token)))
+            let content = MailTexts.invite(from: inviter, link: mailer.link(mailer.paths.signUp(token)), in: mailer.languages.server)
             try mailer.queue(content, kind: .invite, to: address, userID: nil, db)
             try Administration.record(actor: actor.username, action: "mailed an invite to", subject: address.text, at: now, db)
         }

@@ -34,15 +34,19 @@ public struct Mailer: Sendable {
     let outboxKey: OutboxKey
     /// Wakes ``MailSender`` after a commit.
     let wakeSender: @Sendable () -> Void
+    /// Each message is worded in its recipient's language.
+    let languages: MailLanguages
 
     public init(
-        sender: MailAddress, publicOrigin: String, paths: MailPaths, clock: WallClock, outboxKey: OutboxKey, wakeSender: @escaping @Sendable () -> Void
+        sender: MailAddress, publicOrigin: String, paths: MailPaths, clock: WallClock, outboxKey: OutboxKey, languages: MailLanguages = .english,
+        wakeSender: @escaping @Sendable () -> Void
     ) {
         self.sender = sender
         self.publicOrigin = publicOrigin
         self.paths = paths
         self.clock = clock
         self.outboxKey = outboxKey
+        self.languages = languages
         self.wakeSender = wakeSender
     }
 

@@ -10,23 +10,11 @@ import Foundation
 public enum MemberName {
     public static let displayNameMaximumLength = 40
 
-    /// Why a typed display name cannot be saved.
+    /// Why a typed display name cannot be saved; the web layer words each.
     public enum Problem: Error, Equatable {
         case tooLong(count: Int)
         case invisibleCharacter
         case atSign
-
-        /// The sentence shown beside the field.
-        public var message: String {
-            switch self {
-            case .tooLong(let count):
-                "A display name can be up to \(MemberName.displayNameMaximumLength) characters; this one has \(count). Shorten it and save again."
-            case .invisibleCharacter:
-                "A display name can’t hold control or invisible formatting characters (such as a tab, a line break or a direction mark). Retype it and save again."
-            case .atSign:
-                "A display name can’t contain “@”, which marks usernames. Leave it out and save again."
-            }
-        }
     }
 
     /// The display name to store for what was typed, trimmed; nil when empty ("use my username").

@@ -18,6 +18,8 @@ public struct SecretLinkStore: Sendable {
         public let username: String
         /// The owner's name to show (``MemberName``).
         public let name: String
+        /// The language she chose in Settings, nil for her browser's: her feeds are worded in it.
+        public let language: String?
     }
 
     let database: AppDatabase
@@ -68,11 +70,11 @@ public struct SecretLinkStore: Sendable {
             try SecretToken.row(
                 behind: token,
                 """
-                SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, \(table).token_hash
+                SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name, user.language, \(table).token_hash
                 FROM \(table) JOIN user ON user.id = \(table).user_id WHERE token_hash = ? AND user.disabled_at IS NULL
                 """,
                 db
-            ).map { Owner(userID: $0["id"], username: $0["username"], name: $0["name"]) }
+            ).map { Owner(userID: $0["id"], username: $0["username"], name: $0["name"], language: $0["language"]) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// "My reading" through the API (issue 54): the books she has read, marking one read with a
 /// rating, a date and a review, changing that and forgetting it. It is the reading form's store
@@ -128,7 +129,7 @@ extension APIController {
         let entered = (rating: rating.map(String.init) ?? "", review: review, finished: finished ?? "")
         guard let input = ReadingInput(rating: entered.rating, review: entered.review, finished: entered.finished, now: now) else {
             let problems = ReadingInput.problems(rating: entered.rating, review: entered.review, finished: entered.finished, now: now)
-            let errors = ReadingFormFields.errors(problems)
+            let errors = ReadingFormFields.errors(problems, in: Translations())
             throw APIProblem.unprocessable(["rating", "review", "finished"].compactMap { errors[$0] }.joined(separator: " "))
         }
         guard case .recorded = try await readingStore.record(bookID: bookID, userID: caller.userID, input, removeFromWishlist: removeFromWishlist, at: now),

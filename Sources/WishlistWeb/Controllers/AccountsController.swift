@@ -26,12 +26,10 @@ struct AccountsController {
     /// its invite.
     var singleSignOnSignup = AppConfig.Signup.closed
 
-    /// Why single sign-on did not sign someone in, said on the sign-in page, named by `?refused=`.
+    /// Why single sign-on did not sign someone in, said on the sign-in page in its language, named by `?refused=`.
     static let refusals = [
-        "sso-no-account": "No account here is linked to that single sign-on identity, and new accounts can’t be made with it. "
-            + "Sign in another way and link it from Settings, or ask an admin for an account.",
-        "sso-invitation": "No account here is linked to that single sign-on identity, and on this server accounts are made by invitation. "
-            + "Open your invite link and choose single sign-on there, or sign in another way and link it from Settings.",
+        "sso-no-account": Translations.marked("No account here is linked to that single sign-on identity, and new accounts can’t be made with it. Sign in another way and link it from Settings, or ask an admin for an account."),
+        "sso-invitation": Translations.marked("No account here is linked to that single sign-on identity, and on this server accounts are made by invitation. Open your invite link and choose single sign-on there, or sign in another way and link it from Settings."),
     ]
 
     func addRoutes(to routes: SiteRouter) {
@@ -166,7 +164,7 @@ struct AccountsController {
         case .invalid(let problems):
             return try signupPage(
                 context, username: form.username, email: form.email, invite: invite, setupToken: setupToken,
-                errors: AccountFormFields.signUp.errors(problems), status: .unprocessableContent
+                errors: AccountFormFields.signUp.errors(problems, in: context.visitor.translations), status: .unprocessableContent
             )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "sign-up")])
@@ -248,7 +246,7 @@ struct AccountsController {
             values: [
                 "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
                 "setup_path": setupToken.map { .string(SitePath.setup($0)) } ?? .null,
-                "errors": TemplateValue(errors, in: translations),
+                "errors": TemplateValue(errors),
                 "single_sign_on": setupToken == nil ? singleSignOnSignupButton(invite: invite) : .null,
                 "noindex": .bool(setupToken != nil),
             ]

@@ -53,7 +53,7 @@ struct AddBookController {
         do {
             isbn = try ISBN(query.isbn)
         } catch {
-            return try render(context, query: query, typed: typed, errors: ["lookup_isbn": error.sentence], status: .unprocessableContent)
+            return try render(context, query: query, typed: typed, errors: ["lookup_isbn": error.sentence(in: context.visitor.translations)], status: .unprocessableContent)
         }
         typed.isbn = query.isbn
         if let known = try await catalog.listedBookID(isbn: isbn) {
@@ -79,7 +79,7 @@ struct AddBookController {
             book = checked
         } else {
             let problems = NewBookInput.problems(title: typed.title, author: typed.author, isbn: typed.isbn, link: typed.link)
-            return try render(context, query: ("", "", ""), typed: typed, errors: NewBookFormFields.errors(problems), status: .unprocessableContent)
+            return try render(context, query: ("", "", ""), typed: typed, errors: NewBookFormFields.errors(problems, in: context.visitor.translations), status: .unprocessableContent)
         }
         let now = clock.now()
         let outcome = try await added.add(book, at: now)

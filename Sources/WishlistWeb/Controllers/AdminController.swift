@@ -85,7 +85,7 @@ struct AdminController {
         let email = try context.form.text("email", maxLength: 4 * AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
         if accountMail != nil, !email.isEmpty, let problem = AccountRules.emailProblem(email) {
             return try await page(
-                context, admin: admin, listing: NameListing(), errors: ["invite_email": problem], inviteEmail: email, status: .unprocessableContent
+                context, admin: admin, listing: NameListing(), errors: ["invite_email": problem.sentence(in: context.visitor.translations)], inviteEmail: email, status: .unprocessableContent
             )
         }
         let token = try await invites.create(by: admin)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// The household's birthdays and occasions as an iCalendar feed (issue 51), for a calendar app to
 /// subscribe to without a session: behind the link's owner's feed token (Settings → Feed link), so
@@ -13,6 +14,7 @@ struct CalendarController {
     let clock: WallClock
     /// Where the events' links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
+    let languages: LanguageChoice
 
     func addRoutes(to routes: SiteRouter) {
         routes.add(.occasionsCalendar, use: calendar)
@@ -22,7 +24,11 @@ struct CalendarController {
         let file = context.parameters.get("token") ?? ""
         guard file.hasSuffix(".ics"), let owner = try await feedLinks.owner(token: String(file.dropLast(4))) else { throw FeedController.notFound }
         let occasions = try await database.pageRead { try $0.lists.sharedOccasions(excluding: owner.userID) }
-        let calendar = ICalendar(name: "Birthdays and occasions", stamp: clock.now(), events: occasions.flatMap(events))
+        // In the language of the link's owner, as her Atom feeds are.
+        let translations = languages.translations(member: owner.language, acceptLanguage: request.headers[.acceptLanguage]).translations
+        let calendar = ICalendar(
+            name: translations.text("Birthdays and occasions"), stamp: clock.now(), events: occasions.flatMap { events($0, in: translations) }
+        )
         var headers = ShareLinkController.privateHeaders
         headers[.contentType] = "text/calendar; charset=utf-8"
         headers[.cacheControl] = "private, max-age=300"
@@ -31,12 +37,12 @@ struct CalendarController {
 
     /// A member's birthday, and each of her lists with an occasion: a birthday list on her
     /// birthday (none without one), a Christmas list on 25 December, a dated list once, on its day.
-    func events(_ member: SharedOccasions) -> [ICalendar.Event] {
+    func events(_ member: SharedOccasions, in translations: Translations) -> [ICalendar.Event] {
         let host = URL(string: publicOrigin)?.host ?? "localhost"
         var events: [ICalendar.Event] = []
         if let birthday = member.birthday {
             events.append(ICalendar.Event(
-                uid: "birthday-\(member.ownerID)@\(host)", summary: "\(member.name)’s birthday", start: (2000, birthday.month, birthday.day),
+                uid: "birthday-\(member.ownerID)@\(host)", summary: translations.text("{name}’s birthday", values: ["name": member.name]), start: (2000, birthday.month, birthday.day),
                 recurrence: .yearly, url: publicOrigin + SitePath.person(member.username)
             ))
         }
@@ -57,7 +63,7 @@ struct CalendarController {
                 (start, recurrence) = ((parts[0], parts[1], parts[2]), .once)
             }
             events.append(ICalendar.Event(
-                uid: "list-\(list.id)@\(host)", summary: "\(member.name)’s \(list.name) list", start: start,
+                uid: "list-\(list.id)@\(host)", summary: translations.text("{name}’s {list} list", values: ["name": member.name, "list": list.name]), start: start,
                 recurrence: recurrence, url: publicOrigin + SitePath.personList(member.username, list.id)
             ))
         }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Children's profiles (issue 51): a member makes one (`/people/new-child`), and her managers add
@@ -102,7 +103,7 @@ struct ChildrenController {
         guard errors.isEmpty else { return try newChildPage(context, form: form, errors: errors, status: .unprocessableContent) }
         switch try await children.create(name: form.name, birthday: birthday, managerID: user.userID) {
         case .failure(let problem):
-            return try newChildPage(context, form: form, errors: ["name": Self.sentence(problem)], status: .unprocessableContent)
+            return try newChildPage(context, form: form, errors: ["name": Self.sentence(problem, in: context.visitor.translations)], status: .unprocessableContent)
         case .success(let child):
             if let picture {
                 _ = try await profiles.setPicture(userID: child.id, large: picture.large, small: picture.small, at: clock.now())
@@ -148,7 +149,7 @@ struct ChildrenController {
         case .failure(.notManager):
             throw Self.notManaged
         case .failure(let problem):
-            return try await managersPage(context, child: child, errors: ["username": Self.sentence(problem, child: child)], status: .unprocessableContent)
+            return try await managersPage(context, child: child, errors: ["username": Self.sentence(problem, child: child, in: context.visitor.translations)], status: .unprocessableContent)
         }
     }
 
@@ -163,14 +164,18 @@ struct ChildrenController {
 
     // MARK: Pages
 
-    static func sentence(_ problem: ChildProblem, child: ChildProfile? = nil) -> String {
+    static func sentence(_ problem: ChildProblem, child: ChildProfile? = nil, in translations: Translations) -> String {
         switch problem {
-        case .noName: "Enter the child’s name, as the family calls her or him."
-        case .name(let problem): problem.message
+        case .noName: translations.text("Enter the child’s name, as the family calls her or him.")
+        case .name(let problem): problem.sentence(in: translations)
         case .notManager: notManaged.message
-        case .unknownMember: "Nobody here has that username. Co-managers are members with their own account; check the spelling on People."
+        case .unknownMember: translations.text("Nobody here has that username. Co-managers are members with their own account; check the spelling on People.")
         case .lastManager:
-            "\(child?.name ?? "This profile") needs at least one manager: add another before you leave, or hand the profile over."
+            if let child {
+                translations.text("{name} needs at least one manager: add another before you leave, or hand the profile over.", values: ["name": child.name])
+            } else {
+                translations.text("This profile needs at least one manager: add another before you leave, or hand the profile over.")
+            }
         }
     }
 

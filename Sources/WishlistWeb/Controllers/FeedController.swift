@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// The Atom feed of books new on a user's favourite lists, at a secret address a feed reader can
 /// poll without a session. An unknown or reset token answers 404, like a revoked share link.
@@ -14,6 +15,7 @@ struct FeedController {
     let authors: AuthorStore
     /// Where the feed's links lead (``AppConfig/Server/publicOrigin``).
     let publicOrigin: String
+    let languages: LanguageChoice
 
     func addRoutes(to routes: SiteRouter) {
         routes.add(.favoritesFeed, use: favorites)
@@ -31,13 +33,16 @@ struct FeedController {
         guard let owner = try await feedLinks.owner(token: token), let made = try await feedLinks.createdAt(userID: owner.userID) else {
             throw Self.notFound
         }
+        let translations = feedLanguage(owner, request)
         return Self.response(AtomFeed(
             id: NewEntry.uniformName(of: "favorites-feed:\(owner.userID)"),
-            title: "New on \(owner.name)’s favourite lists",
+            title: translations.text("New on {name}’s favourite lists", values: ["name": owner.name]),
+            subtitle: translations.text("Books new on your favourite New York Times best-seller lists, edition by edition."),
             origin: publicOrigin,
             selfPath: SitePath.favoritesFeed(token),
             emptyUpdated: made,
-            entries: try await catalog.feedEntries(userID: owner.userID, weeks: Self.weeks)
+            entries: try await catalog.feedEntries(userID: owner.userID, weeks: Self.weeks),
+            translations: translations
         ))
     }
 
@@ -47,15 +52,23 @@ struct FeedController {
         guard let owner = try await feedLinks.owner(token: token), let made = try await feedLinks.createdAt(userID: owner.userID) else {
             throw Self.notFound
         }
+        let translations = feedLanguage(owner, request)
         return Self.response(AtomFeed(
             id: NewEntry.uniformName(of: "authors-feed:\(owner.userID)"),
-            title: "New from the authors \(owner.name) follows",
+            title: translations.text("New from the authors {name} follows", values: ["name": owner.name]),
+            subtitle: translations.text("Books by the authors you follow that are new on a New York Times best-seller list, edition by edition."),
             origin: publicOrigin,
             selfPath: SitePath.authorsFeed(token),
             emptyUpdated: made,
-            subtitle: "Books by the authors you follow that are new on a New York Times best-seller list, edition by edition.",
-            entries: try await authors.feedEntries(userID: owner.userID, weeks: Self.weeks).map(\.entry)
+            entries: try await authors.feedEntries(userID: owner.userID, weeks: Self.weeks).map(\.entry),
+            translations: translations
         ))
+    }
+
+    /// A feed is its owner's, read by her reader without a session: in the language she chose,
+    /// else the reader's `Accept-Language`, else the server's, as her pages are.
+    func feedLanguage(_ owner: SecretLinkStore.Owner, _ request: Request) -> Translations {
+        languages.translations(member: owner.language, acceptLanguage: request.headers[.acceptLanguage]).translations
     }
 
     private static func response(_ feed: AtomFeed) -> Response {

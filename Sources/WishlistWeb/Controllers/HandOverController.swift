@@ -57,7 +57,7 @@ struct HandOverController {
         case .invalid(let problems):
             let link = try await accounts.handOverLink(token: token)
             guard link.state == .valid, let current = link.username else { throw Self.refusal(link.state) }
-            return try page(context, name: link.name ?? current, username: username, email: email, errors: AccountFormFields.signUp.errors(problems), status: .unprocessableContent)
+            return try page(context, name: link.name ?? current, username: username, email: email, errors: AccountFormFields.signUp.errors(problems, in: context.visitor.translations), status: .unprocessableContent)
         case .refused(let state):
             throw Self.refusal(state)
         case .throttled(let wait):

@@ -40,7 +40,7 @@ struct PasswordResetController {
         case .invalid(let problems):
             return try await page(
                 context, token: token, username: username, revokingTokens: revoking,
-                errors: AccountFormFields.passwordReset.errors(problems), status: .unprocessableContent
+                errors: AccountFormFields.passwordReset.errors(problems, in: context.visitor.translations), status: .unprocessableContent
             )
         case .link(.valid):
             return redirect(to: SitePath.signIn + "?done=password-reset", headers: Self.headers)

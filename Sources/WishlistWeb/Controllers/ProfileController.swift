@@ -71,7 +71,7 @@ struct ProfileController {
         let readings = try await reading.readings(userID: user.userID, sort: .finished)
         let form = try ProfileForm(context.form, readings: readings)
         var errors: FieldErrors = [:]
-        let displayName = Self.displayName(form.displayName, errors: &errors)
+        let displayName = Self.displayName(form.displayName, errors: &errors, in: context.visitor.translations)
         let bio = form.bio.trimmingCharacters(in: .whitespacesAndNewlines)
         if bio.count > Profile.bioMaximumLength {
             errors["bio"] = "A bio can be up to 500 characters; this one has \(bio.count). Shorten it and save again."
@@ -94,11 +94,11 @@ struct ProfileController {
     }
 
     /// The typed display name, checked; a problem goes to `errors`. Settings and the welcome share it.
-    static func displayName(_ typed: String, errors: inout FieldErrors) -> String? {
+    static func displayName(_ typed: String, errors: inout FieldErrors, in translations: Translations) -> String? {
         do {
             return try MemberName.displayName(typed)
         } catch {
-            errors["display_name"] = error.message
+            errors["display_name"] = error.sentence(in: translations)
             return nil
         }
     }

@@ -104,7 +104,7 @@ struct ReadingController {
         guard let input = ReadingInput(rating: entered.rating, review: entered.review, finished: entered.finished, now: now) else {
             let problems = ReadingInput.problems(rating: entered.rating, review: entered.review, finished: entered.finished, now: now)
             return try await editPage(
-                context, book: book, userID: user.userID, returnTo: returnTo, entered: entered, errors: ReadingFormFields.errors(problems),
+                context, book: book, userID: user.userID, returnTo: returnTo, entered: entered, errors: ReadingFormFields.errors(problems, in: context.visitor.translations),
                 status: .unprocessableContent
             )
         }

@@ -226,7 +226,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let email = try context.form.text("email", maxLength: 4 * AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
         if let problem = try await accountMail?.changeAddress(userID: user.userID, to: email) {
-            return try await page(.email, context, errors: ["email": problem], status: .unprocessableContent)
+            return try await page(.email, context, errors: ["email": problem.sentence(in: context.visitor.translations)], status: .unprocessableContent)
         }
         return redirect(to: SitePath.settings(.email, done: email.isEmpty ? "email-removed" : "email-changed"))
     }
@@ -271,7 +271,7 @@ struct SettingsController {
         case .done:
             return try await done()
         case .invalid(let problems):
-            return try await page(section, context, errors: fields.errors(problems), status: .unprocessableContent)
+            return try await page(section, context, errors: fields.errors(problems, in: context.visitor.translations), status: .unprocessableContent)
         case .throttled(let seconds):
             let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "password")
             let field = fields.names[.currentPassword] ?? "form"

@@ -51,7 +51,7 @@ struct WelcomeController {
         let user = try context.signedInUser()
         let form = try WelcomeForm(context.form)
         var errors: FieldErrors = [:]
-        let displayName = ProfileController.displayName(form.displayName, errors: &errors)
+        let displayName = ProfileController.displayName(form.displayName, errors: &errors, in: context.visitor.translations)
         let birthday = ProfileController.birthday(month: form.month, day: form.day, errors: &errors)
         let sharing = Sharing(rawValue: form.sharing)
         if sharing == nil { errors["sharing"] = "Choose who sees your lists: only you, or everyone on this server." }

@@ -28,10 +28,10 @@ extension WishlistController {
     @Sendable func importCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         guard let file = context.upload, file.body.readableBytes > 0 else {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: "Choose a CSV file exported from Goodreads, then press Import.")
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: context.visitor.translations.text("Choose a CSV file exported from Goodreads, then press Import."))
         }
         guard let text = String(validating: file.body.readableBytesView, as: UTF8.self) else {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: "That file isn’t UTF-8 text, so it can’t be a Goodreads export. Upload the CSV file Goodreads gave you.")
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: context.visitor.translations.text("That file isn’t UTF-8 text, so it can’t be a Goodreads export. Upload the CSV file Goodreads gave you."))
         }
         let now = clock.now()
         let parsed: GoodreadsImport
@@ -40,7 +40,7 @@ extension WishlistController {
             // the event loop, whose other connections (another member's sign-in) would wait (issue 50).
             parsed = try await withTaskExecutorPreference(globalConcurrentExecutor) { try GoodreadsCSV.parse(text, now: now) }
         } catch let error as GoodreadsCSVError {
-            return try await indexPage(context, userID: user.userID, sort: .added, importError: error.message)
+            return try await indexPage(context, userID: user.userID, sort: .added, importError: error.sentence(in: context.visitor.translations))
         }
         let listText = try request.queryText("list")
         var list: ListID?
@@ -51,7 +51,7 @@ extension WishlistController {
         guard case .imported(var summary) = try await importer.run(parsed.books, userID: user.userID, list: list, at: now) else {
             return try await indexPage(
                 context, userID: user.userID, sort: .added, status: .conflict,
-                importError: "Your earlier import is still being added. Once its page has loaded, your wishlist shows what it brought; import this file then if you still need to."
+                importError: context.visitor.translations.text("Your earlier import is still being added. Once its page has loaded, your wishlist shows what it brought; import this file then if you still need to.")
             )
         }
         summary.skipped = parsed.skipped

@@ -65,7 +65,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         case .invalidName(let problem):
             throw PageError(
                 .forbidden, title: "Not a username here",
-                message: "Your sign-in proxy names you \(username), which can’t be a username here: \(problem)"
+                message: "Your sign-in proxy names you \(username), which can’t be a username here: \(problem.englishSentence)"
             )
         }
     }

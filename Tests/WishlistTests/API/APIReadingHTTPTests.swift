@@ -60,7 +60,7 @@ struct APIReadingHTTPTests {
                 (#"{"book_id": "\#(book.id)", "rating": 0}"#, 422, "Choose from one to five stars, or no rating."),
                 (#"{"book_id": "\#(book.id)", "finished_on": "2999-01-01"}"#, 422, "The date you finished can’t be in the future."),
                 (#"{"book_id": "\#(book.id)", "finished_on": "14/03/2026"}"#, 422, "Give the date you finished as year, month and day"),
-                (#"{"book_id": "\#(book.id)", "review": "\#(long)"}"#, 422, "Reviews can be up to 5,000 characters; this one has 5001."),
+                (#"{"book_id": "\#(book.id)", "review": "\#(long)"}"#, 422, "Reviews can be up to 5,000 characters; this one has 5,001."),
             ]
             for (json, status, words) in cases {
                 let response = try await APITokensHTTPTests.api(maya, "/api/v1/readings", writer, method: .post, json: json)

@@ -43,7 +43,7 @@ struct AccountsHTTPTests {
             let tooLong = longest + "x"
             let response = try await other.signUp("toolong", password: tooLong)
             #expect(response.status == .unprocessableContent)
-            #expect(response.shows("Use at most 1024 characters."))
+            #expect(response.shows("Use at most 1,024 characters."))
             // No truncation: the 1024-character password works only whole.
             var third = TestBrowser(client: browser.client)
             #expect(try await third.signIn("unicode", password: String(longest.dropLast())).status == .unprocessableContent)

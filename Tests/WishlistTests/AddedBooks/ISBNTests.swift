@@ -1,5 +1,8 @@
+import Foundation
 import Testing
 @testable import WishlistCore
+@testable import WishlistLanguages
+@testable import WishlistWeb
 
 @Suite("ISBNs as people type them")
 struct ISBNTests {
@@ -39,9 +42,13 @@ struct ISBNTests {
         #expect(try ISBN("9791090636071").isbn10 == nil)
     }
 
-    @Test func everyProblemIsASentence() {
+    /// The core names the problem; the web layer words it in each language (issue 53).
+    @Test func everyProblemIsASentenceInEveryLanguage() throws {
+        let catalogs = try LanguageCatalogs.load(from: repositoryRoot.appendingPathComponent("Languages"))
         for problem in [ISBN.Problem.malformed, .checkDigit] {
-            #expect(problem.sentence.hasSuffix("."))
+            let sentences = catalogs.all.map { problem.sentence(in: $0) }
+            #expect(sentences.allSatisfy { $0.hasSuffix(".") })
+            #expect(Set(sentences).count == LanguageData.shipped.count, "\(problem) reads in each language's words")
         }
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import WishlistCore
+@testable import WishlistLanguages
 @testable import WishlistWeb
 
 /// A server with a list of its own, "Author Test", in two editions: on 2026-11-08 Colleen
@@ -154,7 +155,7 @@ struct AuthorsHTTPTests {
         }
         // Both editions came this week: "Verity" entered the first, "It Ends with Us" the second.
         #expect(news.newFromAuthors.map(\.title) == ["Verity", "It Ends with Us"])
-        let text = DigestText.content(news, name: "ana", unsubscribe: "https://example.org/u", site: "https://example.org", paths: SitePath.mail).text
+        let text = DigestText.content(news, name: "ana", unsubscribe: "https://example.org/u", site: "https://example.org", paths: SitePath.mail, in: Translations()).text
         #expect(text.contains("New from authors you follow\n---------------------------\n- Verity by Colleen Hoover: #2 on Author Test\n"))
         #expect(text.contains("- It Ends with Us by Colleen Hoover and Tarryn Fisher: #1 on Author Test\n"))
     }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 @testable import WishlistCore
+@testable import WishlistLanguages
 @testable import WishlistTemplates
 @testable import WishlistWeb
 
@@ -226,7 +227,7 @@ struct HistoryPagesTests {
         let entry = NewEntry(listNameEncoded: "l", displayName: "L", frequency: .weekly, publishedDate: "2026-11-15", rank: 1, isReturning: false, book: book)
         #expect(entry.uniformName.wholeMatch(of: /urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
         #expect(entry.uniformName == NewEntry.uniformName(of: "edition-entry:l:2026-11-15:9798407925279"))
-        let xml = AtomFeed(id: "urn:x", title: "T", origin: "http://h", selfPath: "/f", emptyUpdated: Date(timeIntervalSince1970: 0), entries: [entry]).xml
+        let xml = AtomFeed(id: "urn:x", title: "T", subtitle: "S", origin: "http://h", selfPath: "/f", emptyUpdated: Date(timeIntervalSince1970: 0), entries: [entry], translations: Translations()).xml
         #expect(xml.contains("<title>A &amp; B</title>"))
         #expect(xml.contains("<updated>2026-11-15T00:00:00Z</updated>"))
     }

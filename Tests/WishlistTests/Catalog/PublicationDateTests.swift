@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WishlistCore
+@testable import WishlistLanguages
 @testable import WishlistWeb
 
 /// Issue 27: the Atom feed wrote the NYT's dates unescaped and unchecked. Dates are checked when
@@ -34,8 +35,8 @@ struct PublicationDateTests {
             publishedDate: "2026-11-15</updated><x>", rank: 1, isReturning: false, book: book
         )
         let feed = AtomFeed(
-            id: "urn:uuid:1", title: "Feed", origin: "https://books.example", selfPath: "/feeds/x/favorites.atom",
-            emptyUpdated: Date(timeIntervalSince1970: 0), entries: [entry]
+            id: "urn:uuid:1", title: "Feed", subtitle: "Books", origin: "https://books.example", selfPath: "/feeds/x/favorites.atom",
+            emptyUpdated: Date(timeIntervalSince1970: 0), entries: [entry], translations: Translations()
         )
         #expect(!feed.xml.contains("<x>"), "no element from a value")
         #expect(feed.xml.contains("<updated>2026-11-15&lt;/updated&gt;&lt;x&gt;T00:00:00Z</updated>"))

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import WishlistCore
+@testable import WishlistLanguages
 @testable import WishlistWeb
 
 /// Issue 51: the weekly digest reminds givers of the household's occasions two weeks ahead, and
@@ -37,7 +38,7 @@ struct DigestOccasionsTests {
             return try DigestNews.read(userID: UserID(ann), editionsFetchedAfter: StoredDate(Date()), today: (2026, 11, 28), db)
         }
         #expect(news.occasions.map { "\($0.name) \($0.listName) \($0.daysAway)" } == ["maya Birthday 10", "maya Visit 14"])
-        let text = DigestText.content(news, name: "ann", unsubscribe: "http://localhost/unsubscribe/x", site: "http://localhost", paths: SitePath.mail).text
+        let text = DigestText.content(news, name: "ann", unsubscribe: "http://localhost/unsubscribe/x", site: "http://localhost", paths: SitePath.mail, in: Translations()).text
         #expect(text.contains("Occasions coming\n----------------\n- maya’s Birthday list: in 10 days\n  http://localhost/people/maya/lists/"))
         #expect(!text.contains("Secret") && !text.contains("bea"))
     }

@@ -58,7 +58,7 @@ struct MailAtRestTests {
         let mailer = Mailer(sender: MailAddress("wishlist@example.com")!, publicOrigin: "https://books.example", paths: SitePath.mail, clock: setup.time.clock, outboxKey: setup.key) {}
         try await setup.database.pool.write { db in
             for recipient in ["ann@example.com", "bob@example.com"] {
-                let content = MailTexts.passwordReset(username: "ann", link: mailer.link("/reset/" + Self.token))
+                let content = MailTexts.passwordReset(username: "ann", link: mailer.link("/reset/" + Self.token), in: mailer.languages.server)
                 try mailer.queue(content, kind: .passwordReset, to: MailAddress(recipient)!, userID: nil, db)
             }
         }

@@ -70,7 +70,7 @@ struct ReadingHTTPTests {
                 ("6", "", "", "rating", "Choose from one to five stars, or no rating."),
                 ("0", "", "", "rating", "Choose from one to five stars, or no rating."),
                 ("four", "", "", "rating", "Choose from one to five stars, or no rating."),
-                ("", String(repeating: "é", count: 5001), "", "review", "Reviews can be up to 5,000 characters; this one has 5001."),
+                ("", String(repeating: "é", count: 5001), "", "review", "Reviews can be up to 5,000 characters; this one has 5,001."),
                 ("", "", tomorrowEverywhere, "finished", "The date you finished can’t be in the future."),
                 ("", "", "2026-02-30", "finished", "Give the date you finished as year, month and day"),
                 ("", "", "02/03/2026", "finished", "Give the date you finished as year, month and day"),

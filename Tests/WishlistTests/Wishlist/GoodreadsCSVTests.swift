@@ -2,6 +2,7 @@ import CivilTime
 import Foundation
 import Testing
 @testable import WishlistCore
+@testable import WishlistLanguages
 @testable import WishlistTemplates
 @testable import WishlistWeb
 
@@ -45,7 +46,7 @@ struct GoodreadsCSVTests {
             _ = try GoodreadsCSV.parse(text, now: Self.now, maxRows: maxRows)
             return nil
         } catch let error as GoodreadsCSVError {
-            return error.message
+            return error.sentence(in: Translations())
         } catch {
             return "unexpected error \(error)"
         }
@@ -347,5 +348,18 @@ struct GoodreadsCSVTests {
         #expect(Self.parseError(threeRows + "D\n", maxRows: 3) == "This file has more than 3 rows; split it and upload the parts.")
         let tooMany = "Title\n" + String(repeating: "x\n", count: 50_001)
         #expect(Self.parseError(tooMany) == "This file has more than 50,000 rows; split it and upload the parts.")
+    }
+
+    /// The core names the line and the counts (issue 53); the web layer words them in the reader's language.
+    @Test func aRefusalCarriesItsValuesAndReadsInEachLanguage() throws {
+        #expect(throws: GoodreadsCSVError.tooManyFields(line: 3, found: 3, expected: 2)) {
+            try GoodreadsCSV.parse("Title,Author\nDune,Herbert\nMiddlemarch,George,Eliot\n", now: Self.now)
+        }
+        #expect(throws: GoodreadsCSVError.readInFuture(line: 2, written: "2099/01/01")) {
+            try GoodreadsCSV.parse("Title,Exclusive Shelf,Date Read\nA,read,2099/01/01\n", now: Self.now)
+        }
+        let german = try LanguageCatalogs.load(from: repositoryRoot.appendingPathComponent("Languages")).translations(for: "de")
+        #expect(GoodreadsCSVError.tooLong(line: 12, column: "My Review", length: 20_001, maximum: 20_000).sentence(in: german)
+            == "Zeile 12: Das Feld My Review hat 20.001 Zeichen, mehr als die erlaubten 20.000; kürze es und lade die Datei noch einmal hoch.")
     }
 }

@@ -27,7 +27,9 @@ public struct DigestNews: Sendable, Equatable {
         public let username: String
         /// The name to show (``MemberName``).
         public let name: String
-        public let date: String
+        /// The day of the birthday, worded in the recipient's language (``DigestText``).
+        public let month: Int
+        public let day: Int
         public let daysAway: Int
     }
 
@@ -168,7 +170,7 @@ public struct DigestNews: Sendable, Equatable {
     /// The birthdays in the next 7 days of the members who share, as the People page shows them.
     private static func birthdays(excluding userID: UserID, today: (year: Int, month: Int, day: Int), _ db: Database) throws -> [BirthdayComing] {
         try ProfileStore.Reader(db: db).birthdays(excluding: userID)
-            .map { BirthdayComing(username: $0.username, name: $0.name, date: $0.birthday.text, daysAway: $0.birthday.daysUntil(from: today)) }
+            .map { BirthdayComing(username: $0.username, name: $0.name, month: $0.birthday.month, day: $0.birthday.day, daysAway: $0.birthday.daysUntil(from: today)) }
             .filter { $0.daysAway <= 7 }
             .sorted { ($0.daysAway, $0.name.lowercased()) < ($1.daysAway, $1.name.lowercased()) }
     }

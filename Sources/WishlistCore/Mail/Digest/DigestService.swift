@@ -71,7 +71,8 @@ public struct DigestService: Service {
             let news = try DigestNews.read(userID: userID, editionsFetchedAfter: StoredDate(now.addingTimeInterval(-7 * 86_400)), today: today, db)
             guard !news.isEmpty, let (address, _, name) = try Mailer.recipient(userID: userID, for: .digest, db) else { return false }
             let unsubscribe = mailer.link(mailer.paths.unsubscribe(try UnsubscribeLinks.create(userID: userID, now: now, db)))
-            let content = DigestText.content(news, name: name, unsubscribe: unsubscribe, site: mailer.publicOrigin, paths: mailer.paths)
+            let language = try mailer.languages.translations(forMember: userID, db)
+            let content = DigestText.content(news, name: name, unsubscribe: unsubscribe, site: mailer.publicOrigin, paths: mailer.paths, in: language)
             try mailer.queue(content, kind: .digest, to: address, name: name, userID: userID, db)
             return true
         }

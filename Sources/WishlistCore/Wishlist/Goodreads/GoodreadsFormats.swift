@@ -56,16 +56,3 @@ extension String {
         count > 100 ? String(prefix(99)) + "…" : self
     }
 }
-
-extension Int {
-    /// The number with commas between groups of three digits, as in "5,000".
-    var grouped: String {
-        let digits = Array(String(magnitude))
-        var text = self < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
-    }
-}

@@ -105,10 +105,10 @@ struct ImportColumns {
             throw .tooLong(line: book.line, column: name, length: value.count, maximum: maximum)
         }
         if let added = book.dateAdded, added > now.addingTimeInterval(latestDateAddedAhead) {
-            throw .addedInFuture(line: book.line, added)
+            throw .addedInFuture(line: book.line, written: GoodreadsDate.format(added))
         }
         if let read = book.dateRead, read > FinishedDate.latestAllowed(at: now) {
-            throw .readInFuture(line: book.line, read)
+            throw .readInFuture(line: book.line, written: GoodreadsDate.format(read))
         }
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// The text Swift words for a person (issue 53: flashes, form errors), in her language: a German
+/// member reads German, a member who chose nothing reads her browser's language, as the page around it.
+@Suite("Text worded in Swift, in the reader's language, over HTTP", .removesTemporaryDirectories)
+struct SwiftWordedTextHTTPTests {
+    /// The page `response` redirects to, as a browser gets it with the flash cookie it set.
+    static func followed(_ response: TestResponse, by browser: inout TestBrowser) async throws -> TestResponse {
+        let flash = try #require(response.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
+        let page = String(try #require(response.location).prefix { $0 != "#" })
+        return try await browser.get(page, headers: [.cookie: "wishlist_session=\(browser.sessionCookie!); \(flash.prefix { $0 != ";" })"])
+    }
+
+    @Test func aFlashReadsInTheMembersLanguage() async throws {
+        let server = try await TestApp.build()
+        let books = try await CatalogStore(database: server.database).list(named: "hardcover-fiction")!.1.map(\.book)
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("oma")
+            let english = try await Self.followed(try await browser.post("/wishlist", [("book", books[0].id), ("return_to", "/wishlist")]), by: &browser)
+            #expect(english.shows("Added “\(books[0].title)” to your wishlist."))
+            #expect(english.shows("View your wishlist"))
+
+            try await browser.post("/settings/language", [("language", "de")])
+            let german = try await Self.followed(try await browser.post("/wishlist", [("book", books[1].id), ("return_to", "/wishlist")]), by: &browser)
+            #expect(german.shows("„\(books[1].title)“ steht jetzt auf deiner Wunschliste."))
+            #expect(german.shows("Deine Wunschliste ansehen"))
+            #expect(!german.shows("to your wishlist."))
+        }
+    }
+
+    /// A member who chose no language reads her confirmation in her browser's, as the page around it.
+    @Test func aFlashFollowsTheBrowserOfAMemberWhoChoseNoLanguage() async throws {
+        let server = try await TestApp.build()
+        let book = try await CatalogStore(database: server.database).list(named: "hardcover-fiction")!.1[0].book
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("oma")
+            let added = try await browser.post("/wishlist", [("book", book.id), ("return_to", "/wishlist")])
+            let flash = try #require(added.headers[values: .setCookie].first { $0.hasPrefix("wishlist_flash=") })
+            let page = try await browser.get(
+                "/wishlist", headers: [.cookie: "wishlist_session=\(browser.sessionCookie!); \(flash.prefix { $0 != ";" })", .acceptLanguage: "es"]
+            )
+            #expect(page.shows("Se añadió «\(book.title)» a tu lista de deseos."))
+            #expect(page.shows("Ver tu lista de deseos"))
+        }
+    }
+
+    /// The core refuses with values (``AccountFault``); the sign-up form words them in the
+    /// browser's language, its numbers written the German way, on the same fields and status.
+    @Test func aFormErrorWithValuesReadsInGerman() async throws {
+        try await TestApp.run(try await TestApp.build()) { browser in
+            try await browser.get("/signup", headers: [.acceptLanguage: "de"])
+            let refused = try await browser.post(
+                "/signup", [("username", "al"), ("email", ""), ("password", String(repeating: "p", count: 1025)), ("password_confirm", "")],
+                headers: [.acceptLanguage: "de"]
+            )
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"id="username-error"><span class="visually-hidden">"#))
+            #expect(refused.shows("Verwende 3 bis 32 Zeichen."))
+            #expect(refused.shows("Verwende höchstens 1.024 Zeichen."))
+            #expect(refused.shows("Die beiden Passwörter stimmen nicht überein."))
+            #expect(!refused.shows("characters."))
+        }
+    }
+
+    /// A feed reader sends no session: the feeds are in their owner's language.
+    @Test func theFeedsAreInTheirOwnersLanguage() async throws {
+        try await TestApp.run(try await TestApp.build()) { browser in
+            try await browser.signUp("oma")
+            try await browser.post("/settings/language", [("language", "de")])
+            let made = try await browser.post("/settings/feed-link", [])
+            let calendar = try #require(made.text.firstMatch(of: /id="calendar-link-url" type="text" readonly value="http:\/\/[^\/"]+(\/calendar\/[A-Za-z0-9_-]{43}\.ics)"/)?.1)
+            var reader = TestBrowser(client: browser.client)
+            let feed = try await reader.get(try HistoryPagesTests.feedPath(in: made))
+            #expect(feed.text.contains("<title>Neu auf den Lieblingslisten von oma</title>"))
+            #expect(feed.text.contains("<subtitle>Neue Bücher auf deinen Lieblings-Bestsellerlisten der New York Times, Ausgabe für Ausgabe.</subtitle>"))
+            #expect(try await reader.get(String(calendar)).text.contains("X-WR-CALNAME:Geburtstage und Anlässe"))
+        }
+    }
+}
