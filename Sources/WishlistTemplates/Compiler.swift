@@ -319,13 +319,14 @@ private struct Compilation {
     // MARK: Names
 
     private func resolve(_ expression: ExpressionSyntax) throws(TemplateError) -> CompiledExpression {
-        switch expression.source {
+        let filters = expression.filters.map { $0.inLanguage(translations.language) }
+        return switch expression.source {
         case .literal(let value):
-            CompiledExpression(source: .literal(value), filters: expression.filters)
+            CompiledExpression(source: .literal(value), filters: filters)
         case .path(let path):
-            try resolve(path).appending(filters: expression.filters)
+            try resolve(path).appending(filters: filters)
         case .translated(let english, let location):
-            CompiledExpression(source: .literal(.string(try translatedLiteral(english, at: location))), filters: expression.filters)
+            CompiledExpression(source: .literal(.string(try translatedLiteral(english, at: location))), filters: filters)
         }
     }
 

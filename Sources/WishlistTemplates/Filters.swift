@@ -8,6 +8,9 @@ import WishlistLanguages
 /// escaped; no filter turns data into ``TrustedHTML``.
 enum Filter: Sendable {
     case date(DateFormat)
+    /// `date: "long"` (or full, medium, short): the day in the language being compiled, by its
+    /// CLDR pattern ("28. November 2026"). Parsed with English; the compiler gives each language's.
+    case languageDate(DatePatterns.Style, LanguageData)
     case pluralize(singular: String, plural: String)
     /// The `default` filter (`default` is a Swift keyword).
     case fallback(TemplateValue)
@@ -26,7 +29,11 @@ enum Filter: Sendable {
         let check = ArgumentCheck(filter: name, arguments: arguments, location: location)
         switch name {
         case "date":
-            let pattern = try check.singleString(describing: "the format, e.g. \"MMMM d, yyyy\"")
+            let pattern = try check.singleString(describing: "the format, e.g. \"MMMM d, yyyy\", or a style: \"long\"")
+            if let style = Self.dateStyles[pattern] {
+                self = .languageDate(style, LanguageData.shipped[0])  // English
+                return
+            }
             do {
                 self = .date(try DateFormat(pattern: pattern))
             } catch {
@@ -48,10 +55,21 @@ enum Filter: Sendable {
         }
     }
 
+    /// The styles `date:` takes besides a pattern; none of them parses as one (o, n, g, e, i, u, r, t, l are no fields).
+    private static let dateStyles: [String: DatePatterns.Style] = ["full": .full, "long": .long, "medium": .medium, "short": .short]
+
+    /// This filter as it writes in `language`: only a styled date differs.
+    func inLanguage(_ language: LanguageData) -> Filter {
+        guard case .languageDate(let style, _) = self else { return self }
+        return .languageDate(style, language)
+    }
+
     func apply(to value: TemplateValue) -> TemplateValue {
         switch self {
         case .date(let format):
             return Self.date(from: value).map { .string(format.string(from: $0)) } ?? .null
+        case .languageDate(let style, let language):
+            return Self.date(from: value).map { .string(language.formatted(CivilDateTime($0), style: style)) } ?? .null
         case .pluralize(let singular, let plural):
             return Self.pluralized(value, singular: singular, plural: plural)
         case .fallback(let fallback):
