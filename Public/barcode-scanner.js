@@ -4,7 +4,7 @@
 // whose check digit holds), puts the ISBN into the ISBN field and looks it up. Elsewhere it says
 // why there is no live scan; the photo form above it works everywhere, without this script too.
 // A handheld scanner needs nothing from here: it types the digits and Enter into the ISBN field
-// as a keyboard does.
+// as a keyboard does. Its sentences are the panel's data-… attributes, in the page's language.
 "use strict";
 
 (() => {
@@ -14,6 +14,7 @@
   const start = document.getElementById("live-scan-start");
   const stop = document.getElementById("live-scan-stop");
   const video = document.getElementById("live-scan-video");
+  const sentences = panel.dataset;
   panel.hidden = false;
 
   const unavailable = (words) => {
@@ -21,11 +22,11 @@
     start.hidden = true;
   };
   if (!window.isSecureContext) {
-    unavailable("Scanning live with the camera works only when this site is opened over HTTPS. Take a photo of the barcode above instead.");
+    unavailable(sentences.httpsOnly);
     return;
   }
   if (!("BarcodeDetector" in window) || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-    unavailable("This browser cannot read barcodes live. Take a photo of the barcode above instead.");
+    unavailable(sentences.noDetector);
     return;
   }
 
@@ -62,12 +63,12 @@
       const codes = (await detector.detect(video)).map((code) => code.rawValue);
       const book = codes.find(isBook);
       if (book) {
-        note.textContent = "Found " + book + ". Looking it up…";
+        note.textContent = sentences.found.replace("{isbn}", book);
         stopCamera();
         lookUp(book);
         return;
       }
-      if (codes.length > 0) note.textContent = "That barcode (" + codes[0] + ") is not a book’s: a book’s starts with 978 or 979.";
+      if (codes.length > 0) note.textContent = sentences.notABook.replace("{code}", codes[0]);
     } catch {
       // A frame the detector could not read (the video still starting): try the next one.
     }
@@ -82,13 +83,13 @@
       formats = [];
     }
     if (!formats.includes("ean_13")) {
-      unavailable("This browser cannot read book barcodes live. Take a photo of the barcode above instead.");
+      unavailable(sentences.noBookBarcodes);
       return;
     }
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch {
-      note.textContent = "The camera could not be opened (no camera, or permission refused). Take a photo of the barcode above instead.";
+      note.textContent = sentences.noCamera;
       return;
     }
     video.srcObject = stream;
@@ -96,7 +97,7 @@
     start.hidden = true;
     stop.hidden = false;
     await video.play();
-    note.textContent = "Point the camera at the barcode on the back of the book.";
+    note.textContent = sentences.point;
     watch(new BarcodeDetector({ formats: ["ean_13"] }));
   });
   stop.addEventListener("click", () => {

@@ -30,9 +30,11 @@ enum SitePath {
     static func list(_ nameEncoded: String) -> String { Route.list.path(nameEncoded) }
     static func book(_ id: String) -> String { Route.book.path(id) }
     static func bookReading(_ id: String) -> String { Route.bookReading.path(id) }
+    static func forgetReading(_ id: String) -> String { Route.forgetReading.path(id) }
     static func bookRating(_ id: String) -> String { Route.rateBook.path(id) }
-    /// "Reading now": posting here starts it, and `/delete` after it ends it (issue 57).
+    /// "Reading now": posting here starts it, and to `stopReading` ends it (issue 57).
     static func readingNow(_ id: String) -> String { Route.startReading.path(id) }
+    static func stopReading(_ id: String) -> String { Route.stopReading.path(id) }
     static let readingGoal = Route.setReadingGoal.path()
     static let reading = Route.reading.path()
     static func wishlistItem(_ id: ItemID) -> String { Route.wishlistItem.path("\(id)") }
@@ -76,6 +78,9 @@ enum SitePath {
     /// The page takes any spelling of the name, since it reads the key of what it is given.
     static func author(_ key: String) -> String {
         Route.author.path(PercentEncoding.encode(key.replacingOccurrences(of: " ", with: "-")))
+    }
+    static func followAuthor(_ key: String) -> String {
+        Route.followAuthor.path(PercentEncoding.encode(key.replacingOccurrences(of: " ", with: "-")))
     }
     static func passwordReset(_ token: String) -> String { Route.passwordResetPage.path(token) }
     static func signUp(invite token: String) -> String { Route.signUpPage.path() + "?invite=" + token }

@@ -113,7 +113,7 @@ def book_rows(browser: Browser) -> dict[str, tuple[int, str, str]]:
     rows = browser.js(
         "return Array.from(document.querySelectorAll('#books > li.book'), li => {"
         "  const m = li.querySelector('.movement');"
-        "  const copy = m.cloneNode(true); copy.querySelectorAll('.visually-hidden, [aria-hidden=true]').forEach(e => e.remove());"
+        "  const copy = m.cloneNode(true); copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());"
         "  return [li.dataset.book, Number(li.dataset.rank),"
         "          Array.from(m.classList).filter(c => c !== 'movement').join(' '), copy.textContent.trim()];"
         "});"

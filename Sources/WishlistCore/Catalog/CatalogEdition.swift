@@ -1,4 +1,5 @@
 import Foundation
+import WishlistLanguages
 
 /// How often a list is published.
 public enum ListFrequency: String, Sendable {
@@ -98,9 +99,10 @@ extension CatalogBook {
         var buyLinks = (book.buyLinks ?? []).compactMap { link in SafeURL.http(link.url).map { Link(name: link.name, url: $0) } }
         if buyLinks.isEmpty, let amazon = SafeURL.http(book.amazonProductURL) { buyLinks = [Link(name: "Amazon", url: amazon)] }
         self.buyLinks = buyLinks
+        // Their names are catalog keys: a page shows each in its reader's language.
         readingLinks = [
-            ("Review in The New York Times", book.bookReviewLink), ("Sunday Book Review", book.sundayReviewLink),
-            ("First chapter", book.firstChapterLink), ("Article", book.articleChapterLink),
+            (Translations.marked("Review in The New York Times"), book.bookReviewLink), (Translations.marked("Sunday Book Review"), book.sundayReviewLink),
+            (Translations.marked("First chapter"), book.firstChapterLink), (Translations.marked("Article"), book.articleChapterLink),
         ].compactMap { name, url in SafeURL.http(url).map { Link(name: name, url: $0) } }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// "Add a book that is not on a list" (`/books/new`): look it up on Open Library by ISBN or by
@@ -165,7 +166,7 @@ struct AddBookController {
         }
         if let known { values["known_path"] = .string(SitePath.book(known)) }
         if let lookupProblem { values["lookup_problem"] = .string(Self.sentence(lookupProblem)) }
-        return try pages.render("books/new.html", title: "Add a book", nav: "addbook", for: context.visitor, status: status, values: values)
+        return try pages.render("books/new.html", title: context.visitor.translations.text("Add a book"), nav: "addbook", for: context.visitor, status: status, values: values)
     }
 
     /// A result as `books/new.html` and the ideas page show it, with its form's hidden fields.

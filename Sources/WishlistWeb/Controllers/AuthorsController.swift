@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Authors (issue 52): an author's page, with their books on the current lists and in the kept
@@ -24,9 +25,10 @@ struct AuthorsController {
         message: "No book on the lists, now or in the history kept here, is by that name. Search finds the books on the lists by their authors."
     )
 
+    /// Worded in the visitor's language where they are shown.
     static let confirmations = [
-        "followed": "You follow this author now: their new books show on the lists page, in your weekly digest and in your authors feed.",
-        "unfollowed": "You no longer follow this author.",
+        "followed": Translations.marked("You follow this author now: their new books show on the lists page, in your weekly digest and in your authors feed."),
+        "unfollowed": Translations.marked("You no longer follow this author."),
     ]
 
     /// What an author's page shows, read in the session's transaction (``PageLoaders``).
@@ -61,14 +63,18 @@ struct AuthorsController {
 
     @Sendable func show(_ request: Request, context: AppRequestContext, page: AuthorPageRead) async throws -> Response {
         let returnTo = CatalogController.returnPath(request)
-        let rows = page.books.map { Self.row($0, page: page) }
+        let translations = context.visitor.translations
+        let rows = page.books.map { Self.row($0, page: page, translations: translations) }
         var values: [String: TemplateValue] = [
-            "author": ["name": .string(page.name), "path": .string(SitePath.author(page.key)), "following": .bool(page.following)],
+            "author": [
+                "name": .string(page.name), "path": .string(SitePath.author(page.key)), "follow_path": .string(SitePath.followAuthor(page.key)),
+                "following": .bool(page.following),
+            ],
             "current": .array(zip(page.books, rows).filter { $0.0.isOnACurrentList }.map(\.1)),
             "earlier": .array(zip(page.books, rows).filter { !$0.0.isOnACurrentList }.map(\.1)),
             "return_to": .string(returnTo),
         ]
-        if let done = page.done.flatMap({ Self.confirmations[$0] }) { values["flash"] = ["kind": "success", "message": .string(done)] }
+        if let done = page.done.flatMap({ Self.confirmations[$0] }) { values["flash"] = ["kind": "success", "message": .string(translations.text(done))] }
         return try pages.render("authors/show.html", title: page.name, nav: "lists", for: context.visitor, values: values)
     }
 
@@ -96,15 +102,17 @@ struct AuthorsController {
 
     /// A book of the author's as `partials/book-row.html` shows it, with its lists now, or when it
     /// was last on one, and who here read it.
-    private static func row(_ authored: AuthorBook, page: AuthorPageRead) -> TemplateValue {
+    private static func row(_ authored: AuthorBook, page: AuthorPageRead, translations: Translations) -> TemplateValue {
         let id = authored.book.id
         guard case .dictionary(var row) = BookPresenter.bookRow(authored.book, listed: nil, wishlistItem: page.marks[id]) else { return .null }
         row["lists"] = .array((page.placements[id] ?? []).map(BookPresenter.placementValue))
         row["standing"] = ReadingPresenter.standingValue(page.standings[id])
         var notes: [String] = []
-        if authored.role != .author { notes.append(Self.roleNote(authored.role, name: page.name)) }
+        if authored.role != .author { notes.append(Self.roleNote(authored.role, name: page.name, translations: translations)) }
         if !authored.isOnACurrentList, !authored.lastSeen.isEmpty {
-            notes.append("Last on a list \(RankChart.longDate(authored.lastSeen)), at best #\(authored.peak).")
+            notes.append(translations.text("Last on a list {date}, at best #{rank}.", values: [
+                "date": RankChart.longDate(authored.lastSeen, in: translations.language), "rank": String(authored.peak),
+            ]))
         }
         row["notes"] = .array(notes.map(TemplateValue.string))
         row["readers"] = .array((page.readers[id] ?? []).map { reader in
@@ -113,13 +121,14 @@ struct AuthorsController {
         return .dictionary(row)
     }
 
-    private static func roleNote(_ role: CreditedName.Role, name: String) -> String {
-        switch role {
-        case .author: "By \(name)."
-        case .illustrator: "Illustrated by \(name)."
-        case .editor: "Edited by \(name)."
-        case .translator: "Translated by \(name)."
-        case .contributor: "With a contribution by \(name)."
+    private static func roleNote(_ role: CreditedName.Role, name: String, translations: Translations) -> String {
+        let values = ["name": name]
+        return switch role {
+        case .author: translations.text("By {name}.", values: values)
+        case .illustrator: translations.text("Illustrated by {name}.", values: values)
+        case .editor: translations.text("Edited by {name}.", values: values)
+        case .translator: translations.text("Translated by {name}.", values: values)
+        case .contributor: translations.text("With a contribution by {name}.", values: values)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The book page: details, lists, rank charts and links, rendered once for everyone
@@ -12,8 +13,9 @@ extension CatalogController {
     @Sendable func book(_ request: Request, context: AppRequestContext, loaded: LoadedBookPage) async throws -> Response {
         let read = loaded.read
         guard let read else { throw Self.unknownBook }
-        let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key)
+        let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key, translations: context.visitor.translations)
         let returnTo = Self.returnPath(request)
+        let language = context.visitor.translations.language.code
         // A tap on the stars comes back here with its confirmation beside them (issue 57).
         let readingFlash = try pages.cardFlash(context.visitor, cards: [Card.book(read.key.bookID)])
         let yourReading = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment("partials/reading-form.html", [
@@ -21,9 +23,9 @@ extension CatalogController {
             "reading": ReadingPresenter.formValue(
                 bookID: read.key.bookID, title: entry.title, reading: read.reading, readingNow: read.readingNow, onWishlist: read.wishlistItem != nil, returnTo: returnTo, now: clock.now()
             ),
-        ])))
+        ], language: language)))
         let household = SharedHTML<BookPage.Slot>.Fill.value(.html(try pages.fragment(
-            "partials/household-opinion.html", ["opinion": ReadingPresenter.opinionValue(read.opinion)]
+            "partials/household-opinion.html", ["opinion": ReadingPresenter.opinionValue(read.opinion)], language: language
         )))
         let childrenMarks = SharedHTML<BookPage.Slot>.Fill.value(read.children.isEmpty ? .null : .html(try pages.fragment(
             "partials/add-for-children.html", [
@@ -31,7 +33,7 @@ extension CatalogController {
                 "children": .array(read.children.map {
                     ["username": .string($0.username), "path": .string(SitePath.person($0.username)), "name": .string($0.name), "wants": .bool($0.wantsBook)]
                 }),
-            ]
+            ], language: language
         )))
         let (givers, visitor) = try giversHTML(read.wants, returnTo: returnTo, for: readingFlash?.visitor ?? context.visitor)
         return try pages.respond(entry.page, for: visitor) { slot in
@@ -120,12 +122,13 @@ extension CatalogController {
         }
         let html = try pages.fragment("partials/book-givers.html", [
             "wants": .array(values), "return_to": .string(returnTo), "csrf_token": .string(visitor.csrfToken),
-        ])
+        ], language: visitor.translations.language.code)
         return (.value(.html(html)), cardFlash?.visitor ?? visitor)
     }
 
-    /// Renders a book's page for every visitor with the same key, and keeps it.
-    func sharedBookPage(_ content: BookPageContent, key: BookPageKey) throws -> BookPage {
+    /// Renders a book's page for every visitor with the same key, and keeps it; `translations`
+    /// are the key's language's, for its rank charts.
+    func sharedBookPage(_ content: BookPageContent, key: BookPageKey, translations: Translations) throws -> BookPage {
         let book = content.book
         let detail = BookPresenter.bookDetail(book)
         let slot = { (name: String) in BookPage.Slot(name, bookID: book.id) }
@@ -141,14 +144,14 @@ extension CatalogController {
                 "children_marks": .slot("children_marks"),
                 "lists": .array(content.placements.map(BookPresenter.placementValue)),
                 "histories": .array(try content.histories.map { history in
-                    let html = try charts.html(for: history) { try pages.fragment("partials/rank-chart.html", ["chart": $0]) }
+                    let html = try charts.html(for: history, in: translations) { try pages.fragment("partials/rank-chart.html", ["chart": $0], language: key.language) }
                     return ["display_name": .string(history.displayName), "html": .html(html)]
                 }),
                 // The book's first list leads back from it in the breadcrumbs.
                 "breadcrumb_list": content.placements.first.map(BookPresenter.placementValue) ?? .null,
                 "borrow_links": getLinks.borrow,
                 "buy_links": getLinks.buy,
-                "review_links": BookPresenter.linksValue(book.readingLinks, label: "label"),
+                "review_links": BookPresenter.linksValue(book.readingLinks, label: "label", in: translations),
                 "your_reading": .slot("your_reading"),
                 "household_html": .slot("household"),
                 "givers_html": .slot("givers"),

@@ -25,14 +25,15 @@ extension CatalogController {
             )
         }
         let entry = try page.cached ?? sharedListPage(page.edition!, standings: page.standings, key: page.key)
+        let language = context.visitor.translations.language.code
         let newThisWeek = page.newThisWeek.isEmpty ? TemplateValue.null
-            : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)]))
+            : .html(try pages.fragment("partials/new-this-week.html", ["new_this_week": BookPresenter.newEntries(page.newThisWeek)], language: language))
         // The closure is called for every slot: it captures only what it needs, made once.
         let returnTo = ListPage.Fill.escaped(EscapedValue(.string(Self.returnPath(request))))
         let newThisWeekFill = ListPage.Fill.value(newThisWeek)
         let marks = entry.marks
         let itemIDs = entry.bookIDs.map { page.marks[$0] }
-        let standings = try entry.bookIDs.map { ListPage.Fill.value(try standingHTML(page.shownStandings[$0])) }
+        let standings = try entry.bookIDs.map { ListPage.Fill.value(try standingHTML(page.shownStandings[$0], language: language)) }
         let cardFlash = try pages.cardFlash(context.visitor, cards: entry.bookIDs.map(Card.book))
         var response = try pages.respond(entry.page, for: cardFlash?.visitor ?? context.visitor) { slot in
             switch slot {
@@ -230,9 +231,9 @@ extension CatalogController {
 
     /// A row's "what the household thinks" line (partials/book-standing.html), empty when nobody
     /// here wants or has rated the book.
-    func standingHTML(_ standing: BookStanding?) throws -> TemplateValue {
+    func standingHTML(_ standing: BookStanding?, language: String) throws -> TemplateValue {
         guard let standing else { return .null }
-        return .html(try pages.fragment("partials/book-standing.html", ["book": ["standing": ReadingPresenter.standingValue(standing)]]))
+        return .html(try pages.fragment("partials/book-standing.html", ["book": ["standing": ReadingPresenter.standingValue(standing)]], language: language))
     }
 
     /// An edition's books in a list page's order; ties keep the NYT's rank.

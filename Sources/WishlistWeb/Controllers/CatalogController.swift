@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The catalog: all current lists, one list, one book, and search.
@@ -53,7 +54,7 @@ struct CatalogController {
         }
         let others = lists.filter { !favorites.contains($0.nameEncoded) }
         return try pages.render(
-            "lists/index.html", title: "Best-seller lists", nav: "lists", for: cardFlash?.visitor ?? context.visitor,
+            "lists/index.html", title: context.visitor.translations.text("Best-seller lists"), nav: "lists", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "q": .string(query),
                 "favorites": .array(lists.filter { favorites.contains($0.nameEncoded) }.map(values)),
@@ -135,13 +136,16 @@ struct CatalogController {
             return .dictionary(row)
         }
         let list = page.list
+        let translations = context.visitor.translations
+        let title = page.query.isEmpty
+            ? translations.text("Search", context: "the page") : translations.text("Search: {query}", values: ["query": page.query])
         return try pages.render(
-            "search/results.html", title: page.query.isEmpty ? "Search" : "Search: \(page.query)", nav: "search", for: cardFlash?.visitor ?? context.visitor,
+            "search/results.html", title: title, nav: "search", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "q": .string(page.query), "searched": .bool(!page.query.isEmpty), "results": .array(rows),
                 "list": .string(list), "sort": .string(page.sort.rawValue),
                 "lists": .array(page.lists.map { ["value": .string($0.nameEncoded), "name": .string($0.displayName), "selected": .bool($0.nameEncoded == list)] }),
-                "sorts": .array(Self.searchSortChoices(page.sort)),
+                "sorts": .array(Self.searchSortChoices(page.sort, in: translations)),
                 "return_to": .string(Self.returnPath(request)),
             ]
         )
@@ -162,9 +166,10 @@ struct CatalogController {
         }
     }
 
-    static func searchSortChoices(_ current: SearchSort) -> [TemplateValue] {
+    static func searchSortChoices(_ current: SearchSort, in translations: Translations) -> [TemplateValue] {
         let names: [SearchSort: String] = [
-            .relevance: "Best match", .title: "Title", .author: "Author", .rating: "Best rated here", .wanted: "Most wanted here",
+            .relevance: translations.text("Best match"), .title: translations.text("Title"), .author: translations.text("Author"),
+            .rating: translations.text("Best rated here"), .wanted: translations.text("Most wanted here"),
         ]
         return SearchSort.allCases.map { ["value": .string($0.rawValue), "name": .string(names[$0]!), "selected": .bool($0 == current)] }
     }

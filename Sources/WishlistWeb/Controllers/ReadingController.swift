@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// What a member has read: mark a book read with a rating, a review and a date, edit or forget
@@ -71,12 +72,12 @@ struct ReadingController {
             return .dictionary(value)
         }
         return try pages.render(
-            "reading/index.html", title: "Books I’ve read", nav: "reading", for: cardFlash?.visitor ?? context.visitor,
+            "reading/index.html", title: context.visitor.translations.text("Books I’ve read"), nav: "reading", for: cardFlash?.visitor ?? context.visitor,
             values: [
                 "sort": .string(page.sort.rawValue), "readings": .array(rows),
                 "count": .int(page.readings.total), "pager": .dictionary(page.readings.pagerFields(link: link)),
                 "reading_now": .array(page.readingNow.map(ReadingPresenter.readingNowValue)), "year": .int(page.year),
-                "year_text": .string(ReadingPresenter.yearText(read: page.readThisYear, goal: page.goal)),
+                "year_read": .int(page.readThisYear),
                 "goal": page.goal.map { .int($0) } ?? .null, "goal_path": .string(SitePath.readingGoal),
             ]
         )
@@ -158,7 +159,7 @@ struct ReadingController {
         let saved = try await reading.reading(bookID: book.id, userID: userID)
         let onWishlist = try await wishlist.itemIDsByBook(userID: userID)[book.id] != nil
         return try pages.render(
-            "reading/edit.html", title: "Your reading of \(book.title)", nav: "reading", for: context.visitor, status: status,
+            "reading/edit.html", title: context.visitor.translations.text("Your reading of {title}", values: ["title": book.title]), nav: "reading", for: context.visitor, status: status,
             values: [
                 "book": ["id": .string(book.id), "title": .string(book.title), "author": .string(book.author), "path": .string(SitePath.book(book.id))],
                 "reading": ReadingPresenter.formValue(

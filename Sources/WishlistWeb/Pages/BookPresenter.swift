@@ -1,5 +1,6 @@
 import Foundation
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The values the templates read for lists, books, covers, links and placements, built in one
@@ -16,9 +17,10 @@ enum BookPresenter {
         ]
     }
 
-    /// External links for `partials/book-links.html`.
-    static func linksValue(_ links: [CatalogBook.Link], label: String) -> TemplateValue {
-        .array(links.map { [label: .string($0.name), "url": .string($0.url)] })
+    /// External links for `partials/book-links.html`; `translations` word the names the catalog
+    /// gives its reading links ("First chapter"), English where they are shown in no language.
+    static func linksValue(_ links: [CatalogBook.Link], label: String, in translations: Translations = Translations()) -> TemplateValue {
+        .array(links.map { [label: .string(translations.text($0.name)), "url": .string($0.url)] })
     }
 
     static func placementValue(_ placement: Placement) -> TemplateValue {

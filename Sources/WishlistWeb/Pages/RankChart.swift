@@ -1,5 +1,7 @@
+import CivilTime
 import Foundation
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// A book's rank history on one list as the values of `partials/rank-chart.html`: an SVG line
@@ -12,6 +14,8 @@ struct RankChart {
     static let plot = (left: 64.0, right: 16.0, top: 16.0, bottom: 44.0)
 
     let history: RankHistory
+    /// The page's language, which words the sentence and the dates.
+    var translations = Translations()
 
     /// The lowest rank the axis shows: the book's worst, rounded up to a multiple of 5, at least 5.
     var deepestRank: Int { max(5, ((history.editions.compactMap(\.rank).max() ?? 1) + 4) / 5 * 5) }
@@ -49,16 +53,21 @@ struct RankChart {
     /// editions stored here are two figures: a book 30 weeks on a list may have been charted for 3
     /// (issue 27: the page said "3 weeks on" where the list page said 30).
     var summary: String {
+        let list = history.displayName
         guard let peak = history.peak, let first = history.firstSeen, let last = history.lastSeen else {
-            return "Not on \(history.displayName) in the stored editions."
+            return translations.text("Not on {list} in the stored editions.", values: ["list": list])
         }
-        let period = history.frequency.period
-        let standing = history.weeksOnListByTheNYT.map { weeks in
-            "\(weeks) \(period)\(weeks == 1 ? "" : "s") on \(history.displayName) by the NYT’s count, most recently \(Self.longDate(last))."
-        } ?? "On \(history.displayName) most recently \(Self.longDate(last))."
+        let language = translations.language
+        let lastSeen = ["list": list, "date": Self.longDate(last, in: language)]
+        let standing = history.weeksOnListByTheNYT.map { count in
+            history.frequency == .monthly
+                ? translations.text(one: "{count} month on {list} by the NYT’s count, most recently {date}.", other: "{count} months on {list} by the NYT’s count, most recently {date}.", count: count, values: lastSeen)
+                : translations.text(one: "{count} week on {list} by the NYT’s count, most recently {date}.", other: "{count} weeks on {list} by the NYT’s count, most recently {date}.", count: count, values: lastSeen)
+        } ?? translations.text("On {list} most recently {date}.", values: lastSeen)
+        let firstSeen = ["date": Self.longDate(first, in: language), "rank": String(peak), "times": language.formatted(history.editionsAtPeak)]
         let charted = history.editionsOnList == 1
-            ? "Charted here: 1 edition, \(Self.longDate(first)), at #\(peak)."
-            : "Charted here: \(history.editionsOnList) editions since \(Self.longDate(first)), peak #\(peak) in \(history.editionsAtPeak) of them."
+            ? translations.text("Charted here: 1 edition, {date}, at #{rank}.", values: firstSeen)
+            : translations.text(one: "Charted here: {count} edition since {date}, peak #{rank} in {times} of them.", other: "Charted here: {count} editions since {date}, peak #{rank} in {times} of them.", count: history.editionsOnList, values: firstSeen)
         return standing + " " + charted
     }
 
@@ -84,7 +93,7 @@ struct RankChart {
             // Labels and links made here, not by template filters: a two-year history has hundreds.
             "editions": .array(history.editions.reversed().map { edition in
                 [
-                    "label": .string(Self.shortDate(edition.date)), "rank": edition.rank.map(TemplateValue.int) ?? .null,
+                    "label": .string(Self.shortDate(edition.date, in: translations.language)), "rank": edition.rank.map(TemplateValue.int) ?? .null,
                     "path": .string(SitePath.list(history.listNameEncoded) + "?date=" + edition.date),
                 ]
             }),
@@ -98,19 +107,23 @@ struct RankChart {
         return tenth == 0 ? String(whole) : "\(tenths < 0 && whole == 0 ? "-" : "")\(whole).\(abs(tenth))"
     }
 
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-
-    /// `2026-03-05` as "March 5, 2026"; any other text as it is.
+    /// `2026-03-05` as "March 5, 2026" (English, the feeds'); any other text as it is.
     static func longDate(_ date: String) -> String {
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]) else { return date }
-        return "\(months[parts[1] - 1]) \(parts[2]), \(parts[0])"
+        longDate(date, in: LanguageData.shipped[0])
     }
 
-    /// `2026-03-05` as "Mar 5, 2026", as the template's `date: "MMM d, yyyy"` writes it.
-    static func shortDate(_ date: String) -> String {
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]) else { return date }
-        return "\(months[parts[1] - 1].prefix(3)) \(parts[2]), \(parts[0])"
+    /// `2026-03-05` in `language`'s long pattern ("5. März 2026"); any other text as it is.
+    static func longDate(_ date: String, in language: LanguageData) -> String {
+        day(date).map { language.formatted($0, style: .long) } ?? date
+    }
+
+    /// `2026-03-05` in `language`'s medium pattern ("Mar 5, 2026"), as the template's `date: "medium"` writes it.
+    static func shortDate(_ date: String, in language: LanguageData) -> String {
+        day(date).map { language.formatted($0, style: .medium) } ?? date
+    }
+
+    private static func day(_ text: String) -> CivilDateTime? {
+        guard text.utf8.count == 10, let date = ISODateParser.date(from: text) else { return nil }
+        return CivilDateTime(date)
     }
 }

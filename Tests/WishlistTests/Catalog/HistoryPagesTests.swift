@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+@testable import WishlistLanguages
 @testable import WishlistCore
 @testable import WishlistLanguages
 @testable import WishlistTemplates
@@ -90,19 +91,36 @@ struct HistoryPagesTests {
         #expect(chart.x(0) == RankChart.plot.left && chart.x(1) == RankChart.width - RankChart.plot.right)
     }
 
+    /// A chart's sentence and dates are in the page's language (issue 53): one rendering each.
+    @Test func aChartIsRenderedOncePerLanguageInThatLanguage() throws {
+        let cache = RankChartCache()
+        let summaries = Mutex<[String]>([])
+        let render = { (chart: TemplateValue) -> TrustedHTML in
+            summaries.withLock { $0.append(chart.lookup(["summary"]).text ?? "") }
+            return TrustedHTML(trusted: "<figure></figure>")
+        }
+        let history = RankHistory(listNameEncoded: "x", displayName: "X", frequency: .weekly, editions: [.init(date: "2026-01-04", rank: 3)])
+        for translations in [Translations(), Translations.pseudo, Translations()] {
+            _ = cache.html(for: history, in: translations, render)
+        }
+        let rendered = summaries.withLock { $0 }
+        #expect(rendered.count == 2 && rendered[0].contains("January 4, 2026"), "\(rendered)")
+        #expect(rendered.last?.hasPrefix("[") == true && rendered.last?.contains("[Ĵáñûáŕý ~~~] 4, 2026") == true, "\(rendered)")
+    }
+
     @Test func aChartIsRenderedOncePerHistoryAndAgainWhenAnEditionArrives() throws {
         let cache = RankChartCache(capacity: 2)
         let renders = Mutex(0)
         let render = { (_: TemplateValue) -> TrustedHTML in renders.withLock { $0 += 1 }; return TrustedHTML(trusted: "<figure></figure>") }
         var history = RankHistory(listNameEncoded: "x", displayName: "X", frequency: .weekly, editions: [.init(date: "2026-01-04", rank: 3)])
-        _ = cache.html(for: history, render)
-        _ = cache.html(for: history, render)
+        _ = cache.html(for: history, in: Translations(), render)
+        _ = cache.html(for: history, in: Translations(), render)
         #expect(renders.withLock { $0 } == 1)
         history = RankHistory(listNameEncoded: "x", displayName: "X", frequency: .weekly,
                               editions: history.editions + [.init(date: "2026-01-11", rank: 2)])
-        _ = cache.html(for: history, render)
+        _ = cache.html(for: history, in: Translations(), render)
         #expect(renders.withLock { $0 } == 2, "a new edition is a new history")
-        _ = cache.html(for: RankHistory(listNameEncoded: "y", displayName: "Y", frequency: .weekly, editions: []), render)
+        _ = cache.html(for: RankHistory(listNameEncoded: "y", displayName: "Y", frequency: .weekly, editions: []), in: Translations(), render)
         #expect(cache.count == 1, "full: started again")
     }
 

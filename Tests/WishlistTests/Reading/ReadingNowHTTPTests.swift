@@ -111,7 +111,8 @@ struct ReadingNowHTTPTests {
             #expect(try await ana.get("/reading").text.contains(#"id="reading-year-count">1 book this year</p>"#))
             // A goal is the year's: the next year starts without one.
             _ = try await ana.post("/reading/goal", [("goal", "1000")])
-            #expect(try await ana.get("/reading").text.contains("1 of 1000 books this year"))
+            // A counted goal is written with the language's digit groups, as every {% t %} count is.
+            #expect(try await ana.get("/reading").text.contains("1 of 1,000 books this year"))
             clock.advance(by: 2 * 3600)
             #expect(try await ana.get("/reading").text.contains(#"id="reading-year-count">0 books this year</p>"#))
         }

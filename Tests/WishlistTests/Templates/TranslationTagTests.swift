@@ -121,6 +121,17 @@ struct TranslationTagTests: TemplateTestCase {
         #expect(pages["en-XA"]?.hasPrefix("[Ñöṽéɱƀéŕ ~~~~] 28, 2026|") == true)
     }
 
+    /// `date: "long"` writes the day by the page's language's CLDR pattern and names, in a
+    /// placeholder's value too; a pattern stays English, as `<time datetime>` needs.
+    @Test func aStyledDateIsInThePagesLanguage() throws {
+        let page = #"<time datetime="{{ day | date: "yyyy-MM-dd" }}">{{ day | date: "long" }}</time> {% t "Since {date}" date=day | date: "medium" %}"#
+        let pages = try rendered(page, ["day": "2026-11-28"])
+        #expect(pages["en"] == #"<time datetime="2026-11-28">November 28, 2026</time> Since Nov 28, 2026"#)
+        #expect(pages["fr"] == #"<time datetime="2026-11-28">28 novembre 2026</time> Since 28 nov. 2026"#)
+        #expect(pages["en-XA"] == #"<time datetime="2026-11-28">[Ñöṽéɱƀéŕ ~~~~] 28, 2026</time> [Šîñçé [Ñöṽ ~~] 28, 2026 ~~~~]"#)
+        #expect(try rendered(#"{{ day | date: "short" }}|{{ nothing | date: "full" }}"#, ["day": "2026-11-28"])["fr"] == "28/11/2026|")
+    }
+
     @Test func mistakesStopTheStart() {
         #expect(compileError(#"{% t "Signed in as {name}" %}"#) == "page.html:1:1: '{% t \"Signed in as {name}\" %}' needs a value for {name}: add name=…")
         #expect(compileError(#"{% t "Sign in" name=user.name %}"#) == "page.html:1:16: 'name' is not a placeholder of \"Sign in\"; write {name} in the text or leave it out")
