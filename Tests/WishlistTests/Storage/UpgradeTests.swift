@@ -224,7 +224,8 @@ struct UpgradeTests {
             if tables.contains("reading") { expected.append(("/settings/profile", ["Reads on trains."])) }
             if tables.contains("received_item") { expected.append(("/wishlist/received", ["The Quiet Year", "Winter Birds"])) }
             if tables.contains("book") { expected.append(("/authors/ada-marsh", ["<h1 id=\"page-title\">Ada Marsh</h1>", "The Lantern Road"])) }
-            if tables.contains("followed_author") { expected.append(("/authors/ada-marsh", ["Stop following"])) }
+            // The follow state by its element: a member of a later version reads the page in her language.
+            if tables.contains("followed_author") { expected.append(("/authors/ada-marsh", [#"id="following-state""#])) }
             if tables.contains("wish_list") { expected.append(("/wishlist?list=20", ["Birthday", "The Lantern Road"])) }
             for (path, sentences) in expected {
                 let page = try await browser.get(path)

@@ -75,7 +75,7 @@ struct ErrorTests: TemplateTestCase {
         ("{{ a | upper: 1 }}", "page.html:1:8: filter 'upper' takes no arguments, found 1"),
         (#"{{ a | pluralize: "a", "b", "c" }}"#, #"page.html:1:8: filter 'pluralize' expects 1 or 2 string arguments (the singular and optionally the plural, e.g. "person", "people"), found 3"#),
         ("{{ a | pluralize: 2 }}", "page.html:1:8: filter 'pluralize' expects a string, found integer 2"),
-        ("{{ a | date }}", #"page.html:1:8: filter 'date' expects 1 string argument (the format, e.g. "MMMM d, yyyy"), found 0"#),
+        ("{{ a | date }}", #"page.html:1:8: filter 'date' expects 1 string argument (the format, e.g. "MMMM d, yyyy", or a language's style: "long"), found 0"#),
         (#"{{ a | date: "YYYY-MM-dd" }}"#, #"page.html:1:8: unsupported date field 'YYYY' in "YYYY-MM-dd"; supported letters are y, M, L, d, E, H, h, m, s, S, a, Z, X; quote literal text like 'at'"#),
         (#"{{ a | date: "'at" }}"#, #"page.html:1:8: unterminated quoted text in date format "'at""#),
         ("{{ a | default }}", "page.html:1:8: filter 'default' expects 1 argument (the value to use when the input is empty), found 0"),
