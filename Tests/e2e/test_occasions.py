@@ -1,8 +1,8 @@
 """Occasions in a real browser (issue 51): a family's lists, a reservation from one list, and the
 household's calendar read by a real iCalendar parser.
 
-Mum makes a Birthday list and a private Someday list and moves her books between them with the
-plain form on each book's page; Grandma finds the Birthday list under People, reserves from it, and
+Mum makes a Birthday list and a private Someday list, moves her books between them with the
+plain form on each book's page and adds a third from its catalog page straight onto the Birthday list; Grandma finds the Birthday list under People, reserves from it, and
 sees it reserved on every list; Mum's pages do not change by a byte. The calendar link Grandma
 gets in Settings is parsed with Python's `icalendar`, a birthday on 29 February included.
 Then Mum makes a profile for her daughter Bea with Dad as co-manager and puts a book on Bea's list
@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from support import Browser, fill, follow, heading, http_get, sign_up, text_of, unique_username
+from support import Browser, accessibility_problems, fill, follow, heading, http_get, sign_up, text_of, unique_username
 from test_household import (
     LIST, add_books, another_browser, assert_well_made, first_difference, flash_text, owner_view, reservation_state, row_by_id, rows,
     share_with_household, wishlist_items,
@@ -82,6 +82,25 @@ def test_a_family_keeps_lists_and_the_birthday_reservation_stays_hidden_from_mum
             assert mum_browser.horizontal_overflow() <= 0, f"/wishlist scrolls sideways at {width} px"
             assert_well_made(mum_browser, "/wishlist")
         mum_browser.resize(1280, 900)
+
+        # A third book from its own page straight onto the Birthday list: the add form's choice.
+        mum_browser.visit(f"/lists/{LIST}", "list-for-a-third")
+        third_row = mum_browser.driver.find_element(By.CSS_SELECTOR, '#books > li.book[data-rank="3"]')
+        follow(mum_browser, third_row.find_element(By.CSS_SELECTOR, 'a[href^="/books/"]'), "third-book")
+        assert_well_made(mum_browser, "a book's page with a list to choose")
+        assert accessibility_problems(mum_browser, "a book's page with a list to choose") == []
+        choice = Select(mum_browser.driver.find_element(By.ID, "add-list"))
+        assert choice.first_selected_option.text == "Wishlist", "her default list is chosen"
+        assert [option.text for option in choice.options] == ["Wishlist", "Birthday", "Someday (only you)"]
+        choice.select_by_visible_text("Birthday")
+        follow(mum_browser, mum_browser.driver.find_element(By.CSS_SELECTOR, 'form.add-to-wishlist button[type="submit"]'), "third-added")
+        assert "Added" in flash_text(mum_browser), flash_text(mum_browser)
+        mum_browser.visit(f"/wishlist?list={birthday}", "birthday-list-with-a-third")
+        on_birthday = [r.get_attribute("data-item") for r in rows(mum_browser, "wishlist-items")]
+        assert len(on_birthday) == 2 and first in on_birthday, on_birthday
+        mum_browser.visit(f"/wishlist?list={default}", "default-list-without-the-third")
+        third = (set(on_birthday) - {first}).pop()
+        assert third not in [r.get_attribute("data-item") for r in rows(mum_browser, "wishlist-items")], "on the Birthday list alone"
 
         mum_paths = [
             "/wishlist", f"/wishlist?list={birthday}", f"/wishlist?list={someday}", f"/wishlist?list={default}",

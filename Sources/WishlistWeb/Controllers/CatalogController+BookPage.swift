@@ -35,12 +35,16 @@ extension CatalogController {
                 }),
             ], language: language
         )))
+        let listChoice = SharedHTML<BookPage.Slot>.Fill.value(read.lists.count < 2 ? .null : .html(try pages.fragment(
+            "partials/list-choice.html", ["lists": .array(read.lists.map(WishListsController.listValue))], language: language
+        )))
         let (givers, visitor) = try giversHTML(read.wants, returnTo: returnTo, for: readingFlash?.visitor ?? context.visitor)
         return try pages.respond(entry.page, for: visitor) { slot in
             switch slot {
             case .childrenMarks: childrenMarks
             case .returnTo: .value(.string(returnTo))
             case .wishlistMark: .fragment(entry.marks.mark(itemID: read.wishlistItem))
+            case .listChoice: listChoice
             case .item: .value(read.wishlistItem.map { .string(SitePath.wishlistItem($0)) } ?? .null)
             case .yourReading: yourReading
             case .household: household
@@ -68,7 +72,9 @@ extension CatalogController {
             key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID),
             readingNow: try read.reading.isReadingNow(bookID: id, userID: user.userID),
             opinion: try read.reading.opinion(bookID: id), children: try read.children.managed(by: user.userID, book: id),
-            wants: try read.household.wants(bookID: id, viewerID: user.userID)
+            wants: try read.household.wants(bookID: id, viewerID: user.userID),
+            // Her lists matter only to the add form, which a book she wants does not show.
+            lists: wishlistItem == nil ? try read.lists.lists(ownerID: user.userID) : []
         ))
     }
 
@@ -102,6 +108,8 @@ extension CatalogController {
         let children: [(username: String, name: String, wantsBook: Bool)]
         /// The other members' shared wants of the book, with their reservations (never the visitor's own).
         let wants: [(username: String, name: String, held: HeldItem)]
+        /// The visitor's lists, her default first, while the book is not on her wishlist (issue 51).
+        let lists: [WishList]
     }
 
     /// "Who here wants it" (partials/book-givers.html) for `visitor`, each want with her

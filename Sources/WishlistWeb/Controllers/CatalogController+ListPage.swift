@@ -256,7 +256,7 @@ extension CatalogController {
     /// A book's wishlist mark in both states, with slots for the visitor's token, the page's
     /// address and the item's id.
     /// The add form and the "on your wishlist" mark of `row`; `withNote`, the book page's, also
-    /// opens onto a note and a priority.
+    /// opens onto a note and a priority, and holds the `list_choice` slot.
     func wishlistMarks<Slot>(
         _ row: [String: TemplateValue], withNote: Bool = false, language: String, own: (String) -> Slot?
     ) throws -> WishlistMarks<Slot> {
@@ -266,6 +266,7 @@ extension CatalogController {
         on["wishlist_item_path"] = .slot("item:" + id)
         let shared: [String: TemplateValue] = [
             "csrf_token": .slot(PageRenderer.Slot.csrfToken), "return_to": .slot("return_to"), "with_note": .bool(withNote),
+            "list_choice": withNote ? .slot("list_choice") : .null,
         ]
         return WishlistMarks(
             add: try pages.renderSharedFragment("partials/add-to-wishlist.html", shared.merging(["book": .dictionary(row)]) { $1 }, language: language, own: own),

@@ -116,11 +116,19 @@ struct WishListsHTTPTests {
     @Test func aBookAddedToAListIsOnThatListAlone() async throws {
         let home = try await Household.make()
         try await home.run { maya, _, _ in
-            let birthday = try await Self.makeList(&maya, "Birthday")
             let book = try await GiftIdeasHTTPTests.unwishedBook(home)
+            #expect(!(try await maya.get("/books/\(book.id)")).text.contains(#"id="add-list""#), "one list: nothing to choose")
+            let birthday = try await Self.makeList(&maya, "Birthday")
+            let someday = try await Self.makeList(&maya, "Someday", visibility: "private")
+            // The book page's add form chooses among her lists, her default list chosen.
+            let page = try await maya.get("/books/\(book.id)")
+            let choice = try #require(page.text.firstMatch(of: /<select class="select" id="add-list" name="list">(.*?)<\/select>/.dotMatchesNewlines())?.1)
+            let options = choice.matches(of: /<option value="(\d+)"( selected)?>([^<]*)<\/option>/).map { "\($0.1)\($0.2 ?? "")=\($0.3)" }
+            #expect(options == ["1 selected=Wishlist", "\(birthday)=Birthday", "\(someday)=Someday (only you)"])
             #expect(try await maya.post("/wishlist", [("book", book.id), ("list", "\(birthday)"), ("return_to", "/wishlist")]).status == .seeOther)
             let item = try await home.server.database.pool.read { try Int64.fetchOne($0, sql: "SELECT id FROM wishlist_item WHERE book_id = ? AND user_id = 1", arguments: [book.id])! }
             #expect(try await Self.lists(of: item, home.server) == [birthday])
+            #expect(!(try await maya.get("/books/\(book.id)")).text.contains(#"id="add-list""#), "on her wishlist: no add form")
             // Added again to the default list, it is on both: one want, one reservation.
             #expect(try await maya.post("/wishlist", [("book", book.id), ("list", "1")]).status == .seeOther)
             #expect(try await Self.lists(of: item, home.server) == [1, birthday])

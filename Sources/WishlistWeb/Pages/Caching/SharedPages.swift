@@ -106,6 +106,8 @@ struct BookPage: SharedPage {
     enum Slot: Equatable, Sendable {
         case returnTo
         case wishlistMark
+        /// Which of her lists the add form puts the book on, when she has two or more (issue 51).
+        case listChoice
         /// The visitor's wishlist item of the book, in its mark (`item:<book>`).
         case item
         /// The visitor's own reading form.
@@ -125,6 +127,7 @@ struct BookPage: SharedPage {
             case "givers": self = .givers
             case "return_to": self = .returnTo
             case "wishlist_mark": self = .wishlistMark
+            case "list_choice": self = .listChoice
             case "item:" + bookID: self = .item
             default: return nil
             }
