@@ -35,6 +35,17 @@ public enum AccountRules {
         MailAddress(email) == nil ? .emailMalformed : nil
     }
 
+    /// What is wrong with a new account's fields, as sign-up and a child's hand-over check them:
+    /// `username` nil when the account keeps the one it has; an empty e-mail is allowed.
+    static func newAccountProblems(username: String?, email: String, password: String, confirmation: String) -> AccountProblems {
+        var problems = AccountProblems()
+        if let username { problems[.username] = usernameProblem(username) }
+        if !email.isEmpty { problems[.email] = emailProblem(email) }
+        problems[.password] = passwordProblem(password)
+        if confirmation != password { problems[.passwordConfirmation] = .passwordsDiffer }
+        return problems
+    }
+
     /// The form in which uniqueness is decided: "Alice" and "alice" are one account.
     static func key(_ text: String) -> String {
         text.lowercased()

@@ -32,11 +32,9 @@ extension AccountService {
     ) async throws -> HandOverOutcome {
         let (state, current, _) = try await handOverLink(token: token)
         guard state == .valid, let current else { return .refused(state) }
-        var errors = AccountProblems()
-        if username != current { errors[.username] = AccountRules.usernameProblem(username) }
-        if !email.isEmpty { errors[.email] = AccountRules.emailProblem(email) }
-        errors[.password] = AccountRules.passwordProblem(password)
-        if confirmation != password { errors[.passwordConfirmation] = .passwordsDiffer }
+        let errors = AccountRules.newAccountProblems(
+            username: username == current ? nil : username, email: email, password: password, confirmation: confirmation
+        )
         guard errors.isEmpty else { return .invalid(errors) }
         if case .throttled(let wait) = try await throttle.admit([.signup(address)]) { return .throttled(retryAfter: wait) }
         let hash = try await hasher.hash(password)

@@ -45,11 +45,7 @@ public struct AccountService: Sendable {
         username: String, email: String, password: String, confirmation: String, address: String, invite: String? = nil,
         setupLink: String? = nil
     ) async throws -> SignUpOutcome {
-        var errors = AccountProblems()
-        errors[.username] = AccountRules.usernameProblem(username)
-        if !email.isEmpty { errors[.email] = AccountRules.emailProblem(email) }
-        errors[.password] = AccountRules.passwordProblem(password)
-        if confirmation != password { errors[.passwordConfirmation] = .passwordsDiffer }
+        let errors = AccountRules.newAccountProblems(username: username, email: email, password: password, confirmation: confirmation)
         guard errors.isEmpty else { return .invalid(errors) }
 
         // Counted before the uniqueness check, so probing for taken names is throttled too.
