@@ -557,6 +557,11 @@ def accessibility_problems(browser: "Browser", name: str) -> list[str]:
     return found
 
 
+def current_sort(browser: "Browser") -> list[str]:
+    """The sort links of a paged list (wishlist, books read) that say they are the current order."""
+    return [text_of(a) for a in browser.driver.find_elements(By.CSS_SELECTOR, '#sort-nav a[aria-current="true"]')]
+
+
 def visible_text(browser: "Browser", element: WebElement) -> str:
     """The element's text without its visually hidden parts (which WebDriver's .text may include)."""
     return browser.js(

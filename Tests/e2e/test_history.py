@@ -32,6 +32,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
+from test_accessibility import emulate
 from support import Browser, fold, follow, http_get, long_date, query_of, sample_catalog, text_of, visible_text
 
 LIST = "hardcover-fiction"
@@ -143,26 +144,6 @@ def star_on_catalog(browser: Browser, name: str, shot: str) -> None:
     card = browser.driver.find_element(By.CSS_SELECTOR, f'li.list-card[data-list="{name}"]')
     follow(browser, card.find_element(By.CSS_SELECTOR, "form.favorite-form button.favorite-toggle"), shot)
 
-
-def emulate(browser: Browser, width: int, scheme: str) -> None:
-    """A viewport `width` CSS px wide in the light or dark colour scheme, through the DevTools protocol
-    (headless Chromium makes no window under 500 px), waiting until the page has taken both."""
-    driver = browser.driver
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False,
-    })
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "screen", "features": [
-        {"name": "prefers-color-scheme", "value": scheme},
-    ]})
-    WebDriverWait(driver, 5).until(lambda d: d.execute_script(
-        "return window.innerWidth === arguments[0] && matchMedia('(prefers-color-scheme: ' + arguments[1] + ')').matches;",
-        width, scheme,
-    ), f"the page did not take {width} px in the {scheme} scheme")
-    # Colours fade in over a short transition: read them once every animation has ended.
-    WebDriverWait(driver, 5).until(
-        lambda d: d.execute_script("return document.getAnimations().every(a => a.playState !== 'running');"),
-        "the page's transitions did not end",
-    )
 
 
 _CHART_MEASURE = """

@@ -30,7 +30,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 
 from support import (  # _navigates: waits for the page a key press leads to, as `follow` does for a click
-    Browser, SampleBook, _navigates, click, fold, follow, heading, open_me_menu, sample_catalog, sign_up, sort_link, text_of,
+    Browser, SampleBook, _navigates, click, current_sort, fold, follow, heading, open_me_menu, sample_catalog, sign_up, sort_link, text_of,
     unique_username, visible_text,
 )
 from test_household import another_browser, assert_well_made, flash_text, share_with_household, wishlist_items
@@ -74,9 +74,6 @@ def standing(browser: Browser, book: SampleBook) -> str:
     found = row.find_elements(By.CSS_SELECTOR, "p.book-standing")
     return visible_text(browser, found[0]) if found else ""
 
-
-def current_sort(browser: Browser) -> list[str]:
-    return [text_of(a) for a in browser.driver.find_elements(By.CSS_SELECTOR, '#sort-nav a[aria-current="true"]')]
 
 
 def flash_message(browser: Browser) -> str:

@@ -22,7 +22,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 
 from support import (
-    DEFAULT_WINDOW, PASSWORD, Browser, SampleBook, fill, fold, follow, heading, http_get, inline_styles_and_scripts,
+    DEFAULT_WINDOW, PASSWORD, Browser, SampleBook, current_sort, fill, fold, follow, heading, http_get, inline_styles_and_scripts,
     new_chromium, page_structure_problems, query_of, sample_catalog, sample_list, sign_in, sign_out, sign_up, sort_link,
     text_of, unique_username, visible_text,
 )
@@ -120,9 +120,6 @@ def wishlist_row(browser: Browser, title: str) -> WebElement:
     assert len(found) == 1, f"expected {title!r} once on the wishlist, found {wishlist_titles(browser)}"
     return found[0]
 
-
-def current_sort(browser: Browser) -> list[str]:
-    return [a.text for a in browser.driver.find_elements(By.CSS_SELECTOR, '#sort-nav a[aria-current="true"]')]
 
 
 def details(browser: Browser) -> dict[str, str]:
