@@ -47,10 +47,6 @@ NOT_OURS = ", ".join((
 # Names of settings (and a value: Admin quotes `accounts.signup`'s "invite"), commands and files the
 # pages quote, and a time zone's name: no language translates them.
 CODE = ("accounts.signup", "invite", "wishlist user create", "Authorization: Bearer", "/api/v1/", "data.json", "UTC")
-# A birthday's day and month (no year), which the core writes in English in every language, "4 May"
-# (docs/decisions/dates-in-the-pages-language.md).
-BIRTHDAY = "4 May"
-
 # Until lang-errors merges: the error pages and the controllers' refusals are still worded in
 # English in Swift. Each entry is a page's English text the walk lets pass, by step name; the
 # lead empties this list when that branch merges.
@@ -103,7 +99,7 @@ def catalog_strings() -> frozenset[str]:
 
 def data_of(household: Household, step: Step) -> list[str]:
     """Book data, members' words and quoted code, folded, longest first; and the step's allowance."""
-    words = household.words() + list(CODE) + [BIRTHDAY] + list(UNTIL_LANG_ERRORS_MERGES.get(step.name, ()))
+    words = household.words() + list(CODE) + list(UNTIL_LANG_ERRORS_MERGES.get(step.name, ()))
     return sorted(catalog_strings() | {folded(word) for word in words}, key=len, reverse=True)
 
 
