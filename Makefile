@@ -47,10 +47,10 @@ unit: deps
 # One pytest process keeps the two cores about 60% busy (Chromium, mostly); two pytest-xdist workers,
 # each with its own server, database and browsers, keep them busy and take about a quarter off the
 # wall time. test_accessibility.py stays on one worker (Tests/e2e/conftest.py, ONE_WORKER_FILES).
-# E2E_WORKERS=0 runs everything in one process, in file order.
+# E2E_WORKERS=0 runs everything in one process, in file order. --durations=15: the log names the slowest tests.
 E2E_WORKERS ?= 2
 e2e: build test-deps
-	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist $(VENV)/bin/python -m pytest Tests/e2e -q -n $(E2E_WORKERS)
+	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist $(VENV)/bin/python -m pytest Tests/e2e -q -n $(E2E_WORKERS) --durations=15
 
 clean:
 	rm -rf .build $(VENV)

@@ -25,7 +25,7 @@ SHUTDOWN_DEADLINE_S = 5.0
 # Test files whose tests share one browser, one household and one report, which two workers would
 # each make and both write, and so run on one worker when pytest-xdist spreads the tests over
 # workers (`make e2e`: two). Every other test goes to whichever worker is free.
-ONE_WORKER_FILES = ("test_accessibility.py",)
+ONE_WORKER_FILES = ("test_accessibility.py", "test_languages_walk.py")
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook; unused under -p no:xdist

@@ -1,8 +1,7 @@
 """Languages (issue 53) in a real browser: a browser set to German gets the sign-in page in German
 with `<html lang="de">`; a member who picks French in Settings → Language reads the layout in
-French whatever her browser asks for; and the header in en-XA, the tests' pseudo-language (every
-text about 40% longer, the way German and French run long), keeps every item inside a 360 px
-phone's width, none over another.
+French whatever her browser asks for. Every page in en-XA, German, French and Spanish is walked by
+test_languages_walk.py.
 """
 
 from __future__ import annotations
@@ -16,9 +15,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from support import CHROMEDRIVER, Browser, chromium_options, follow, open_me_menu, sign_up, unique_username
-from test_accessibility import emulate
-
-PHONE = 360
 
 
 @contextmanager
@@ -66,34 +62,3 @@ def test_a_member_who_picks_french_reads_the_layout_in_french(browser: Browser) 
     # Another page keeps her choice, though the browser still asks for English.
     browser.visit("/lists", "lists-in-french")
     assert page_language(browser) == "fr"
-
-
-def overlaps(a: dict, b: dict) -> bool:
-    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
-
-
-def test_the_header_in_the_long_pseudo_language_fits_a_phone(configured_server) -> None:
-    with configured_server("pseudo-language", {"server": {"pseudoLanguage": True}}) as base_url:
-        with browser_asking_for("en-XA", base_url, "pseudo-header") as browser:
-            sign_up(browser, unique_username("pseudo"))
-            emulate(browser, PHONE)
-            browser.visit("/lists", "pseudo-header-phone")
-            assert page_language(browser) == "en-XA"
-            assert "[Ļîšţš" in browser.driver.find_element(By.ID, "site-nav").text, "the navigation is not in en-XA"
-            boxes = browser.js("""
-                const boxes = [];
-                for (const element of document.querySelectorAll('.site-header .brand, .site-header .nav-list > li')) {
-                    const r = element.getBoundingClientRect();
-                    if (r.width === 0) continue;  // the brand, which a member's phone header leaves out
-                    boxes.push({name: element.textContent.trim().slice(0, 30), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
-                                clipped: element.scrollWidth > element.clientWidth + 1});
-                }
-                return {boxes, pageWidth: document.documentElement.scrollWidth, viewport: window.innerWidth};
-            """)
-            assert boxes["pageWidth"] <= boxes["viewport"], f"the page is wider than the phone: {boxes}"
-            for box in boxes["boxes"]:
-                assert box["left"] >= 0 and box["right"] <= PHONE, f"{box['name']!r} runs past the screen's edge: {box}"
-                assert not box["clipped"], f"{box['name']!r} is cut off: {box}"
-            for index, first in enumerate(boxes["boxes"]):
-                for second in boxes["boxes"][index + 1:]:
-                    assert not overlaps(first, second), f"{first['name']!r} and {second['name']!r} overlap: {boxes}"

@@ -1,5 +1,6 @@
 import CivilTime
 import Foundation
+import WishlistLanguages
 
 /// What a member tells the household about themselves: a bio, a birthday, a picture and the
 /// books they would press on anyone.
@@ -57,12 +58,13 @@ public struct Birthday: Sendable, Equatable {
         return 366
     }
 
-    public static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
-    ]
-
-    /// "14 March".
-    public var text: String { "\(day) \(Self.monthNames[month - 1])" }
+    /// "14 March" in the language's words and order ("14. März", "14 de marzo"): the catalog's
+    /// "{day} {month}", as a birthday has no year for a CLDR date pattern.
+    package func text(in translations: Translations) -> String {
+        translations.text(
+            "{day} {month}", context: "birthday", values: ["day": String(day), "month": translations.language.monthNames[month - 1]]
+        )
+    }
 
     private static func longestMonth(_ month: Int) -> Int {
         switch month {

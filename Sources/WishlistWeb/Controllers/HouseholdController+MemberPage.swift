@@ -1,6 +1,7 @@
 import CivilTime
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// A member's page as the others see it: her shared wishlist with each book's reservation
@@ -14,7 +15,7 @@ extension HouseholdController {
         case .notFound: throw Self.memberNotFound
         case .found(let member, let sort, let read, let about, let lists):
             let entry = try sharedMemberPage(member, sort: sort, read: read, lists: lists, isAdmin: user.isAdmin)
-            return try respond(entry, about: try memberAbout(member, about), for: context.visitor)
+            return try respond(entry, about: try memberAbout(member, about, in: context.visitor.translations), for: context.visitor)
         }
     }
 
@@ -141,7 +142,7 @@ extension HouseholdController {
 
     /// A member's profile and reading, from the cache, or rendered from the page's read and kept
     /// (``MemberAboutCache``).
-    func memberAbout(_ member: Member, _ read: MemberAboutRead) throws -> MemberAboutPage {
+    func memberAbout(_ member: Member, _ read: MemberAboutRead, in translations: Translations) throws -> MemberAboutPage {
         switch read {
         case .cached(let page):
             return page
@@ -156,7 +157,7 @@ extension HouseholdController {
                 profile: try pages.renderSharedFragment(
                     "partials/member-profile.html",
                     ["profile": ProfilePresenter.profileValue(
-                        about.profile, username: member.username, wishCount: .slot("wish_count"), readThisYear: about.readThisYear
+                        about.profile, username: member.username, wishCount: .slot("wish_count"), readThisYear: about.readThisYear, in: translations
                     ), "member": memberValue],
                     language: key.language, own: slot
                 ),

@@ -1,5 +1,6 @@
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// People: the members who share, found by name, their birthdays and their lists' occasions to come.
@@ -31,7 +32,7 @@ extension HouseholdController {
                 }),
                 "listing": listing.templateValue(members, path: SitePath.people),
                 "sharing": .string(try await household.sharing(userID: user.userID).rawValue),
-                "birthdays": .array(try await upcomingBirthdays(viewerID: user.userID)),
+                "birthdays": .array(try await upcomingBirthdays(viewerID: user.userID, in: context.visitor.translations)),
             ]
         )
     }
@@ -54,7 +55,7 @@ extension HouseholdController {
     }
 
     /// Birthdays of the members who share, in the next 30 days by the server's time zone, soonest first.
-    func upcomingBirthdays(viewerID: UserID) async throws -> [TemplateValue] {
+    func upcomingBirthdays(viewerID: UserID, in translations: Translations) async throws -> [TemplateValue] {
         let today = timeZone.localDay(at: clock.now())
         let birthdays = try await database.pageRead { try $0.profiles.birthdays(excluding: viewerID) }
         return birthdays.map { ($0.username, $0.name, $0.birthday, $0.birthday.daysUntil(from: today)) }
@@ -62,7 +63,7 @@ extension HouseholdController {
             .sorted { ($0.3, $0.1.lowercased()) < ($1.3, $1.1.lowercased()) }
             .map { username, name, birthday, days in
                 [
-                    "name": .string(name), "path": .string(SitePath.person(username)), "date": .string(birthday.text),
+                    "name": .string(name), "path": .string(SitePath.person(username)), "date": .string(birthday.text(in: translations)),
                     "days": .int(days),
                 ]
             }

@@ -40,7 +40,7 @@ extension HouseholdController {
         var visitor = context.visitor
         visitor.flash = PageFlash(kind: "error", message: "Already reserved by \(name) — pick another.", card: Card.item(itemID))
         let entry = try sharedMemberPage(member, sort: sort, read: read, lists: lists, isAdmin: viewer.isAdmin)
-        var response = try respond(entry, about: try memberAbout(member, about), for: visitor)
+        var response = try respond(entry, about: try memberAbout(member, about, in: visitor.translations), for: visitor)
         response.status = .conflict
         return response
     }

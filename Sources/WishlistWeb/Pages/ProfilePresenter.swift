@@ -40,11 +40,11 @@ enum ProfilePresenter {
     }
 
     /// The profile part of `/people/{username}`; `wishCount` as ``wishCountText(_:in:)`` says it, or a slot for it.
-    static func profileValue(_ profile: Profile, username: String, wishCount: TemplateValue, readThisYear: Int) -> TemplateValue {
+    static func profileValue(_ profile: Profile, username: String, wishCount: TemplateValue, readThisYear: Int, in translations: Translations) -> TemplateValue {
         [
             "avatar": avatarValue(username: username, displayName: profile.displayName, pictureKey: profile.pictureKey, size: 256),
             "bio": .string(profile.bio),
-            "birthday": .string(profile.birthday?.text ?? ""),
+            "birthday": .string(profile.birthday?.text(in: translations) ?? ""),
             "favorites": .array(profile.favorites.map(ReadingPresenter.readingValue)),
             "wish_count": wishCount,
             "read_this_year": .int(readThisYear),

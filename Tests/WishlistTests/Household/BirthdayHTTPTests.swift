@@ -51,6 +51,26 @@ struct BirthdayHTTPTests {
         #expect(honolulu.shows("Birthday tomorrow"), "05:00 UTC on the 21st is 19:00 on the 20th in Honolulu")
     }
 
+    /// The day and month in the page's language, on People and on the member's page, as the
+    /// digest writes them (the catalog's "{day} {month}" with the language's month names).
+    @Test func aBirthdayIsWordedInThePagesLanguage() async throws {
+        let server = try await TestApp.build(clock: ManualClock(CivilDateTime.date(year: 2026, month: 4, day: 28, hour: 12)).clock)
+        try await TestApp.run(server) { browser in
+            var maya = TestBrowser(client: browser.client)
+            try await maya.signUp("maya")
+            try await maya.share()
+            _ = try await maya.post("/settings/profile", [("birthday_month", "5"), ("birthday_day", "4")])
+            var ana = TestBrowser(client: browser.client)
+            try await ana.signUp("ana")
+            #expect(try await ana.get("/people").shows("(4 May)"))
+            try await ana.post("/settings/language", [("language", "de")])
+            #expect(try await ana.get("/people").shows("(4. Mai)"))
+            #expect(try await ana.get("/people/maya").shows("Geburtstag: 4. Mai"))
+            try await ana.post("/settings/language", [("language", "es")])
+            #expect(try await ana.get("/people/maya").shows("4 de mayo"))
+        }
+    }
+
     @Test func aLeapDayBirthdayFallsOnThe28thInOtherYears() {
         let leapling = Birthday(month: 2, day: 29)!
         #expect(leapling.daysUntil(from: (2027, 2, 28)) == 0)

@@ -78,9 +78,7 @@ enum DigestText {
 
     /// "ann: 14 March, in 3 days", the day and month in the language's words ("14. März").
     private static func birthdayLine(_ birthday: DigestNews.BirthdayComing, in translations: Translations) -> String {
-        let date = translations.text(
-            "{day} {month}", context: "birthday", values: ["day": String(birthday.day), "month": translations.language.monthNames[birthday.month - 1]]
-        )
+        let date = Birthday(month: birthday.month, day: birthday.day)?.text(in: translations) ?? ""
         let values = ["name": birthday.name, "date": date]
         switch birthday.daysAway {
         case 0: return translations.text("{name}: {date}, today", context: "mail", values: values)
