@@ -42,7 +42,7 @@ extension APIController {
 
     @Sendable func myLists(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        return try APIResponse.json(["lists": try await lists.lists(ownerID: caller.userID).map(List.init)], for: request)
+        return APIResponse.json(APIResponse.Named("lists", try await lists.lists(ownerID: caller.userID).map(List.init)), for: request)
     }
 
     // MARK: The catalog
@@ -86,7 +86,7 @@ extension APIController {
 
     @Sendable func catalogLists(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireCaller()
-        return try APIResponse.json(["lists": try await catalog.currentLists().map(CatalogList.init)], for: request)
+        return APIResponse.json(APIResponse.Named("lists", try await catalog.currentLists().map(CatalogList.init)), for: request)
     }
 
     @Sendable func catalogList(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -98,7 +98,7 @@ extension APIController {
         let body = CatalogListPage(list: CatalogList(list), books: books.map { listed in
             ListedBookBody(rank: listed.rank, weeksOnList: listed.weeksOnList, bookId: listed.book.id, title: listed.book.title, author: listed.book.author)
         })
-        return try APIResponse.json(body, for: request)
+        return APIResponse.json(body, for: request)
     }
 
     @Sendable func catalogBook(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -107,7 +107,7 @@ extension APIController {
         guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else {
             throw APIProblem.notFound("No book in the catalog has the id “\(id.prefix(40))”.")
         }
-        return try APIResponse.json(
+        return APIResponse.json(
             Book(id: book.id, title: book.title, author: book.author, publisher: book.publisher, description: book.description, isbn10: book.isbn10, isbn13: book.isbn13),
             for: request
         )
@@ -137,7 +137,7 @@ extension APIController {
             books: page.items.map { FoundBook(id: $0.id, title: $0.title, author: $0.author) }, total: page.total, page: page.number, pages: page.pageCount
         )
         let path = Self.root + "/catalog/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "")
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
     }
 
     /// RFC 3986's unreserved characters, which a query's value carries as they are.
@@ -196,7 +196,7 @@ extension APIController {
             people: members.items.map { Person(username: $0.username, name: $0.name, wantCount: $0.itemCount) },
             total: members.total, page: members.number, pages: members.pageCount
         )
-        return try APIResponse.json(body, headers: APIResponse.links(members, path: Self.root + "/people"), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(members, path: Self.root + "/people"), for: request)
     }
 
     @Sendable func person(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -207,7 +207,7 @@ extension APIController {
             return (member, try read.lists.sharedLists(ownerID: member.id))
         }
         guard let member else { throw Self.personNotFound }
-        return try APIResponse.json(
+        return APIResponse.json(
             PersonBody(username: member.username, name: member.name, wantCount: member.itemCount, lists: shared.map(List.init)), for: request
         )
     }
@@ -233,7 +233,7 @@ extension APIController {
         guard let (page, placed) = read else { throw Self.personNotFound }
         let body = WantsPage(page.items.map { Self.sharedWant($0, placed: placed[$0.item.id] ?? [], caller: caller) }, of: page)
         let path = Self.root + "/people/\(username)/wants" + (listID.map { "?list=\($0)" } ?? "")
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
     }
 
     /// `?list=`: nil when absent; anything but an id is a 400.

@@ -65,7 +65,7 @@ struct APIController {
     }
 
     /// A page of wants: her own (``Want``) or a member's as a giver sees them (``SharedWant``).
-    struct WantsPage<Item: Encodable>: Encodable {
+    struct WantsPage<Item: JSONWritable> {
         let wants: [Item]
         let total: Int
         let page: Int
@@ -86,13 +86,13 @@ struct APIController {
             return (page, try read.lists.listIDs(items: page.items.map(\.id)))
         }
         let body = WantsPage(page.items.map { Want($0, lists: placed[$0.id] ?? []) }, of: page)
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: Self.root + "/wants"), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: Self.root + "/wants"), for: request)
     }
 
     @Sendable func want(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let item = try await ownWant(context, caller)
-        return try APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), for: request)
+        return APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), for: request)
     }
 
     struct NewWant: Decodable {
@@ -120,7 +120,7 @@ struct APIController {
         case .alreadyThere(let item): (item, .ok)
         }
         let headers: HTTPFields = [.location: Self.root + "/wants/\(item.id)"]
-        return try APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), status: status, headers: headers, for: request)
+        return APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), status: status, headers: headers, for: request)
     }
 
     struct WantChange: Decodable {
@@ -143,7 +143,7 @@ struct APIController {
         guard try await wishlist.update(id: item.id, userID: caller.userID, note: note, priority: priority),
               let saved = try await wishlist.item(id: item.id, userID: caller.userID)
         else { throw Self.wantNotFound }
-        return try APIResponse.json(Want(saved, lists: try await lists.listIDs(itemID: saved.id)), for: request)
+        return APIResponse.json(Want(saved, lists: try await lists.listIDs(itemID: saved.id)), for: request)
     }
 
     @Sendable func removeWant(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -163,6 +163,9 @@ struct APIController {
         return item
     }
 }
+
+/// The tests compare a page's written JSON with its synthesized `Encodable`'s (`JSONWriterTests`).
+extension APIController.WantsPage: Encodable where Item: Encodable {}
 
 extension AppRequestContext {
     /// The member the bearer token speaks for; routes behind ``BearerTokenMiddleware`` always have one.
