@@ -1,8 +1,9 @@
 // The API's first 100 wants as JSON, written both ways in one run (issue 54): by Foundation's
 // `JSONEncoder` as the API answered until the writer (snake_case keys converted at run time,
 // sorted keys, ISO 8601 dates), and by the app's own `JSONWriter` (compiled in from
-// Sources/WishlistWeb/API/JSONWriter.swift). `Want` is the API's `APIController.Want`, fields and
-// writing as there (the app's type needs Hummingbird; this is the encoding alone).
+// Sources/WishlistWeb/API/JSONWriter.swift). `Want` holds the fields of the API's
+// `APIController.Want` (its `WantFields` and `added_at`), flat, and writes them in the same order
+// to the same bytes (the app's type needs Hummingbird; this is the encoding alone).
 //
 //     Benchmarks/api-json/run.sh
 import Foundation

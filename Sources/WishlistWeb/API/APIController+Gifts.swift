@@ -67,7 +67,7 @@ extension APIController {
         let body = try await APIResponse.body(NewReservation.self, of: request)
         guard body.wantId > 0 else { throw Self.nothingToReserve }
         let itemID = ItemID(body.wantId)
-        let headers: HTTPFields = [.location: Self.root + "/reservations"]
+        let headers: HTTPFields = [.location: SitePath.apiReservations]
         switch try await household.reserve(itemID: itemID, giverID: caller.userID, at: clock.now()) {
         case .reserved:
             return APIResponse.json(ReservationBody(wantId: body.wantId, reservation: "yours"), status: .created, headers: headers, for: request)

@@ -34,7 +34,7 @@ extension APIController {
             visibility: fields.visibility ?? ListVisibility.household.rawValue
         )
         let made = try await lists.create(try Self.checked(draft), ownerID: caller.userID, at: clock.now())
-        let headers: HTTPFields = [.location: Self.root + "/lists/\(made.id)"]
+        let headers: HTTPFields = [.location: SitePath.apiList(made.id)]
         return APIResponse.json(List(made), status: .created, headers: headers, for: request)
     }
 

@@ -5,18 +5,30 @@ import Foundation
 // when it is, as a synthesized `Encodable` leaves it out. `JSONWriterTests` checks every one
 // against the synthesized `Encodable` the types keep for that.
 
+extension APIController.WantFields {
+    /// The fields in their order, with a giver's view's own (``APIController/SharedWant``) written
+    /// in their places by `afterBookID` and `beforeTitle`, inside the object that holds them.
+    func write(
+        to json: inout JSONWriter, afterBookID: (inout JSONWriter) -> Void = { _ in }, beforeTitle: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        json.field("author", author)
+        json.fieldIfPresent("book_id", bookId)
+        afterBookID(&json)
+        json.field("id", id)
+        json.field("isbn13", isbn13)
+        json.field("lists", lists)
+        json.field("note", note)
+        json.field("priority", priority)
+        beforeTitle(&json)
+        json.field("title", title)
+    }
+}
+
 extension APIController.Want: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.field("added_at", addedAt)
-            json.field("author", author)
-            json.fieldIfPresent("book_id", bookId)
-            json.field("id", id)
-            json.field("isbn13", isbn13)
-            json.field("lists", lists)
-            json.field("note", note)
-            json.field("priority", priority)
-            json.field("title", title)
+            fields.write(to: &json)
         }
     }
 }
@@ -35,17 +47,13 @@ extension APIController.WantsPage: JSONWritable {
 extension APIController.SharedWant: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
-            json.field("author", author)
-            json.fieldIfPresent("book_id", bookId)
-            json.fieldIfPresent("bought", bought)
-            json.field("id", id)
-            json.field("isbn13", isbn13)
-            json.field("lists", lists)
-            json.field("note", note)
-            json.field("priority", priority)
-            json.field("reservation", reservation)
-            json.fieldIfPresent("reserved_by", reservedBy)
-            json.field("title", title)
+            fields.write(
+                to: &json, afterBookID: { $0.fieldIfPresent("bought", bought) },
+                beforeTitle: { json in
+                    json.field("reservation", reservation)
+                    json.fieldIfPresent("reserved_by", reservedBy)
+                }
+            )
         }
     }
 }

@@ -96,6 +96,19 @@ struct JSONWriterTests {
         try Self.expectSame(APIController.WantsPage(shared, of: PagedList(items: shared, total: shared.count, number: 1)))
     }
 
+    /// Her want and a giver's view share their fields (``APIController/WantFields``), each answer
+    /// one flat object as before: these bytes are what the API answered when each was a type of its own.
+    @Test func aWantAndAGiversViewAreTheSameFlatObjectsAsBefore() throws {
+        let item = Self.item("Atlas", at: Self.dates[2], bookID: "9780000000002")
+        let want = APIController.Want(item, lists: [ListID(1), ListID(3)])
+        #expect(String(decoding: JSONWriter.bytes(of: want), as: UTF8.self) == #"{"added_at":"2026-11-30T10:00:00Z","author":"Atlas author","book_id":"9780000000002","id":42,"isbn13":"9780000000002","lists":[1,3],"note":"Atlas","priority":"high","title":"Atlas"}"#)
+        let caller = APICaller(userID: UserID(2), username: "sam", tokenID: APITokenID(1), scope: .read)
+        let taken = APIController.sharedWant(HeldItem(item: Self.item("Atlas", at: Self.dates[2], bookID: nil), holder: .init(id: UserID(5), name: "Léa", bought: false, card: "")), placed: [ListID(7)], caller: caller)
+        #expect(String(decoding: JSONWriter.bytes(of: taken), as: UTF8.self) == #"{"author":"Atlas author","bought":false,"id":42,"isbn13":"9780000000002","lists":[7],"note":"Atlas","priority":"high","reservation":"taken","reserved_by":"Léa","title":"Atlas"}"#)
+        let open = APIController.sharedWant(HeldItem(item: item, holder: nil), placed: [], caller: caller)
+        #expect(String(decoding: JSONWriter.bytes(of: open), as: UTF8.self) == #"{"author":"Atlas author","book_id":"9780000000002","id":42,"isbn13":"9780000000002","lists":[],"note":"Atlas","priority":"high","reservation":"open","title":"Atlas"}"#)
+    }
+
     @Test func listsAndTheCatalogAreTheEncoders() throws {
         for text in Self.texts {
             let lists = [Self.list(text, date: nil, isDefault: true), Self.list(text, date: "2026-12-24", isDefault: false)]
