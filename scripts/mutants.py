@@ -273,6 +273,10 @@ MUTATIONS = [
     Mutation("api-list-delete-wants", "Using it", "Sources/WishlistWeb/API/APIController+Lists.swift",
              'case "true": deleteWants = true', 'case "true": deleteWants = false',
              "deletingAListKeepsItsWantsOnTheDefaultListUnlessDeleteWants", "a list deleted with delete_wants takes its wants"),
+    # The API's own JSON writer (issue 54) and its printed paths (issue 55).
+    Mutation("api-json-escapes-quotes", "Using it", "Sources/WishlistWeb/API/JSONWriter.swift",
+             'byte >= 0x20 && byte != UInt8(ascii: "\\"") && byte != UInt8(ascii: "\\\\")', 'byte >= 0x20 && byte != UInt8(ascii: "\\\\")',
+             "textIsEscapedAsTheEncoderEscapedIt", "the API's JSON escapes a quote as JSONEncoder did"),
 ]
 
 

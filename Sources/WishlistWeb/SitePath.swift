@@ -117,6 +117,22 @@ enum SitePath {
     static func memberResetLink(_ id: UserID) -> String { Route.memberResetLink.path("\(id)") }
     static func revokeInvite(_ id: InviteID) -> String { Route.revokeInvite.path("\(id)") }
 
+    // The API's (issue 54): where a write's `Location` and a paged read's `Link`s lead (issue 55).
+    static let api = Route.apiAbout.path()
+    static let apiWants = Route.apiWants.path()
+    static func apiWant(_ id: ItemID) -> String { Route.apiWant.path("\(id)") }
+    static func apiList(_ id: ListID) -> String { Route.apiEditList.path("\(id)") }
+    static let apiReadings = Route.apiReadings.path()
+    /// A reading is named by its catalog book, whose id is safe in a path (``CatalogBook/isUsableID(_:)``).
+    static func apiReading(_ bookID: String) -> String { Route.apiEditReading.path(bookID) }
+    static let apiReservations = Route.apiGifts.path()
+    static let apiPeople = Route.apiPeople.path()
+    static func apiPersonWants(_ username: String, list: ListID?) -> String {
+        Route.apiPersonWants.path(username) + (list.map { "?list=\($0)" } ?? "")
+    }
+    /// The search for `query`, every byte of it but RFC 3986's unreserved characters percent-encoded.
+    static func apiCatalogSearch(_ query: String) -> String { Route.apiCatalogSearch.path() + "?q=" + PercentEncoding.encode(query) }
+
     /// A settings section's page at the confirmation named `done` (`SettingsController.confirmations`).
     static func settings(_ section: SettingsSection, done: String) -> String {
         LocalPath.atConfirmation(section.path + "?done=" + done)

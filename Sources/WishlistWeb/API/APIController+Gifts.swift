@@ -57,7 +57,8 @@ extension APIController {
     /// `GET /api/v1/reservations`: the gifts she is giving, as Gifts I'm giving lists them.
     @Sendable func gifts(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        return try APIResponse.json(["reservations": try await household.gifts(giverID: caller.userID).map(GiftBody.init)], for: request)
+        let gifts = APIResponse.Named("reservations", try await household.gifts(giverID: caller.userID).map(GiftBody.init))
+        return APIResponse.json(gifts, for: request)
     }
 
     /// `POST /api/v1/reservations` `{"want_id": 12}`: 201 reserved, 200 already hers, 409 another giver's.
@@ -66,12 +67,12 @@ extension APIController {
         let body = try await APIResponse.body(NewReservation.self, of: request)
         guard body.wantId > 0 else { throw Self.nothingToReserve }
         let itemID = ItemID(body.wantId)
-        let headers: HTTPFields = [.location: Self.root + "/reservations"]
+        let headers: HTTPFields = [.location: SitePath.apiReservations]
         switch try await household.reserve(itemID: itemID, giverID: caller.userID, at: clock.now()) {
         case .reserved:
-            return try APIResponse.json(ReservationBody(wantId: body.wantId, reservation: "yours"), status: .created, headers: headers, for: request)
+            return APIResponse.json(ReservationBody(wantId: body.wantId, reservation: "yours"), status: .created, headers: headers, for: request)
         case .alreadyYours:
-            return try APIResponse.json(ReservationBody(wantId: body.wantId, reservation: "yours"), headers: headers, for: request)
+            return APIResponse.json(ReservationBody(wantId: body.wantId, reservation: "yours"), headers: headers, for: request)
         case .takenBy:
             throw APIProblem(status: .conflict, detail: "Another giver has already reserved this want.")
         case .notFound:

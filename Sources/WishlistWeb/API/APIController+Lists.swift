@@ -34,8 +34,8 @@ extension APIController {
             visibility: fields.visibility ?? ListVisibility.household.rawValue
         )
         let made = try await lists.create(try Self.checked(draft), ownerID: caller.userID, at: clock.now())
-        let headers: HTTPFields = [.location: Self.root + "/lists/\(made.id)"]
-        return try APIResponse.json(List(made), status: .created, headers: headers, for: request)
+        let headers: HTTPFields = [.location: SitePath.apiList(made.id)]
+        return APIResponse.json(List(made), status: .created, headers: headers, for: request)
     }
 
     /// `PATCH /api/v1/lists/{id}`: any of name, occasion, occasion_date and visibility.
@@ -50,7 +50,7 @@ extension APIController {
         guard try await lists.update(id: list.id, ownerID: caller.userID, try Self.checked(draft)),
               let saved = try await lists.list(id: list.id, ownerID: caller.userID)
         else { throw Self.listNotFound }
-        return try APIResponse.json(List(saved), for: request)
+        return APIResponse.json(List(saved), for: request)
     }
 
     /// `DELETE /api/v1/lists/{id}[?delete_wants=true]`: its wants go back to the default list
@@ -83,7 +83,7 @@ extension APIController {
         switch try await lists.place(itemID: itemID, on: Set(placement.lists.map { ListID($0) }), ownerID: caller.userID) {
         case .saved:
             guard let item = try await wishlist.item(id: itemID, userID: caller.userID) else { throw Self.wantNotFound }
-            return try APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: itemID)), for: request)
+            return APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: itemID)), for: request)
         case .noList:
             throw APIProblem.unprocessable("A want is on at least one of your lists: name one, or remove the want instead.")
         case .notFound:

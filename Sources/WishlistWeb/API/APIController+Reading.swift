@@ -79,7 +79,7 @@ extension APIController {
         let number = try APIResponse.pageNumber(request)
         let page = try await database.pageRead { try $0.reading.readings(userID: caller.userID, sort: .finished, page: number) }
         let body = ReadingsPage(readings: page.items.map(ReadingBody.init), total: page.total, page: page.number, pages: page.pageCount)
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: Self.root + "/readings"), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: SitePath.apiReadings), for: request)
     }
 
     /// `POST /api/v1/readings` `{"book_id": "…", "rating": 4, "finished_on": "2026-03-14", "review": "…"}`:
@@ -95,8 +95,8 @@ extension APIController {
             bookID: body.bookId, caller, rating: body.rating, review: body.review ?? "", finished: body.finishedOn,
             removeFromWishlist: body.removeFromWishlist ?? false
         )
-        let headers: HTTPFields = [.location: Self.root + "/readings/\(body.bookId)"]
-        return try APIResponse.json(ReadingBody(saved), status: earlier == nil ? .created : .ok, headers: headers, for: request)
+        let headers: HTTPFields = [.location: SitePath.apiReading(body.bookId)]
+        return APIResponse.json(ReadingBody(saved), status: earlier == nil ? .created : .ok, headers: headers, for: request)
     }
 
     /// `PATCH /api/v1/readings/{book id}` `{"rating": 5}`: any of rating, review and finished_on.
@@ -108,7 +108,7 @@ extension APIController {
             bookID: reading.bookID ?? "", caller, rating: change.rating ?? reading.rating, review: change.review ?? reading.review,
             finished: change.finishedOn ?? reading.finished?.text, removeFromWishlist: false
         )
-        return try APIResponse.json(ReadingBody(saved), for: request)
+        return APIResponse.json(ReadingBody(saved), for: request)
     }
 
     /// `DELETE /api/v1/readings/{book id}`: forgets that she read it.

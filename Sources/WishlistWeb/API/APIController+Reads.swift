@@ -42,7 +42,7 @@ extension APIController {
 
     @Sendable func myLists(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        return try APIResponse.json(["lists": try await lists.lists(ownerID: caller.userID).map(List.init)], for: request)
+        return APIResponse.json(APIResponse.Named("lists", try await lists.lists(ownerID: caller.userID).map(List.init)), for: request)
     }
 
     // MARK: The catalog
@@ -86,7 +86,7 @@ extension APIController {
 
     @Sendable func catalogLists(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireCaller()
-        return try APIResponse.json(["lists": try await catalog.currentLists().map(CatalogList.init)], for: request)
+        return APIResponse.json(APIResponse.Named("lists", try await catalog.currentLists().map(CatalogList.init)), for: request)
     }
 
     @Sendable func catalogList(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -98,7 +98,7 @@ extension APIController {
         let body = CatalogListPage(list: CatalogList(list), books: books.map { listed in
             ListedBookBody(rank: listed.rank, weeksOnList: listed.weeksOnList, bookId: listed.book.id, title: listed.book.title, author: listed.book.author)
         })
-        return try APIResponse.json(body, for: request)
+        return APIResponse.json(body, for: request)
     }
 
     @Sendable func catalogBook(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -107,7 +107,7 @@ extension APIController {
         guard CatalogBook.isUsableID(id), let book = try await catalog.book(id: id) else {
             throw APIProblem.notFound("No book in the catalog has the id “\(id.prefix(40))”.")
         }
-        return try APIResponse.json(
+        return APIResponse.json(
             Book(id: book.id, title: book.title, author: book.author, publisher: book.publisher, description: book.description, isbn10: book.isbn10, isbn13: book.isbn13),
             for: request
         )
@@ -136,12 +136,8 @@ extension APIController {
         let body = SearchPage(
             books: page.items.map { FoundBook(id: $0.id, title: $0.title, author: $0.author) }, total: page.total, page: page.number, pages: page.pageCount
         )
-        let path = Self.root + "/catalog/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? "")
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: SitePath.apiCatalogSearch(query)), for: request)
     }
-
-    /// RFC 3986's unreserved characters, which a query's value carries as they are.
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     // MARK: The household
 
@@ -166,22 +162,27 @@ extension APIController {
         let lists: [List]
     }
 
-    /// One of her shared wants as the caller, a giver, sees it.
+    /// One of her shared wants as the caller, a giver, sees it: the want's fields and the caller's
+    /// part of its reservation.
     struct SharedWant: Encodable {
-        let id: Int64
-        let bookId: String?
-        let title: String
-        let author: String
-        let isbn13: String
-        let note: String
-        let priority: String
-        let lists: [Int64]
+        let fields: WantFields
         /// `open`, `yours` (the caller reserved it) or `taken` (another giver did).
         let reservation: String
         /// Who took it, when another giver did.
         let reservedBy: String?
         /// Whether the giver who reserved it has bought it; nil while open.
         let bought: Bool?
+
+        /// One object: the want's fields beside the reservation's, as the answer has always been.
+        func encode(to encoder: any Encoder) throws {
+            try fields.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(reservation, forKey: .reservation)
+            try container.encodeIfPresent(reservedBy, forKey: .reservedBy)
+            try container.encodeIfPresent(bought, forKey: .bought)
+        }
+
+        enum CodingKeys: String, CodingKey { case reservation, reservedBy, bought }
     }
 
     /// `GET /api/v1/people?page=N`: the members who share, 100 a page, by name.
@@ -196,7 +197,7 @@ extension APIController {
             people: members.items.map { Person(username: $0.username, name: $0.name, wantCount: $0.itemCount) },
             total: members.total, page: members.number, pages: members.pageCount
         )
-        return try APIResponse.json(body, headers: APIResponse.links(members, path: Self.root + "/people"), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(members, path: SitePath.apiPeople), for: request)
     }
 
     @Sendable func person(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -207,7 +208,7 @@ extension APIController {
             return (member, try read.lists.sharedLists(ownerID: member.id))
         }
         guard let member else { throw Self.personNotFound }
-        return try APIResponse.json(
+        return APIResponse.json(
             PersonBody(username: member.username, name: member.name, wantCount: member.itemCount, lists: shared.map(List.init)), for: request
         )
     }
@@ -232,8 +233,7 @@ extension APIController {
         }
         guard let (page, placed) = read else { throw Self.personNotFound }
         let body = WantsPage(page.items.map { Self.sharedWant($0, placed: placed[$0.item.id] ?? [], caller: caller) }, of: page)
-        let path = Self.root + "/people/\(username)/wants" + (listID.map { "?list=\($0)" } ?? "")
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: path), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: SitePath.apiPersonWants(username, list: listID)), for: request)
     }
 
     /// `?list=`: nil when absent; anything but an id is a 400.
@@ -245,16 +245,12 @@ extension APIController {
 
     /// A want as the caller sees it: her part of its reservation, not another giver's card.
     static func sharedWant(_ held: HeldItem, placed: [ListID], caller: APICaller) -> SharedWant {
-        let item = held.item
         let (state, by): (String, String?) = switch held.holder {
         case nil: ("open", nil)
         case let holder? where holder.id == caller.userID: ("yours", nil)
         case let holder?: ("taken", holder.name)
         }
-        return SharedWant(
-            id: item.id.rawValue, bookId: item.bookID, title: item.title, author: item.author, isbn13: item.isbn13, note: item.note,
-            priority: item.priority.rawValue, lists: placed.map(\.rawValue), reservation: state, reservedBy: by, bought: held.holder?.bought
-        )
+        return SharedWant(fields: WantFields(held.item, lists: placed), reservation: state, reservedBy: by, bought: held.holder?.bought)
     }
 
     /// A name nobody has, a member who does not share, a disabled one and the caller herself: all alike.

@@ -16,12 +16,10 @@ struct APIController {
     let staticFiles: StaticFiles
     let clock: WallClock
 
-    /// The path every route hangs under.
-    static let root = "/api/v1"
-
-    /// Whether `path` is the API's, which answers in JSON and knows no cookies.
+    /// Whether `path` is the API's, which answers in JSON and knows no cookies: its page for
+    /// people, or anything under it.
     static func isAPI(_ path: String) -> Bool {
-        path == root || path.hasPrefix("/api/")
+        path == SitePath.api || path.hasPrefix("/api/")
     }
 
     func addRoutes(to routes: SiteRouter) {
@@ -39,7 +37,9 @@ struct APIController {
 
     // MARK: My wants
 
-    struct Want: Encodable {
+    /// What her want and a giver's view of it (``SharedWant``) both say: the book, her note and
+    /// priority, and the lists it is on.
+    struct WantFields: Encodable {
         let id: Int64
         let bookId: String?
         let title: String
@@ -47,7 +47,6 @@ struct APIController {
         let isbn13: String
         let note: String
         let priority: String
-        let addedAt: Date
         /// The ids of the member's lists the want is on.
         let lists: [Int64]
 
@@ -59,13 +58,32 @@ struct APIController {
             isbn13 = item.isbn13
             note = item.note
             priority = item.priority.rawValue
-            addedAt = item.addedAt
             self.lists = lists.map(\.rawValue)
         }
     }
 
+    /// Her own want: its fields and when she added it.
+    struct Want: Encodable {
+        let fields: WantFields
+        let addedAt: Date
+
+        init(_ item: WishlistItem, lists: [ListID]) {
+            fields = WantFields(item, lists: lists)
+            addedAt = item.addedAt
+        }
+
+        /// One object: the fields beside `added_at`, as the answer has always been.
+        func encode(to encoder: any Encoder) throws {
+            try fields.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(addedAt, forKey: .addedAt)
+        }
+
+        enum CodingKeys: String, CodingKey { case addedAt }
+    }
+
     /// A page of wants: her own (``Want``) or a member's as a giver sees them (``SharedWant``).
-    struct WantsPage<Item: Encodable>: Encodable {
+    struct WantsPage<Item: JSONWritable> {
         let wants: [Item]
         let total: Int
         let page: Int
@@ -86,13 +104,13 @@ struct APIController {
             return (page, try read.lists.listIDs(items: page.items.map(\.id)))
         }
         let body = WantsPage(page.items.map { Want($0, lists: placed[$0.id] ?? []) }, of: page)
-        return try APIResponse.json(body, headers: APIResponse.links(page, path: Self.root + "/wants"), for: request)
+        return APIResponse.json(body, headers: APIResponse.links(page, path: SitePath.apiWants), for: request)
     }
 
     @Sendable func want(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let item = try await ownWant(context, caller)
-        return try APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), for: request)
+        return APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), for: request)
     }
 
     struct NewWant: Decodable {
@@ -119,8 +137,8 @@ struct APIController {
         case .added(let item): (item, .created)
         case .alreadyThere(let item): (item, .ok)
         }
-        let headers: HTTPFields = [.location: Self.root + "/wants/\(item.id)"]
-        return try APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), status: status, headers: headers, for: request)
+        let headers: HTTPFields = [.location: SitePath.apiWant(item.id)]
+        return APIResponse.json(Want(item, lists: try await lists.listIDs(itemID: item.id)), status: status, headers: headers, for: request)
     }
 
     struct WantChange: Decodable {
@@ -143,7 +161,7 @@ struct APIController {
         guard try await wishlist.update(id: item.id, userID: caller.userID, note: note, priority: priority),
               let saved = try await wishlist.item(id: item.id, userID: caller.userID)
         else { throw Self.wantNotFound }
-        return try APIResponse.json(Want(saved, lists: try await lists.listIDs(itemID: saved.id)), for: request)
+        return APIResponse.json(Want(saved, lists: try await lists.listIDs(itemID: saved.id)), for: request)
     }
 
     @Sendable func removeWant(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -163,6 +181,9 @@ struct APIController {
         return item
     }
 }
+
+/// The tests compare a page's written JSON with its synthesized `Encodable`'s (`JSONWriterTests`).
+extension APIController.WantsPage: Encodable where Item: Encodable {}
 
 extension AppRequestContext {
     /// The member the bearer token speaks for; routes behind ``BearerTokenMiddleware`` always have one.

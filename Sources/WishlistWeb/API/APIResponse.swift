@@ -5,23 +5,16 @@ import Hummingbird
 import WishlistCore
 
 /// The JSON answers of the API: snake_case field names (as the forms' fields are), dates in
-/// ISO 8601 UTC, keys sorted so that the same data is the same bytes. A read carries a strong
+/// ISO 8601 UTC, keys sorted so that the same data is the same bytes, each written by its type
+/// (``JSONWritable``). A read carries a strong
 /// `ETag` of its bytes and answers `304 Not Modified` to an `If-None-Match` that holds it; a paged
 /// read carries RFC 8288 `Link`s to its first, previous, next and last pages.
 enum APIResponse {
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
     /// `value` as JSON with `status`; a GET's answer is checked against `If-None-Match`.
     static func json(
-        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], for request: Request
-    ) throws -> Response {
-        let data = try encoder().encode(value)
+        _ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], for request: Request
+    ) -> Response {
+        let data = JSONWriter.bytes(of: value)
         var headers = headers
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "private, no-cache"
@@ -41,7 +34,7 @@ enum APIResponse {
     static var noContent: Response { Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
 
     /// A strong tag: the first 16 bytes of the body's SHA-256, in hex.
-    static func etag(of data: Data) -> String {
+    static func etag(of data: some DataProtocol) -> String {
         "\"" + SHA256.hash(data: data).prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\""
     }
 
@@ -50,6 +43,20 @@ enum APIResponse {
         header.split(separator: ",").contains { candidate in
             let candidate = candidate.trimmingCharacters(in: .whitespaces)
             return candidate == "*" || candidate == tag || candidate == "W/" + tag
+        }
+    }
+
+    /// `{"name": value}`: a read's list under its name, as `{"lists": […]}`.
+    struct Named<Value: JSONWritable>: JSONWritable {
+        let name: StaticString
+        let value: Value
+
+        init(_ name: StaticString, _ value: Value) {
+            (self.name, self.value) = (name, value)
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { $0.field(name, value) }
         }
     }
 

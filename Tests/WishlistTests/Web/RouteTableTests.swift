@@ -97,6 +97,10 @@ struct RouteTableTests {
             (SitePath.deleteMember(UserID(2)), .deleteMember), (SitePath.memberResetLink(UserID(2)), .memberResetLink),
             (SitePath.revokeInvite(InviteID(6)), .revokeInvite),
             (SitePath.mail.verifyEmail("t0k"), .verifyEmail), (SitePath.mail.forgot, .forgotPage), (SitePath.mail.unsubscribe("t0k"), .unsubscribePage),
+            (SitePath.api, .apiAbout), (SitePath.apiWants, .apiWants), (SitePath.apiWant(item), .apiWant), (SitePath.apiList(list), .apiEditList),
+            (SitePath.apiReadings, .apiReadings), (SitePath.apiReading("9780000000002"), .apiEditReading), (SitePath.apiReservations, .apiGifts),
+            (SitePath.apiPeople, .apiPeople), (SitePath.apiPersonWants("maya", list: nil), .apiPersonWants),
+            (SitePath.apiPersonWants("maya", list: list), .apiPersonWants), (SitePath.apiCatalogSearch("the a/b?&"), .apiCatalogSearch),
         ]
         for section in SettingsSection.allCases {
             printed.append((section.path, section.route))
