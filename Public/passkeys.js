@@ -1,9 +1,11 @@
 // Passkeys: the site's only script. It shows the passkey buttons when the browser can use
 // passkeys, and runs the two WebAuthn ceremonies: adding a passkey (Settings) and signing in with
-// one (the sign-in page). Everything else on the site works without it.
+// one (the sign-in page). Everything else on the site works without it. Its words are on its own
+// <script> element, in the page's language (Views/layout.html); the server's refusals come worded.
 "use strict";
 
 (() => {
+  const words = document.currentScript.dataset;
   if (!window.PublicKeyCredential || !navigator.credentials) return;
 
   const bytes = (text) => {
@@ -16,12 +18,12 @@
   // The sentence shown when the browser itself stops the ceremony.
   const explain = (error) => {
     if (error.name === "NotAllowedError" || error.name === "AbortError") {
-      return "Your browser cancelled the passkey request, or it timed out. Try again when you are ready.";
+      return words.cancelled;
     }
-    if (error.name === "InvalidStateError") return "This passkey is already registered here.";
-    if (error.name === "SecurityError") return "Passkeys work only at this site's own address. Ask your administrator.";
-    if (error.name === "NotSupportedError") return "Your browser or device cannot make this kind of passkey.";
-    return error.message || "The passkey request failed. Try again.";
+    if (error.name === "InvalidStateError") return words.registered;
+    if (error.name === "SecurityError") return words.wrongSite;
+    if (error.name === "NotSupportedError") return words.unsupported;
+    return error.message || words.failed;
   };
 
   const post = async (path, csrfToken, body) => {
@@ -34,8 +36,8 @@
     // Anything but JSON (a redirect followed to a page, the expired-form page) means this page is stale.
     const isJSON = (response.headers.get("Content-Type") || "").startsWith("application/json");
     const answer = isJSON && !response.redirected ? await response.json().catch(() => null) : null;
-    if (!answer) throw new Error("This page has expired. Reload it and try again.");
-    if (!response.ok) throw new Error(answer.error || "The server could not answer. Try again in a moment.");
+    if (!answer) throw new Error(words.expired);
+    if (!response.ok) throw new Error(answer.error || words.noAnswer);
     return answer;
   };
 
@@ -61,8 +63,8 @@
   const addPasskey = async (panel, csrfToken) => {
     const name = panel.querySelector("#passkey-name").value.trim();
     const password = panel.querySelector("#passkey-password").value;
-    if (!name) throw new Error("Name the passkey first, such as “Phone”.");
-    if (!password) throw new Error("Enter your password first: adding a passkey asks for it.");
+    if (!name) throw new Error(words.nameFirst);
+    if (!password) throw new Error(words.passwordFirst);
     const options = await post("/passkeys/registration/options", csrfToken, { password });
     options.challenge = bytes(options.challenge);
     options.user.id = bytes(options.user.id);

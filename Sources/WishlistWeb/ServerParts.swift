@@ -110,7 +110,7 @@ struct ServerParts {
         router.add(middleware: SecurityHeadersMiddleware(behindHTTPS: config.server.secureCookies, files: staticFiles))
         // Outside the error pages, so that they are compressed too; static files come compressed.
         router.add(middleware: CompressionMiddleware(sharedPart: { staticFiles.current.stylesheet?.deflated }))
-        router.add(middleware: ErrorPageMiddleware(pages: pages))
+        router.add(middleware: ErrorPageMiddleware(pages: pages, browserLanguages: languageChoice))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: StaticFilesMiddleware(files: staticFiles))
         router.add(middleware: SessionMiddleware(

@@ -47,17 +47,6 @@ NOT_OURS = ", ".join((
 # Names of settings (and a value: Admin quotes `accounts.signup`'s "invite"), commands and files the
 # pages quote, and a time zone's name: no language translates them.
 CODE = ("accounts.signup", "invite", "wishlist user create", "Authorization: Bearer", "/api/v1/", "data.json", "UTC")
-# Until lang-errors merges: the error pages and the controllers' refusals are still worded in
-# English in Swift. Each entry is a page's English text the walk lets pass, by step name; the
-# lead empties this list when that branch merges.
-UNTIL_LANG_ERRORS_MERGES: dict[str, tuple[str, ...]] = {
-    "no-such-page": ("Page not found", "We couldn’t find that page. It may have moved, or the address may be mistyped.",
-                     "Back to the best-seller lists"),
-    "no-such-page-signed-out": ("Page not found", "We couldn’t find that page. It may have moved, or the address may be mistyped.",
-                                "Back to the best-seller lists"),
-    "no-such-book": ("Book not found", "We couldn’t find that book. It may have left the lists; browse the current lists instead.",
-                     "Back to the lists"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +87,8 @@ def catalog_strings() -> frozenset[str]:
 
 
 def data_of(household: Household, step: Step) -> list[str]:
-    """Book data, members' words and quoted code, folded, longest first; and the step's allowance."""
-    words = household.words() + list(CODE) + list(UNTIL_LANG_ERRORS_MERGES.get(step.name, ()))
+    """Book data, members' words and quoted code, folded, longest first."""
+    words = household.words() + list(CODE)
     return sorted(catalog_strings() | {folded(word) for word in words}, key=len, reverse=True)
 
 

@@ -29,7 +29,7 @@ from support import (
 MONTH_D_YEAR = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}"
 # A session's times carry the hour too (issue 57: "the sessions table shows no times").
 MONTH_D_YEAR_TIME = MONTH_D_YEAR + r" at \d{2}:\d{2} UTC"
-# What the pages say, word for word (SettingsController.confirmations, PasskeyRefusal.message,
+# What the pages say, word for word (SettingsController.confirmations, PasskeyRefusal.sentence(in:),
 # PasskeyController.wrongPassword, passkeys.js).
 ADDED = "Your passkey was added. Next time, sign in with it instead of your password."
 REMOVED = "The passkey was removed. It can no longer sign you in here."
@@ -407,6 +407,26 @@ def test_adding_a_passkey_asks_for_the_password(browser: Browser, new_account: s
     assert flash_text(browser) == ADDED
     assert [row[0] for row in passkey_rows(browser)] == ["Phone"]
     assert len(driver.get_credentials()) == 1, f"the authenticator holds {len(driver.get_credentials())} credentials"
+    browser.assert_no_console_errors()
+
+
+def test_a_german_member_reads_the_passkey_panels_words_in_german(browser: Browser, new_account: str) -> None:
+    """The panel's own sentence comes from the page (passkeys.js's <script> element) and the
+    server's refusal comes worded, both in the member's language (issue 53)."""
+    browser.visit("/settings/language", "language-settings")
+    browser.driver.find_element(By.CSS_SELECTOR, 'label[for="language-de"]').click()
+    follow(browser, browser.driver.find_element(By.ID, "language-submit"), "language-saved")
+    browser.visit("/settings/sign-in", "settings-in-german")
+    assert_panel_shown(browser, "passkey-add-panel")
+    fill(browser, "passkey-name", "Handy")
+    said = failed_ceremony(browser, "passkey-add", "passkey-add-status", "add-without-password-in-german")
+    assert said == "Gib zuerst dein Passwort ein: Zum Hinzufügen eines Passkeys wird es gebraucht.", said
+    fill(browser, "passkey-password", "not the password at all")
+    browser.allow_failed_load(browser.url(REGISTRATION_OPTIONS), 403)
+    said = failed_ceremony(browser, "passkey-add", "passkey-add-status", "add-with-wrong-password-in-german")
+    assert said == (
+        "Das ist nicht dein Passwort. Gib das Passwort ein, mit dem du dich anmeldest, und füge dann den Passkey hinzu."
+    ), said
     browser.assert_no_console_errors()
 
 

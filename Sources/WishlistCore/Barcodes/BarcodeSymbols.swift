@@ -1,17 +1,18 @@
 import CZBar
+import WishlistLanguages
 
 /// A barcode zbar read: its kind and its digits, check digit included (zbar has checked it).
 package struct ScannedBarcode: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case ean13, ean8, upcA, upcE
 
-        /// For sentences: "an EAN-13".
+        /// For sentences: Translations.marked("an EAN-13").
         package var name: String {
             switch self {
-            case .ean13: "an EAN-13"
-            case .ean8: "an EAN-8"
-            case .upcA: "a UPC-A"
-            case .upcE: "a UPC-E"
+            case .ean13: Translations.marked("an EAN-13")
+            case .ean8: Translations.marked("an EAN-8")
+            case .upcA: Translations.marked("a UPC-A")
+            case .upcE: Translations.marked("a UPC-E")
             }
         }
     }

@@ -1,4 +1,5 @@
 import CPictureCodec
+import WishlistLanguages
 
 /// What a picture's decoder holds in memory at the picture's full size, whatever size it is
 /// asked to decode at, as the decoder reads it from the header before a pixel is decoded.
@@ -32,14 +33,15 @@ struct DecodingFootprint {
         return Int(Double(budget) / bytesPerPixel / 100_000)
     }
 
+    /// English, the catalogs' key: the upload form words it in the reader's language.
     private static func name(of layout: picture_layout) -> String {
         switch layout {
-        case PICTURE_PROGRESSIVE_JPEG: "a progressive JPEG"
-        case PICTURE_MULTI_SCAN_JPEG: "a JPEG in several scans"
-        case PICTURE_INTERLACED_PNG: "an interlaced PNG"
-        case PICTURE_LOSSLESS_WEBP: "a lossless WebP"
-        case PICTURE_WEBP_WITH_TRANSPARENCY: "a WebP with transparency"
-        default: "a picture"
+        case PICTURE_PROGRESSIVE_JPEG: Translations.marked("a progressive JPEG")
+        case PICTURE_MULTI_SCAN_JPEG: Translations.marked("a JPEG in several scans")
+        case PICTURE_INTERLACED_PNG: Translations.marked("an interlaced PNG")
+        case PICTURE_LOSSLESS_WEBP: Translations.marked("a lossless WebP")
+        case PICTURE_WEBP_WITH_TRANSPARENCY: Translations.marked("a WebP with transparency")
+        default: Translations.marked("a picture")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// Her lists through the API (issue 54): making, changing and deleting one, and putting a want on
 /// exactly the lists she names, with the list form's rules and words (``WishListDraft``) and the
@@ -99,7 +100,7 @@ extension APIController {
         switch draft.checked() {
         case .success(let checked): return checked
         case .failure(let problems):
-            let errors = WishListsController.errors(problems)
+            let errors = WishListsController.errors(problems, in: Translations())
             throw APIProblem.unprocessable(["name", "occasion", "date", "visibility"].compactMap { errors[$0] }.joined(separator: " "))
         }
     }

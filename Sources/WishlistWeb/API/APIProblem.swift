@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import WishlistLanguages
 
 /// An API error as `application/problem+json` (RFC 9457): `type` is `about:blank`, so `title` is
 /// the status's own phrase and `detail` the sentence that says what went wrong for this request.
@@ -59,6 +60,6 @@ struct APIProblem: Error, Sendable {
 extension APIProblem {
     /// A page's error as the API says it: its status, its sentence and its headers (`Retry-After`, `Allow`).
     init(_ page: PageError) {
-        self.init(status: page.status, detail: page.message, headers: page.headers)
+        self.init(status: page.status, detail: page.message(in: Translations()), headers: page.headers)
     }
 }

@@ -102,10 +102,10 @@ struct AccountsController {
         case .throttled(let seconds):
             metrics.increment(.signIns, [("outcome", "throttled")])
             metrics.increment(.throttled, [("action", "sign-in")])
-            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: .signIn)
             return try loginPage(
                 context, username: form.username, next: form.next,
-                errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
+                errors: ["form": page.message(in: context.visitor.translations)], status: .tooManyRequests, headers: page.headers
             )
         }
     }
@@ -168,10 +168,10 @@ struct AccountsController {
             )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "sign-up")])
-            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-up")
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: .signUp)
             return try signupPage(
                 context, username: form.username, email: form.email, invite: invite, setupToken: setupToken,
-                errors: ["form": page.message], status: .tooManyRequests, headers: page.headers
+                errors: ["form": page.message(in: context.visitor.translations)], status: .tooManyRequests, headers: page.headers
             )
         case .inviteRefused(let state):
             throw PageError.invite(state)

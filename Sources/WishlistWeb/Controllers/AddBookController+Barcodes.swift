@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// Two ways to an ISBN's look-up besides typing it: a photo of the book's barcode, read on the
 /// server (it works without script, on any phone, through the file field's `capture`), and a page
@@ -12,7 +13,7 @@ extension AddBookController {
     @Sendable func scan(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.signedInUser()
         guard let photo = context.upload, !(photo.filename ?? "").isEmpty || photo.body.readableBytes > 0 else {
-            return try refusedScan(context, "Choose a photo of the book’s barcode, then press Read the barcode.")
+            return try refusedScan(context, context.visitor.translations.text("Choose a photo of the book’s barcode, then press Read the barcode."))
         }
         do {
             let isbn = try await barcodes.isbn(inPhoto: photo.body, declaredType: photo.contentType)
@@ -21,7 +22,7 @@ extension AddBookController {
             if case .picture(.unreadable(let reason)) = error {
                 logger.info("barcode photo refused", metadata: ["reason": .string(String(reason.prefix(200)))])
             }
-            return try refusedScan(context, error.message, status: error == .picture(.busy) ? .serviceUnavailable : .unprocessableContent)
+            return try refusedScan(context, error.sentence(in: context.visitor.translations), status: error == .picture(.busy) ? .serviceUnavailable : .unprocessableContent)
         }
     }
 

@@ -130,7 +130,7 @@ struct AddBookController {
     /// Gift ideas add a chosen result the same way (`IdeasController`).
     static func chosenResult(_ typed: TypedBook, form: FormBody, openLibrary: OpenLibraryClient) throws -> NewBook {
         guard !typed.title.isEmpty, typed.title.count <= NewBookInput.titleMaximumLength, typed.author.count <= NewBookInput.authorMaximumLength else {
-            throw PageError.badRequest("That result could not be added: its title is missing or too long. Look the book up again.")
+            throw PageError.badRequest(Translations.marked("That result could not be added: its title is missing or too long. Look the book up again."))
         }
         let isbn = typed.isbn.isEmpty ? nil : try? ISBN(typed.isbn)
         let year = Int(try form.text("year", maxLength: 6)).flatMap { (1...9999).contains($0) ? $0 : nil }

@@ -21,8 +21,8 @@ struct AuthorsController {
     }
 
     static let unknownAuthor = PageError(
-        .notFound, title: "Author not found",
-        message: "No book on the lists, now or in the history kept here, is by that name. Search finds the books on the lists by their authors."
+        .notFound, title: Translations.marked("Author not found"),
+        message: Translations.marked("No book on the lists, now or in the history kept here, is by that name. Search finds the books on the lists by their authors.")
     )
 
     /// Worded in the visitor's language where they are shown.

@@ -85,7 +85,7 @@ extension CatalogController {
     }
 
     static let unknownBook = PageError(
-        .notFound, title: "Book not found", message: "We couldn’t find that book. It may have left the lists; browse the current lists instead."
+        .notFound, title: Translations.marked("Book not found"), message: Translations.marked("We couldn’t find that book. It may have left the lists; browse the current lists instead.")
     )
 
     struct BookPageContent: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The list page: one edition of a list, read with the session and rendered once for everyone who
@@ -20,8 +21,9 @@ extension CatalogController {
         case .noList: throw Self.unknownList
         case .noEdition(let displayName):
             throw PageError(
-                .notFound, title: "No edition of that date",
-                message: "There is no stored edition of \(displayName) published on \(date). The links beside a list lead to the editions there are."
+                .notFound, title: Translations.marked("No edition of that date"),
+                message: Translations.marked("There is no stored edition of {list} published on {date}. The links beside a list lead to the editions there are."),
+                values: { _ in ["list": displayName, "date": String(date)] }
             )
         }
         let entry = try page.cached ?? sharedListPage(page.edition!, standings: page.standings, key: page.key)
@@ -61,7 +63,10 @@ extension CatalogController {
         let name = try Self.listName(context)
         let date = try request.queryText("date")
         guard date.isEmpty || Self.isEditionDate(date) else {
-            throw PageError.badRequest("An edition is named by its date, like 2024-03-17; “\(date.prefix(40))” is not one.")
+            throw PageError.badRequest(
+                Translations.marked("An edition is named by its date, like 2024-03-17; “{value}” is not one."),
+                values: ["value": String(date.prefix(40))]
+            )
         }
         let requested = try request.queryText("sort")
         guard requested.isEmpty || ListSort(rawValue: requested) != nil else {

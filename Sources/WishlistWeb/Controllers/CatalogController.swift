@@ -103,11 +103,17 @@ struct CatalogController {
         let list = try request.queryText("list")
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .relevance : SearchSort(rawValue: requested) else {
-            throw PageError.badRequest("Search results can be sorted by relevance, title, author, rating or how many here want a book; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest(
+                Translations.marked("Search results can be sorted by relevance, title, author, rating or how many here want a book; “{value}” is none of them."),
+                values: ["value": String(requested.prefix(40))]
+            )
         }
         let lists = try read.catalog.currentLists()
         guard list.isEmpty || lists.contains(where: { $0.nameEncoded == list }) else {
-            throw PageError.badRequest("There is no current list called “\(list.prefix(60))” to search in. Choose one of the lists offered, or all of them.")
+            throw PageError.badRequest(
+                Translations.marked("There is no current list called “{list}” to search in. Choose one of the lists offered, or all of them."),
+                values: ["list": String(list.prefix(60))]
+            )
         }
         var page = SearchRead(query: query, list: list, sort: sort, lists: lists)
         guard !query.isEmpty else { return page }
@@ -178,8 +184,8 @@ struct CatalogController {
 
 
     static let unknownList = PageError(
-        .notFound, title: "List not found",
-        message: "There is no current best-seller list by that name. Browse the catalog for the lists the NYT publishes now."
+        .notFound, title: Translations.marked("List not found"),
+        message: Translations.marked("There is no current best-seller list by that name. Browse the catalog for the lists the NYT publishes now.")
     )
 
     /// List names in URLs are the API's `list_name_encoded`: lower-case letters, digits, hyphens.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// A list form on a child's managers page that was refused: which list (nil for a new one),
@@ -16,13 +17,13 @@ struct ChildListForm {
 /// not manage; a list gone since the page was loaded is a 404 of its own that says so.
 extension ChildrenController {
     static let listGone = PageError(
-        .notFound, title: "That list is gone",
-        message: "That list is not on this profile any more: another manager may have deleted it a moment ago. Her managers page shows her lists as they are."
+        .notFound, title: Translations.marked("That list is gone"),
+        message: Translations.marked("That list is not on this profile any more: another manager may have deleted it a moment ago. Her managers page shows her lists as they are.")
     )
 
     static let defaultListStays = PageError(
-        .conflict, title: "Her first list stays",
-        message: "A child’s first list can’t be deleted: a book added for her goes there, and so does every book of a list you delete. Rename it if you like."
+        .conflict, title: Translations.marked("Her first list stays"),
+        message: Translations.marked("A child’s first list can’t be deleted: a book added for her goes there, and so does every book of a list you delete. Rename it if you like.")
     )
 
     @Sendable func createList(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -30,7 +31,7 @@ extension ChildrenController {
         let draft = try WishListsController.draft(context.form)
         switch draft.checked() {
         case .failure(let problems):
-            return try await refused(context, child: child, ChildListForm(listID: nil, draft: draft, errors: WishListsController.errors(problems)))
+            return try await refused(context, child: child, ChildListForm(listID: nil, draft: draft, errors: WishListsController.errors(problems, in: context.visitor.translations)))
         case .success(let checked):
             let list = try await lists.create(checked, ownerID: child.id, at: clock.now())
             return redirect(to: SitePath.childManagers(child.username) + "?done=list-made#list-\(list.id)")
@@ -44,7 +45,7 @@ extension ChildrenController {
         switch draft.checked() {
         case .failure(let problems):
             guard try await lists.list(id: listID, ownerID: child.id) != nil else { throw Self.listGone }
-            return try await refused(context, child: child, ChildListForm(listID: listID, draft: draft, errors: WishListsController.errors(problems)))
+            return try await refused(context, child: child, ChildListForm(listID: listID, draft: draft, errors: WishListsController.errors(problems, in: context.visitor.translations)))
         case .success(let checked):
             guard try await lists.update(id: listID, ownerID: child.id, checked) else { throw Self.listGone }
             return redirect(to: SitePath.childManagers(child.username) + "?done=list-saved#list-\(listID)")

@@ -40,8 +40,8 @@ struct ChildrenController {
 
     /// A non-manager asking for a child's managers gets the page an unknown name gets.
     static let notManaged = PageError(
-        .notFound, title: "No profile you manage",
-        message: "You don’t manage a child’s profile by that name. People lists the profiles you manage, marked “managed by” you."
+        .notFound, title: Translations.marked("No profile you manage"),
+        message: Translations.marked("You don’t manage a child’s profile by that name. People lists the profiles you manage, marked “managed by” you.")
     )
 
     static let confirmations = [
@@ -87,7 +87,7 @@ struct ChildrenController {
         var birthday: Birthday?
         if !form.month.isEmpty || !form.day.isEmpty {
             birthday = Int(form.month).flatMap { month in Int(form.day).flatMap { Birthday(month: month, day: $0) } }
-            if birthday == nil { errors["birthday_month"] = "Choose both the month and a day that month has, or neither." }
+            if birthday == nil { errors["birthday_month"] = context.visitor.translations.text("Choose both the month and a day that month has, or neither.") }
         }
         var picture: ProcessedPicture?
         if let file = context.upload, !(file.filename ?? "").isEmpty || file.body.readableBytes > 0 {
@@ -97,7 +97,7 @@ struct ChildrenController {
                 if case .unreadable(let reason) = problem {
                     logger.info("picture refused", metadata: ["reason": .string(String(reason.prefix(200)))])
                 }
-                errors["picture"] = problem.message
+                errors["picture"] = problem.sentence(in: context.visitor.translations)
             }
         }
         guard errors.isEmpty else { return try newChildPage(context, form: form, errors: errors, status: .unprocessableContent) }
@@ -138,7 +138,7 @@ struct ChildrenController {
             outcome = try await children.removeManager(childID: child.id, managerID: manager.id, actorID: user.userID)
             done = "removed"
         default:
-            throw PageError.badRequest("The form asked for neither adding nor removing a manager. Reload the page and try again.")
+            throw PageError.badRequest(Translations.marked("The form asked for neither adding nor removing a manager. Reload the page and try again."))
         }
         switch outcome {
         case .success(let after) where !after.managers.contains(where: { $0.id == user.userID }):
@@ -168,7 +168,7 @@ struct ChildrenController {
         switch problem {
         case .noName: translations.text("Enter the child’s name, as the family calls her or him.")
         case .name(let problem): problem.sentence(in: translations)
-        case .notManager: notManaged.message
+        case .notManager: notManaged.message(in: translations)
         case .unknownMember: translations.text("Nobody here has that username. Co-managers are members with their own account; check the spelling on People.")
         case .lastManager:
             if let child {

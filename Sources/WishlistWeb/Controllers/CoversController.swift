@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// `GET /covers/{key}-{width}.jpg`: every cover a page shows, from the server's own cache
 /// (`CoverFetcher`). Public, as share links show covers. A fetched cover never changes under its
@@ -66,5 +67,5 @@ struct CoversController {
         )
     }
 
-    static let noSuchCover = PageError(.notFound, title: "Cover not found", message: "There is no such cover here.")
+    static let noSuchCover = PageError(.notFound, title: Translations.marked("Cover not found"), message: Translations.marked("There is no such cover here."))
 }

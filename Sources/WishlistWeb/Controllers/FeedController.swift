@@ -23,8 +23,8 @@ struct FeedController {
     }
 
     static let notFound = PageError(
-        .notFound, title: "This feed doesn’t exist",
-        message: "No feed has this address: its owner may have reset the feed link. The current link is in Settings.",
+        .notFound, title: Translations.marked("This feed doesn’t exist"),
+        message: Translations.marked("No feed has this address: its owner may have reset the feed link. The current link is in Settings."),
         headers: ShareLinkController.privateHeaders
     )
 

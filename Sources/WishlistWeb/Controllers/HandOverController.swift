@@ -25,11 +25,11 @@ struct HandOverController {
 
     static func refusal(_ state: LinkState) -> PageError {
         let message = switch state {
-        case .used: "This hand-over link was used already: the profile is a member’s account now. Sign in with the password chosen then."
-        case .expired: "This hand-over link is more than 7 days old. Ask a manager of the profile for a new one."
-        case .valid, .unknown: "This hand-over link isn’t one we know. Check that it was copied whole, or ask a manager of the profile for a new one."
+        case .used: Translations.marked("This hand-over link was used already: the profile is a member’s account now. Sign in with the password chosen then.")
+        case .expired: Translations.marked("This hand-over link is more than 7 days old. Ask a manager of the profile for a new one.")
+        case .valid, .unknown: Translations.marked("This hand-over link isn’t one we know. Check that it was copied whole, or ask a manager of the profile for a new one.")
         }
-        return PageError(state == .unknown || state == .valid ? .notFound : .gone, title: "This link doesn’t work", message: message, headers: headers)
+        return PageError(state == .unknown || state == .valid ? .notFound : .gone, title: Translations.marked("This link doesn’t work"), message: message, headers: headers)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -61,7 +61,7 @@ struct HandOverController {
         case .refused(let state):
             throw Self.refusal(state)
         case .throttled(let wait):
-            throw PageError.tooManyAttempts(retryAfter: wait, action: "sign-up")
+            throw PageError.tooManyAttempts(retryAfter: wait, action: .signUp)
         }
     }
 

@@ -43,7 +43,10 @@ extension HouseholdController {
         case .member(let found): member = found
         }
         guard let sort = requested.isEmpty ? .priority : WishlistSort(rawValue: requested) else {
-            throw PageError.badRequest("A wishlist can be sorted by priority, date added, title or author; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest(
+                Translations.marked("A wishlist can be sorted by priority, date added, title or author; “{value}” is none of them."),
+                values: ["value": String(requested.prefix(40))]
+            )
         }
         // Her shared lists, read before the cache: a private list's page is the same 404 as an unknown member's.
         let sharedLists = try read.lists.sharedLists(ownerID: member.id)
@@ -119,8 +122,8 @@ extension HouseholdController {
     }
 
     static let memberListNotFound = PageError(
-        .notFound, title: "No shared list here",
-        message: "That list isn’t one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares."
+        .notFound, title: Translations.marked("No shared list here"),
+        message: Translations.marked("That list isn’t one shared with you. Its owner may have deleted it or kept it to herself; her page shows the lists she shares.")
     )
 
     /// A member's page for `visitor`, a confirmation that belongs to one of its cards shown there.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// The reservation forms of a member's page and of Gifts I'm giving: reserve, cancel, bought, the
 /// card, and dismissing a notice. Each returns to the page it came from.
@@ -14,14 +15,15 @@ extension HouseholdController {
             return confirm(.reserved(itemID), returningTo: returnTo, item: itemID)
         case .alreadyYours:
             throw PageError(
-                .conflict, title: "Already reserved by you",
-                message: "You have already reserved this book as a gift, so nothing changed. Gifts I’m giving lists it."
+                .conflict, title: Translations.marked("Already reserved by you"),
+                message: Translations.marked("You have already reserved this book as a gift, so nothing changed. Gifts I’m giving lists it.")
             )
         case .takenBy(let name):
             if let page = try await lostRace(itemID, to: name, returnTo: returnTo, context) { return page }
             throw PageError(
-                .conflict, title: "Already reserved",
-                message: "\(name) has already reserved this book as a gift, so it can’t be reserved twice. Choose another book from the list."
+                .conflict, title: Translations.marked("Already reserved"),
+                message: Translations.marked("{name} has already reserved this book as a gift, so it can’t be reserved twice. Choose another book from the list."),
+                values: { _ in ["name": name] }
             )
         case .notFound:
             throw Self.nothingToReserve
@@ -38,7 +40,7 @@ extension HouseholdController {
         let loaded = try await database.pageRead { try self.loadMemberPage(username: username, sort: sort, page: page, viewer, $0) }
         guard case .found(let member, let sort, let read, let about, let lists) = loaded else { return nil }
         var visitor = context.visitor
-        visitor.flash = PageFlash(kind: "error", message: "Already reserved by \(name) — pick another.", card: Card.item(itemID))
+        visitor.flash = PageFlash(kind: "error", message: visitor.translations.text("Already reserved by {name} — pick another.", values: ["name": name]), card: Card.item(itemID))
         let entry = try sharedMemberPage(member, sort: sort, read: read, lists: lists, isAdmin: viewer.isAdmin)
         var response = try respond(entry, about: try memberAbout(member, about, in: visitor.translations), for: visitor)
         response.status = .conflict
@@ -96,9 +98,13 @@ extension HouseholdController {
         let returnTo = LocalPath.validated(try context.form.text("return_to", maxLength: 2000), fallback: SitePath.reservations)
         let message = try context.form.text("message", maxLength: 4 * HouseholdStore.cardMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines)
         guard message.count <= HouseholdStore.cardMaximumLength else {
+            let length = message.count
             throw PageError(
-                .unprocessableContent, title: "That card is too long",
-                message: "A card can be up to 500 characters; this one has \(message.count). Go back, shorten it and save it again."
+                .unprocessableContent, title: Translations.marked("That card is too long"),
+                message: Translations.marked("A card can be up to {maximum} characters; this one has {length}. Go back, shorten it and save it again."),
+                values: { translations in
+                    ["maximum": translations.language.formatted(HouseholdStore.cardMaximumLength), "length": translations.language.formatted(length)]
+                }
             )
         }
         guard try await household.setCard(itemID: itemID, giverID: user.userID, message: message) != .notReserved else {

@@ -1,6 +1,7 @@
 import CivilTime
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The household: the wishlists others share, and the gifts the signed-in user reserves from them.
@@ -39,20 +40,20 @@ struct HouseholdController {
     }
 
     static let memberNotFound = PageError(
-        .notFound, title: "No shared wishlist here",
-        message: "Nobody by that name shares a wishlist on this server. People lists everyone who does."
+        .notFound, title: Translations.marked("No shared wishlist here"),
+        message: Translations.marked("Nobody by that name shares a wishlist on this server. People lists everyone who does.")
     )
     static let nothingToReserve = PageError(
-        .notFound, title: "Nothing to reserve",
-        message: "That book isn’t on a wishlist shared with you, so nothing was reserved. It may have been removed, or its owner may have stopped sharing."
+        .notFound, title: Translations.marked("Nothing to reserve"),
+        message: Translations.marked("That book isn’t on a wishlist shared with you, so nothing was reserved. It may have been removed, or its owner may have stopped sharing.")
     )
     static let reservationNotFound = PageError(
-        .notFound, title: "No such reservation",
-        message: "You haven’t reserved that book, so there was nothing to cancel. Gifts I’m giving lists every book you have reserved."
+        .notFound, title: Translations.marked("No such reservation"),
+        message: Translations.marked("You haven’t reserved that book, so there was nothing to cancel. Gifts I’m giving lists every book you have reserved.")
     )
     static let noticeNotFound = PageError(
-        .notFound, title: "Nothing to dismiss",
-        message: "That notice is gone already. Gifts I’m giving shows the ones that are left."
+        .notFound, title: Translations.marked("Nothing to dismiss"),
+        message: Translations.marked("That notice is gone already. Gifts I’m giving shows the ones that are left.")
     )
 
     /// Back to `returnTo`, at the confirmation `flash`, shown on the item’s card.

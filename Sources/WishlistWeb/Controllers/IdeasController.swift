@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Gift ideas for a member: the others suggest books, with a note, and reserve them like her
@@ -29,8 +30,8 @@ struct IdeasController {
     }
 
     static let ideaNotFound = PageError(
-        .notFound, title: "No such gift idea",
-        message: "That gift idea isn’t there any more: the member may have wished for the book themselves, or stopped sharing their list."
+        .notFound, title: Translations.marked("No such gift idea"),
+        message: Translations.marked("That gift idea isn’t there any more: the member may have wished for the book themselves, or stopped sharing their list.")
     )
 
     /// The ideas, and with `?q=` books to suggest: any the household knows (every book the catalog
@@ -69,8 +70,11 @@ struct IdeasController {
         let note = try context.form.text("note", maxLength: 4 * HouseholdStore.ideaNoteMaximumLength).trimmingCharacters(in: .whitespacesAndNewlines)
         guard note.count <= HouseholdStore.ideaNoteMaximumLength else {
             throw PageError(
-                .unprocessableContent, title: "That note is too long",
-                message: "A note on an idea can be up to 500 characters; this one has \(note.count). Go back, shorten it and suggest again."
+                .unprocessableContent, title: Translations.marked("That note is too long"),
+                message: Translations.marked("A note on an idea can be up to {maximum} characters; this one has {length}. Go back, shorten it and suggest again."),
+                values: { [length = note.count] translations in
+                    ["maximum": translations.language.formatted(HouseholdStore.ideaNoteMaximumLength), "length": translations.language.formatted(length)]
+                }
             )
         }
         guard CatalogBook.isUsableID(bookID) else { throw CatalogController.unknownBook }
@@ -79,13 +83,15 @@ struct IdeasController {
             return Flash.idea.redirect(to: SitePath.ideas(member.username), secure: secureCookies)
         case .alreadySuggested(let name):
             throw PageError(
-                .conflict, title: "Already an idea",
-                message: "\(name) has already suggested this book for \(member.name), so it is among the ideas once. Reserve it there."
+                .conflict, title: Translations.marked("Already an idea"),
+                message: Translations.marked("{name} has already suggested this book for {member}, so it is among the ideas once. Reserve it there."),
+                values: { [member = member.name] _ in ["name": name, "member": member] }
             )
         case .alreadyWished:
             throw PageError(
-                .conflict, title: "Already on the wishlist",
-                message: "\(member.name) wishes for this book already, so it isn’t an idea: reserve it on their wishlist instead."
+                .conflict, title: Translations.marked("Already on the wishlist"),
+                message: Translations.marked("{member} wishes for this book already, so it isn’t an idea: reserve it on their wishlist instead."),
+                values: { [member = member.name] _ in ["member": member] }
             )
         case .unknownBook:
             throw CatalogController.unknownBook
@@ -101,10 +107,11 @@ struct IdeasController {
         case .reserved:
             return Flash.ideaReserved.redirect(to: SitePath.ideas(member.username), secure: secureCookies)
         case .alreadyYours:
-            throw PageError(.conflict, title: "Already reserved by you", message: "You have already reserved this idea as a gift, so nothing changed.")
+            throw PageError(.conflict, title: Translations.marked("Already reserved by you"), message: Translations.marked("You have already reserved this idea as a gift, so nothing changed."))
         case .takenBy(let name):
             throw PageError(
-                .conflict, title: "Already reserved", message: "\(name) has already reserved this idea as a gift, so it can’t be reserved twice."
+                .conflict, title: Translations.marked("Already reserved"),
+                message: Translations.marked("{name} has already reserved this idea as a gift, so it can’t be reserved twice."), values: { _ in ["name": name] }
             )
         case .notFound:
             throw Self.ideaNotFound

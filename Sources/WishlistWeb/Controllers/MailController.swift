@@ -42,8 +42,8 @@ struct MailController {
             )
         case .throttled(let seconds):
             metrics.increment(.throttled, [("action", "forgot-password")])
-            let page = PageError.tooManyAttempts(retryAfter: seconds, action: "password-reset request")
-            return try forgotPage(context, query: query, errors: ["form": page.message], status: .tooManyRequests, headers: page.headers)
+            let page = PageError.tooManyAttempts(retryAfter: seconds, action: .passwordResetRequest)
+            return try forgotPage(context, query: query, errors: ["form": page.message(in: context.visitor.translations)], status: .tooManyRequests, headers: page.headers)
         }
     }
 
@@ -81,8 +81,8 @@ struct MailController {
     }
 
     static let unknownUnsubscribeLink = PageError(
-        .notFound, title: "This link doesn’t work",
-        message: "There is no such unsubscribe link, or it is more than six months old. Sign in and turn the digest off in Settings."
+        .notFound, title: Translations.marked("This link doesn’t work"),
+        message: Translations.marked("There is no such unsubscribe link, or it is more than six months old. Sign in and turn the digest off in Settings.")
     )
 
     private func forgotPage(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// Passkeys (WebAuthn): the JSON endpoints `Public/passkeys.js` calls to register a passkey and to
 /// sign in with one, and the Settings form that removes one. The JSON endpoints answer JSON, with
@@ -24,21 +25,21 @@ struct PasskeyController {
         routes.add(.removePasskey, use: remove)
     }
 
-    static let signedOut = "You are no longer signed in here. Sign in again, then add the passkey."
+    static let signedOut = Translations.marked("You are no longer signed in here. Sign in again, then add the passkey.")
 
     // MARK: Registration (signed in)
 
     /// Asks for the password first: a stolen session must not be able to add a passkey, which
     /// would outlive a password reset (issue 27).
     @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let user = context.visitor.signedIn else { return try Self.json(["error": Self.signedOut], status: .unauthorized) }
-        return try await Self.answering {
+        guard let user = context.visitor.signedIn else { return try Self.json(["error": context.visitor.translations.text(Self.signedOut)], status: .unauthorized) }
+        return try await Self.answering(in: context.visitor.translations) {
             let body = try Self.decode(PasswordConfirmation.self, from: context)
             guard body.password.utf8.count <= 4 * AccountRules.passwordLengths.upperBound else { throw Self.wrongPassword }
             switch try await accounts.confirmPassword(userID: user.userID, password: body.password) {
             case .done: break
             case .invalid: throw Self.wrongPassword
-            case .throttled(let seconds): return try Self.throttled(seconds)
+            case .throttled(let seconds): return try Self.throttled(seconds, in: context.visitor.translations)
             }
             let options = try await relyingParty.registrationOptions(
                 userID: user.userID, username: user.username, for: asker(request, context)
@@ -48,12 +49,13 @@ struct PasskeyController {
     }
 
     static let wrongPassword = PageError(
-        .forbidden, title: "Wrong password", message: "That is not your password. Enter the password you sign in with, then add the passkey."
+        .forbidden, title: Translations.marked("Wrong password"),
+        message: Translations.marked("That is not your password. Enter the password you sign in with, then add the passkey.")
     )
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let user = context.visitor.signedIn else { return try Self.json(["error": Self.signedOut], status: .unauthorized) }
-        return try await Self.answering {
+        guard let user = context.visitor.signedIn else { return try Self.json(["error": context.visitor.translations.text(Self.signedOut)], status: .unauthorized) }
+        return try await Self.answering(in: context.visitor.translations) {
             let body = try Self.decode(Registration.self, from: context)
             try await relyingParty.register(
                 userID: user.userID, name: body.name,
@@ -67,14 +69,14 @@ struct PasskeyController {
     // MARK: Sign-in (signed out)
 
     @Sendable func signInOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await Self.answering {
+        try await Self.answering(in: context.visitor.translations) {
             let challenge = try await relyingParty.signInChallenge(for: asker(request, context))
             return try Self.json(RequestOptions(challenge: Base64URL.encode(challenge), rpId: relyingParty.id))
         }
     }
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await Self.answering {
+        try await Self.answering(in: context.visitor.translations) {
             let body = try Self.decode(Assertion.self, from: context)
             let (id, clientData, authenticatorData, signature) = (
                 try Self.bytes(body.id), try Self.bytes(body.clientDataJSON), try Self.bytes(body.authenticatorData), try Self.bytes(body.signature)
@@ -98,7 +100,7 @@ struct PasskeyController {
                 throw refusal
             case .throttled(let seconds):
                 metrics.increment(.signIns, [("outcome", "throttled")])
-                return try Self.throttled(seconds)
+                return try Self.throttled(seconds, in: context.visitor.translations)
             }
         }
     }
@@ -109,7 +111,10 @@ struct PasskeyController {
         let user = try context.signedInUser()
         guard let id = context.parameters.get("id").flatMap(PasskeyID.init),
               try await relyingParty.store.remove(passkeyID: id, userID: user.userID) else {
-            throw PageError(.notFound, title: "Passkey not found", message: "You have no such passkey. It may have been removed already; Settings lists the ones you have.")
+            throw PageError(
+                .notFound, title: Translations.marked("Passkey not found"),
+                message: Translations.marked("You have no such passkey. It may have been removed already; Settings lists the ones you have.")
+            )
         }
         return redirect(to: SitePath.settings(.signIn, done: "passkey-removed"))
     }
@@ -175,8 +180,9 @@ struct PasskeyController {
         var userVerification = "required"
     }
 
-    /// A refusal as JSON: 400 for what cannot be read, 403 for what was read and refused.
-    static func answering(_ body: () async throws -> Response) async throws -> Response {
+    /// A refusal as JSON, in the visitor's language: 400 for what cannot be read, 403 for what was
+    /// read and refused.
+    static func answering(in translations: Translations, _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let refusal as PasskeyRefusal {
@@ -185,32 +191,32 @@ struct PasskeyController {
             case .busy: .tooManyRequests
             default: .forbidden
             }
-            var response = try json(["error": refusal.message], status: status)
+            var response = try json(["error": refusal.sentence(in: translations)], status: status)
             if refusal == .busy { response.headers[.retryAfter] = String(Int(RelyingParty.challengeLifetime)) }
             return response
         } catch let error as PageError where error.status == .badRequest || error.status == .forbidden {
-            return try json(["error": error.message], status: error.status)
+            return try json(["error": error.message(in: translations)], status: error.status)
         }
     }
 
     /// Too many wrong passwords or passkey refusals: the JSON form of the throttling page.
-    static func throttled(_ seconds: Int) throws -> Response {
-        let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "sign-in")
-        var response = try json(["error": refusal.message], status: .tooManyRequests)
+    static func throttled(_ seconds: Int, in translations: Translations) throws -> Response {
+        let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: .signIn)
+        var response = try json(["error": refusal.message(in: translations)], status: .tooManyRequests)
         response.headers.append(contentsOf: refusal.headers)
         return response
     }
 
     static func decode<Body: Decodable>(_ type: Body.Type, from context: AppRequestContext) throws -> Body {
         guard let body = context.json, let decoded = try? JSONDecoder().decode(Body.self, from: Data(buffer: body)) else {
-            throw PageError.badRequest("The passkey request could not be read. Reload the page and try again.")
+            throw PageError.badRequest(Translations.marked("The passkey request could not be read. Reload the page and try again."))
         }
         return decoded
     }
 
     static func bytes(_ text: String) throws -> [UInt8] {
         guard text.utf8.count <= 16_384, let bytes = Base64URL.decode(text) else {
-            throw PageError.badRequest("The passkey’s answer could not be read. Reload the page and try again.")
+            throw PageError.badRequest(Translations.marked("The passkey’s answer could not be read. Reload the page and try again."))
         }
         return bytes
     }

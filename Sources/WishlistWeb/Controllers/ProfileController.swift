@@ -24,7 +24,7 @@ struct ProfileController {
     }
 
     static let noSuchPicture = PageError(
-        .notFound, title: "No such picture", message: "That picture has been replaced or removed. Reload the page to see the current one."
+        .notFound, title: Translations.marked("No such picture"), message: Translations.marked("That picture has been replaced or removed. Reload the page to see the current one.")
     )
 
     static let confirmations = [
@@ -71,14 +71,21 @@ struct ProfileController {
         let readings = try await reading.readings(userID: user.userID, sort: .finished)
         let form = try ProfileForm(context.form, readings: readings)
         var errors: FieldErrors = [:]
-        let displayName = Self.displayName(form.displayName, errors: &errors, in: context.visitor.translations)
+        let translations = context.visitor.translations
+        let displayName = Self.displayName(form.displayName, errors: &errors, in: translations)
         let bio = form.bio.trimmingCharacters(in: .whitespacesAndNewlines)
         if bio.count > Profile.bioMaximumLength {
-            errors["bio"] = "A bio can be up to 500 characters; this one has \(bio.count). Shorten it and save again."
+            errors["bio"] = translations.text(
+                "A bio can be up to {maximum} characters; this one has {length}. Shorten it and save again.",
+                values: ["maximum": translations.language.formatted(Profile.bioMaximumLength), "length": translations.language.formatted(bio.count)]
+            )
         }
-        let birthday = Self.birthday(month: form.month, day: form.day, errors: &errors)
+        let birthday = Self.birthday(month: form.month, day: form.day, errors: &errors, in: translations)
         if form.favorites.count > Profile.favoriteMaximumCount {
-            errors["favorites"] = "Choose up to 6 favourite books; you chose \(form.favorites.count)."
+            errors["favorites"] = translations.text(
+                "Choose up to {maximum} favourite books; you chose {count}.",
+                values: ["maximum": translations.language.formatted(Profile.favoriteMaximumCount), "count": translations.language.formatted(form.favorites.count)]
+            )
         }
         let profile = try await profiles.profile(userID: user.userID)
         guard errors.isEmpty else {
@@ -87,7 +94,7 @@ struct ProfileController {
         // Favourites keep the order of "Books I've read", newest first.
         let favorites = readings.map(\.id).filter(form.favorites.contains)
         guard try await profiles.save(userID: user.userID, displayName: displayName, bio: bio, birthday: birthday, favorites: favorites) == .saved else {
-            errors["favorites"] = "One of those books is no longer among the books you’ve read. Choose again."
+            errors["favorites"] = translations.text("One of those books is no longer among the books you’ve read. Choose again.")
             return try await page(context, profile: profile, form: form, errors: errors, status: .unprocessableContent)
         }
         return redirect(to: SitePath.profile + "?done=saved")
@@ -104,10 +111,10 @@ struct ProfileController {
     }
 
     /// The birthday chosen in the month and day menus (both or neither); a problem goes to `errors`.
-    static func birthday(month: String, day: String, errors: inout FieldErrors) -> Birthday? {
+    static func birthday(month: String, day: String, errors: inout FieldErrors, in translations: Translations) -> Birthday? {
         guard !month.isEmpty || !day.isEmpty else { return nil }
         let birthday = Int(month).flatMap { month in Int(day).flatMap { Birthday(month: month, day: $0) } }
-        if birthday == nil { errors["birthday_month"] = "Choose both the month and a day that month has, or neither." }
+        if birthday == nil { errors["birthday_month"] = translations.text("Choose both the month and a day that month has, or neither.") }
         return birthday
     }
 
@@ -127,7 +134,7 @@ struct ProfileController {
     @Sendable func uploadPicture(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         guard let file = context.upload, !(file.filename ?? "").isEmpty || file.body.readableBytes > 0 else {
-            return try await refusedPicture(context, userID: user.userID, "Choose a picture file, then press Upload picture.")
+            return try await refusedPicture(context, userID: user.userID, context.visitor.translations.text("Choose a picture file, then press Upload picture."))
         }
         let processed: ProcessedPicture
         do {
@@ -137,7 +144,7 @@ struct ProfileController {
                 logger.info("picture refused", metadata: ["reason": .string(String(reason.prefix(200)))])
             }
             return try await refusedPicture(
-                context, userID: user.userID, problem.message, status: problem == .busy ? .serviceUnavailable : .unprocessableContent
+                context, userID: user.userID, problem.sentence(in: context.visitor.translations), status: problem == .busy ? .serviceUnavailable : .unprocessableContent
             )
         }
         _ = try await profiles.setPicture(userID: user.userID, large: processed.large, small: processed.small, at: clock.now())

@@ -1,5 +1,6 @@
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 
 /// "Reading now" beside "I've read it", and the year's goal on "Books I've read" (issue 57).
 extension ReadingController {
@@ -14,8 +15,9 @@ extension ReadingController {
             throw CatalogController.unknownBook
         case .alreadyRead:
             throw PageError(
-                .conflict, title: "You’ve read it already",
-                message: "You marked “\(book.title)” read, so it can’t be one you’re reading now. Forget that you read it first, on its page, to start it again."
+                .conflict, title: Translations.marked("You’ve read it already"),
+                message: Translations.marked("You marked “{title}” read, so it can’t be one you’re reading now. Forget that you read it first, on its page, to start it again."),
+                values: { [title = book.title] _ in ["title": title] }
             )
         case .started:
             return Flash.readingNow(bookID: book.id).redirect(to: LocalPath.atConfirmation(returnTo), card: Card.book(book.id), secure: secureCookies)
@@ -38,8 +40,9 @@ extension ReadingController {
         switch ReadingGoal.entry(entered) {
         case .refused:
             throw PageError(
-                .unprocessableContent, title: "That goal isn’t a number of books",
-                message: "A goal is a whole number of books from 1 to 1,000; “\(entered.prefix(40))” is not. Go back and enter a number, or leave the field empty for no goal."
+                .unprocessableContent, title: Translations.marked("That goal isn’t a number of books"),
+                message: Translations.marked("A goal is a whole number of books from 1 to {maximum}; “{entered}” is not. Go back and enter a number, or leave the field empty for no goal."),
+                values: { [entered = String(entered.prefix(40))] translations in ["maximum": translations.language.formatted(1000), "entered": entered] }
             )
         case .cleared:
             try await reading.setGoal(userID: user.userID, year: year, books: nil)

@@ -45,7 +45,10 @@ struct ReadingController {
     static func loadIndex(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead, year: Int) throws -> IndexRead {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .finished : ReadingSort(rawValue: requested) else {
-            throw PageError.badRequest("Books you’ve read can be sorted by date finished, rating, title or author; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest(
+                Translations.marked("Books you’ve read can be sorted by date finished, rating, title or author; “{value}” is none of them."),
+                values: ["value": String(requested.prefix(40))]
+            )
         }
         let number = try PageNumber.parse(request.queryText("page"))
         return IndexRead(
@@ -132,8 +135,9 @@ struct ReadingController {
         let entered = try context.form.text("rating", maxLength: 40).trimmingCharacters(in: .whitespaces)
         guard let rating = Int(entered), (1...5).contains(rating) else {
             throw PageError(
-                .unprocessableContent, title: "That rating isn’t one to five stars",
-                message: "A rating is one to five stars; “\(entered.prefix(40))” is none of them. Go back and tap a star."
+                .unprocessableContent, title: Translations.marked("That rating isn’t one to five stars"),
+                message: Translations.marked("A rating is one to five stars; “{entered}” is none of them. Go back and tap a star."),
+                values: { [entered = String(entered.prefix(40))] _ in ["entered": entered] }
             )
         }
         guard try await reading.rate(bookID: book.id, userID: user.userID, rating: rating, at: clock.now()) != .unknownBook else {

@@ -46,8 +46,8 @@ extension SettingsController {
         case .created(let secret, let token):
             return try await page(.apiTokens, context, shownOnce: ["new_token": ["secret": .string(secret), "name": .string(token.name)]])
         case .throttled(let seconds):
-            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "API token")
-            return try await page(.apiTokens, context, errors: ["name": refusal.message], status: .tooManyRequests, headers: refusal.headers)
+            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: .apiToken)
+            return try await page(.apiTokens, context, errors: ["name": refusal.message(in: context.visitor.translations)], status: .tooManyRequests, headers: refusal.headers)
         }
     }
 

@@ -210,7 +210,7 @@ struct SettingsController {
     @Sendable func downloadData(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         guard let download = try await exports.download(userID: user.userID, at: clock.now()) else {
-            throw PageError(.notFound, title: "No account", message: "Your account no longer exists, so there is nothing to download.")
+            throw PageError(.notFound, title: Translations.marked("No account"), message: Translations.marked("Your account no longer exists, so there is nothing to download."))
         }
         return Response(
             status: .ok,
@@ -234,8 +234,8 @@ struct SettingsController {
     @Sendable func resendVerification(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         if case .throttled(let seconds) = try await accountMail?.resendVerification(userID: user.userID) {
-            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "confirmation link")
-            return try await page(.email, context, errors: ["email": refusal.message], status: .tooManyRequests, headers: refusal.headers)
+            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: .confirmationLink)
+            return try await page(.email, context, errors: ["email": refusal.message(in: context.visitor.translations)], status: .tooManyRequests, headers: refusal.headers)
         }
         return redirect(to: SitePath.settings(.email, done: "email-sent"))
     }
@@ -273,9 +273,9 @@ struct SettingsController {
         case .invalid(let problems):
             return try await page(section, context, errors: fields.errors(problems, in: context.visitor.translations), status: .unprocessableContent)
         case .throttled(let seconds):
-            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "password")
+            let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: .password)
             let field = fields.names[.currentPassword] ?? "form"
-            return try await page(section, context, errors: [field: refusal.message], status: .tooManyRequests, headers: refusal.headers)
+            return try await page(section, context, errors: [field: refusal.message(in: context.visitor.translations)], status: .tooManyRequests, headers: refusal.headers)
         }
     }
 

@@ -32,19 +32,19 @@ struct ShareLinkController {
     ]
 
     static let notFound = PageError(
-        .notFound, title: "This link doesn’t work",
-        message: "The list behind this link isn’t shared any more: its owner may have replaced or revoked the link. Ask them for a new one.",
+        .notFound, title: Translations.marked("This link doesn’t work"),
+        message: Translations.marked("The list behind this link isn’t shared any more: its owner may have replaced or revoked the link. Ask them for a new one."),
         headers: privateHeaders
     )
 
     static let notOnTheList = PageError(
-        .notFound, title: "Not on this list",
-        message: "That book isn’t on this list any more. Go back to the list to see the books on it now.", headers: privateHeaders
+        .notFound, title: Translations.marked("Not on this list"),
+        message: Translations.marked("That book isn’t on this list any more. Go back to the list to see the books on it now."), headers: privateHeaders
     )
 
     static let unknownCancelLink = PageError(
-        .notFound, title: "Nothing to cancel",
-        message: "This reservation is no longer held: it was cancelled already, or the book has left the list.", headers: privateHeaders
+        .notFound, title: Translations.marked("Nothing to cancel"),
+        message: Translations.marked("This reservation is no longer held: it was cancelled already, or the book has left the list."), headers: privateHeaders
     )
 
     /// What a page answers about the guest's form: a refusal beside a want's name field, the
@@ -71,7 +71,7 @@ struct ShareLinkController {
         var outcome = Outcome(itemID: itemID, name: typed)
         switch GuestReservations.checkedName(typed) {
         case .failure(let problem):
-            outcome.nameError = Self.message(problem)
+            outcome.nameError = Self.message(problem, in: context.visitor.translations)
             outcome.status = .unprocessableContent
         case .success(let name):
             let address = addressing.address(of: request, context)
@@ -79,13 +79,13 @@ struct ShareLinkController {
             case .reserved(let token):
                 outcome = Outcome(itemID: itemID, cancelLink: publicOrigin + SitePath.guestReservation(token))
             case .taken:
-                outcome.notice = "Someone has just reserved that book. Choose another one, or ask the family what they would like."
+                outcome.notice = context.visitor.translations.text("Someone has just reserved that book. Choose another one, or ask the family what they would like.")
                 outcome.status = .conflict
             case .notFound:
                 throw Self.notOnTheList
             case .throttled(let seconds):
-                let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: "reservation")
-                outcome.notice = refusal.message
+                let refusal = PageError.tooManyAttempts(retryAfter: seconds, action: .reservation)
+                outcome.notice = refusal.message(in: context.visitor.translations)
                 outcome.status = .tooManyRequests
                 outcome.headers = refusal.headers
             }
@@ -167,11 +167,16 @@ struct ShareLinkController {
         ]
     }
 
-    static func message(_ problem: GuestReservations.NameProblem) -> String {
+    /// The sentence beside a guest's name, in the reader's language.
+    static func message(_ problem: GuestReservations.NameProblem, in translations: Translations) -> String {
         switch problem {
-        case .missing: "Give your name, so the family knows who is bringing it."
-        case .tooLong: "A name can be up to 60 characters. Shorten it and reserve again."
-        case .controlCharacters: "A name is one line of text."
+        case .missing: translations.text("Give your name, so the family knows who is bringing it.")
+        case .tooLong:
+            translations.text(
+                "A name can be up to {maximum} characters. Shorten it and reserve again.",
+                values: ["maximum": translations.language.formatted(GuestReservations.nameMaximumLength)]
+            )
+        case .controlCharacters: translations.text("A name is one line of text.")
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WishlistCore
+import WishlistLanguages
 
 /// Sign-in through the OpenID Connect provider (authorization code flow with PKCE), and linking
 /// an identity there to a signed-in member's account from Settings.
@@ -75,7 +76,7 @@ struct SingleSignOnController {
                 browserToken: browserToken, address: address, linkingUserID: linkingUserID, next: next, inviteHash: inviteHash
             )
         } catch is SignInAttempts.Busy {
-            throw PageError.tooManyAttempts(retryAfter: Int(SignInAttempts.lifetime), action: "sign-in")
+            throw PageError.tooManyAttempts(retryAfter: Int(SignInAttempts.lifetime), action: .signIn)
         }
         let url: String
         do {
@@ -103,7 +104,7 @@ struct SingleSignOnController {
             throw Self.providerDeclined
         }
         let code = try query.text("code", maxLength: 4096)
-        guard !code.isEmpty else { throw PageError.badRequest("The provider sent you back without a sign-in code. Start again from the sign-in page.") }
+        guard !code.isEmpty else { throw PageError.badRequest(Translations.marked("The provider sent you back without a sign-in code. Start again from the sign-in page.")) }
 
         let token: IDToken
         do {
@@ -162,8 +163,8 @@ struct SingleSignOnController {
             try await identities.link(userID: userID, issuer: provider.settings.issuer, subject: token.subject)
         } catch SignInIdentities.Refusal.linkedElsewhere {
             throw PageError(
-                .conflict, title: "Linked to another account",
-                message: "That single sign-on identity already signs in to another account here. Sign in with it to use that account, or ask an admin."
+                .conflict, title: Translations.marked("Linked to another account"),
+                message: Translations.marked("That single sign-on identity already signs in to another account here. Sign in with it to use that account, or ask an admin.")
             )
         }
         return redirect(to: SitePath.settings(.signIn, done: "identity-linked"))
@@ -189,8 +190,8 @@ struct SingleSignOnController {
             throw Self.noSuchIdentity
         } catch SignInIdentities.Refusal.lastWayIn {
             throw PageError(
-                .conflict, title: "Your only way in",
-                message: "Single sign-on is the only way into your account, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password."
+                .conflict, title: Translations.marked("Your only way in"),
+                message: Translations.marked("Single sign-on is the only way into your account, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password.")
             )
         }
         return redirect(to: SitePath.settings(.signIn, done: "identity-unlinked"))
@@ -199,23 +200,23 @@ struct SingleSignOnController {
     // MARK: Refusals
 
     static let staleAttempt = PageError(
-        .badRequest, title: "This sign-in can’t be finished",
-        message: "It was started in another browser, already finished, or more than ten minutes ago. Start again from the sign-in page."
+        .badRequest, title: Translations.marked("This sign-in can’t be finished"),
+        message: Translations.marked("It was started in another browser, already finished, or more than ten minutes ago. Start again from the sign-in page.")
     )
 
     static let providerDeclined = PageError(
-        .forbidden, title: "Not signed in",
-        message: "The single sign-on provider did not sign you in. Start again from the sign-in page, or sign in another way."
+        .forbidden, title: Translations.marked("Not signed in"),
+        message: Translations.marked("The single sign-on provider did not sign you in. Start again from the sign-in page, or sign in another way.")
     )
 
     static let refusedAccount = PageError(
-        .forbidden, title: "Sign-in refused",
-        message: "This account can’t sign in. Ask an admin of this server."
+        .forbidden, title: Translations.marked("Sign-in refused"),
+        message: Translations.marked("This account can’t sign in. Ask an admin of this server.")
     )
 
     static let noSuchIdentity = PageError(
-        .notFound, title: "Not linked",
-        message: "Your account has no such single sign-on identity. Settings lists the ones it has."
+        .notFound, title: Translations.marked("Not linked"),
+        message: Translations.marked("Your account has no such single sign-on identity. Settings lists the ones it has.")
     )
 
     /// The page for a failed code exchange or token check; the reason goes to the log only.
@@ -226,14 +227,14 @@ struct SingleSignOnController {
         case .codeRefused:
             logger.warning("single sign-on refused: \(failure.description)")
             return PageError(
-                .badRequest, title: "The provider refused this sign-in",
-                message: "The provider would not confirm this sign-in: its code was used already or does not belong to this browser. Start again from the sign-in page."
+                .badRequest, title: Translations.marked("The provider refused this sign-in"),
+                message: Translations.marked("The provider would not confirm this sign-in: its code was used already or does not belong to this browser. Start again from the sign-in page.")
             )
         case .token:
             logger.warning("single sign-on refused: \(failure.description)")
             return PageError(
-                .forbidden, title: "This sign-in couldn’t be trusted",
-                message: "The answer from the single sign-on provider did not pass our checks, so you are not signed in. Start again from the sign-in page; if it keeps happening, tell an admin."
+                .forbidden, title: Translations.marked("This sign-in couldn’t be trusted"),
+                message: Translations.marked("The answer from the single sign-on provider did not pass our checks, so you are not signed in. Start again from the sign-in page; if it keeps happening, tell an admin.")
             )
         }
     }
@@ -243,12 +244,13 @@ struct SingleSignOnController {
     private func unreachable(_ failure: OpenIDProvider.Failure, linking: Bool) -> PageError {
         logger.warning("single sign-on: \(failure.description)")
         let name = provider.settings.displayName
-        let otherWays = passwordSignIn ? "sign in with your password or passkey" : "sign in with your passkey"
-        return PageError(
-            .badGateway, title: "\(name) can’t be reached",
-            message: linking
-                ? "\(name) can’t be reached right now, so your identity there can’t be linked. Try again in a few minutes."
-                : "\(name) can’t be reached right now — \(otherWays), or try again in a few minutes."
-        )
+        let message = if linking {
+            Translations.marked("{name} can’t be reached right now, so your identity there can’t be linked. Try again in a few minutes.")
+        } else if passwordSignIn {
+            Translations.marked("{name} can’t be reached right now — sign in with your password or passkey, or try again in a few minutes.")
+        } else {
+            Translations.marked("{name} can’t be reached right now — sign in with your passkey, or try again in a few minutes.")
+        }
+        return PageError(.badGateway, title: Translations.marked("{name} can’t be reached"), message: message, values: { _ in ["name": name] })
     }
 }

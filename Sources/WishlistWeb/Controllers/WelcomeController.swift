@@ -52,7 +52,7 @@ struct WelcomeController {
         let form = try WelcomeForm(context.form)
         var errors: FieldErrors = [:]
         let displayName = ProfileController.displayName(form.displayName, errors: &errors, in: context.visitor.translations)
-        let birthday = ProfileController.birthday(month: form.month, day: form.day, errors: &errors)
+        let birthday = ProfileController.birthday(month: form.month, day: form.day, errors: &errors, in: context.visitor.translations)
         let sharing = Sharing(rawValue: form.sharing)
         if sharing == nil { errors["sharing"] = "Choose who sees your lists: only you, or everyone on this server." }
         guard errors.isEmpty, let sharing else { return try page(context, form: form, errors: errors, status: .unprocessableContent) }

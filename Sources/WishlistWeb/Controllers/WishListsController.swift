@@ -31,8 +31,8 @@ struct WishListsController {
     }
 
     static let notFound = PageError(
-        .notFound, title: "Not one of your lists",
-        message: "That list isn’t one of yours. It may have been deleted; your wishlist shows the lists you have."
+        .notFound, title: Translations.marked("Not one of your lists"),
+        message: Translations.marked("That list isn’t one of yours. It may have been deleted; your wishlist shows the lists you have.")
     )
 
     // MARK: Handlers
@@ -46,7 +46,7 @@ struct WishListsController {
         let draft = try Self.draft(context.form)
         switch draft.checked() {
         case .failure(let problems):
-            return try await formPage(context, list: nil, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
+            return try await formPage(context, list: nil, entered: draft, errors: Self.errors(problems, in: context.visitor.translations), status: .unprocessableContent)
         case .success(let checked):
             let list = try await lists.create(checked, ownerID: user.userID, at: clock.now())
             return Flash.listMade.redirect(to: SitePath.wishList(list.id), secure: secureCookies)
@@ -64,7 +64,7 @@ struct WishListsController {
         let draft = try Self.draft(context.form)
         switch draft.checked() {
         case .failure(let problems):
-            return try await formPage(context, list: list, entered: draft, errors: Self.errors(problems), status: .unprocessableContent)
+            return try await formPage(context, list: list, entered: draft, errors: Self.errors(problems, in: context.visitor.translations), status: .unprocessableContent)
         case .success(let checked):
             guard try await lists.update(id: list.id, ownerID: user.userID, checked) else { throw Self.notFound }
             return Flash.listSaved.redirect(to: SitePath.wishList(list.id), secure: secureCookies)
@@ -79,8 +79,8 @@ struct WishListsController {
             return (deleteWants ? Flash.listDeletedWants : .listDeleted).redirect(to: SitePath.wishlist, secure: secureCookies)
         case .isDefault:
             throw PageError(
-                .conflict, title: "Your wishlist stays",
-                message: "Your first list can’t be deleted: a book you add goes there, and so does every book of a list you delete. Rename it if you like."
+                .conflict, title: Translations.marked("Your wishlist stays"),
+                message: Translations.marked("Your first list can’t be deleted: a book you add goes there, and so does every book of a list you delete. Rename it if you like.")
             )
         case .notFound:
             throw Self.notFound
@@ -148,8 +148,8 @@ struct WishListsController {
             return Flash.listsPlaced.redirect(to: SitePath.wishlistItem(itemID), secure: secureCookies)
         case .noList:
             throw PageError(
-                .unprocessableContent, title: "Choose at least one list",
-                message: "A book on your wishlist is on at least one of your lists. Tick one, or remove the book from your wishlist instead."
+                .unprocessableContent, title: Translations.marked("Choose at least one list"),
+                message: Translations.marked("A book on your wishlist is on at least one of your lists. Tick one, or remove the book from your wishlist instead.")
             )
         case .notFound:
             // The same answer for another's want, another's list, or one that never was.
@@ -228,14 +228,20 @@ struct WishListsController {
         )
     }
 
-    static func errors(_ problems: WishListProblems) -> FieldErrors {
+    /// The list form's problems beside their fields, in the reader's language.
+    static func errors(_ problems: WishListProblems, in translations: Translations) -> FieldErrors {
         var errors: FieldErrors = [:]
-        if problems.contains(.nameMissing) { errors["name"] = "Give the list a name, such as Birthday or Someday." }
-        if problems.contains(.nameTooLong) { errors["name"] = "A list’s name can be up to 60 characters. Shorten it and save again." }
-        if problems.contains(.nameControlCharacters) { errors["name"] = "A list’s name is one line of text." }
-        if problems.contains(.occasion) { errors["occasion"] = "Choose no occasion, your birthday, Christmas or a date." }
-        if problems.contains(.date) { errors["date"] = "Give the day of the occasion as a date, such as 2027-03-12." }
-        if problems.contains(.visibility) { errors["visibility"] = "Choose who sees the list: the household, or only you." }
+        if problems.contains(.nameMissing) { errors["name"] = translations.text("Give the list a name, such as Birthday or Someday.") }
+        if problems.contains(.nameTooLong) {
+            errors["name"] = translations.text(
+                "A list’s name can be up to {maximum} characters. Shorten it and save again.",
+                values: ["maximum": translations.language.formatted(WishListDraft.nameMaximumLength)]
+            )
+        }
+        if problems.contains(.nameControlCharacters) { errors["name"] = translations.text("A list’s name is one line of text.") }
+        if problems.contains(.occasion) { errors["occasion"] = translations.text("Choose no occasion, your birthday, Christmas or a date.") }
+        if problems.contains(.date) { errors["date"] = translations.text("Give the day of the occasion as a date, such as 2027-03-12.") }
+        if problems.contains(.visibility) { errors["visibility"] = translations.text("Choose who sees the list: the household, or only you.") }
         return errors
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The wishlist as a Goodreads CSV, out and in.
@@ -60,5 +61,15 @@ extension WishlistController {
         var updated = context
         updated.visitor = visitor
         return try await indexPage(updated, userID: user.userID, sort: .added, summary: summary)
+    }
+}
+
+extension WishlistImportSummary {
+    /// What an import brought, for the wishlist page; a left-out row's reason in the reader's language.
+    func templateValue(in translations: Translations) -> TemplateValue {
+        [
+            "added": .int(added), "already": .int(alreadyPresent), "read_added": .int(readAdded), "read_already": .int(readAlreadyPresent),
+            "skipped": .array(skipped.map { ["line": .int($0.line), "title": .string($0.title), "reason": .string($0.reason.phrase(in: translations))] }),
+        ]
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The user's wishlist: add, list, open, annotate, remove, export and import.
@@ -36,8 +37,8 @@ struct WishlistController {
     }
 
     static let notFound = PageError(
-        .notFound, title: "Not on your wishlist",
-        message: "That book isn’t on your wishlist. It may have been removed; your wishlist shows everything that is."
+        .notFound, title: Translations.marked("Not on your wishlist"),
+        message: Translations.marked("That book isn’t on your wishlist. It may have been removed; your wishlist shows everything that is.")
     )
 
     // MARK: Handlers
@@ -52,7 +53,10 @@ struct WishlistController {
     private func loadIndexPage(_ request: Request, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedIndexPage {
         let requested = try request.queryText("sort")
         guard let sort = requested.isEmpty ? .added : WishlistSort(rawValue: requested) else {
-            throw PageError.badRequest("The wishlist can be sorted by date added, priority, title or author; “\(requested.prefix(40))” is none of them.")
+            throw PageError.badRequest(
+                Translations.marked("The wishlist can be sorted by date added, priority, title or author; “{value}” is none of them."),
+                values: ["value": String(requested.prefix(40))]
+            )
         }
         let number = try PageNumber.parse(request.queryText("page"))
         let listText = try request.queryText("list")
@@ -121,7 +125,7 @@ struct WishlistController {
             list = id
         }
         guard CatalogBook.isUsableID(bookID), let book = try await catalog.book(id: bookID) else {
-            throw PageError(.notFound, title: "Book not found", message: "We couldn’t find that book in the catalog, so nothing was added. It may have left the lists.")
+            throw PageError(.notFound, title: Translations.marked("Book not found"), message: Translations.marked("We couldn’t find that book in the catalog, so nothing was added. It may have left the lists."))
         }
         let (note, priority) = try Self.noteAndPriority(context)
         let added = try await wishlist.add(book, userID: ownerID, list: list, note: note, priority: priority, at: clock.now())
@@ -153,14 +157,15 @@ struct WishlistController {
         let entered = ItemForm(note: note, priority: priorityText.isEmpty ? item.priority.rawValue : priorityText)
         var errors: FieldErrors = [:]
         if note.count > WishlistStore.noteMaximumLength {
-            errors["note"] = "Notes can be up to 2,000 characters; this one has \(note.count). Shorten it and save again."
+            let language = context.visitor.translations.language
+            errors["note"] = context.visitor.translations.text("Notes can be up to {maximum} characters; this one has {length}. Shorten it and save again.", values: ["maximum": language.formatted(WishlistStore.noteMaximumLength), "length": language.formatted(note.count)])
         }
         let priority = Priority(rawValue: entered.priority)
         if priority == nil {
-            errors["priority"] = "Choose high, normal or low."
+            errors["priority"] = context.visitor.translations.text("Choose high, normal or low.")
         }
         guard errors.isEmpty, let priority else {
-            if child != nil { throw PageError(.unprocessableContent, title: "The note was not saved", message: errors.values.sorted().joined(separator: " ")) }
+            if child != nil { throw PageError(.unprocessableContent, title: Translations.marked("The note was not saved"), message: errors.values.sorted().joined(separator: " ")) }
             return try await itemPage(context, item, entered: entered, errors: errors, status: .unprocessableContent)
         }
         guard try await wishlist.update(id: item.id, userID: ownerID, note: note, priority: priority) else { throw Self.notFound }
@@ -195,11 +200,15 @@ struct WishlistController {
     private static func noteAndPriority(_ context: AppRequestContext) throws -> (String, Priority) {
         let note = try context.form.text("note", maxLength: 4 * WishlistStore.noteMaximumLength)
         guard note.count <= WishlistStore.noteMaximumLength else {
-            throw PageError(.unprocessableContent, title: "The book was not added", message: "Notes can be up to 2,000 characters; this one has \(note.count). Shorten it and add the book again.")
+            throw PageError(
+                .unprocessableContent, title: Translations.marked("The book was not added"),
+                message: Translations.marked("Notes can be up to {maximum} characters; this one has {length}. Shorten it and add the book again."),
+                values: { [length = note.count] in ["maximum": $0.language.formatted(WishlistStore.noteMaximumLength), "length": $0.language.formatted(length)] }
+            )
         }
         let priorityText = try context.form.text("priority", maxLength: 40)
         guard let priority = priorityText.isEmpty ? .normal : Priority(rawValue: priorityText) else {
-            throw PageError(.unprocessableContent, title: "The book was not added", message: "Choose high, normal or low.")
+            throw PageError(.unprocessableContent, title: Translations.marked("The book was not added"), message: Translations.marked("Choose high, normal or low."))
         }
         return (note, priority)
     }
@@ -237,8 +246,8 @@ struct WishlistController {
         let user = try context.signedInUser()
         guard try await wishlist.markReceived(itemID: try Self.itemID(context), userID: user.userID, at: clock.now()) != nil else {
             throw PageError(
-                .notFound, title: "Not on your wishlist",
-                message: "That book isn’t on your wishlist any more (it may be among the books you received already), so nothing changed."
+                .notFound, title: Translations.marked("Not on your wishlist"),
+                message: Translations.marked("That book isn’t on your wishlist any more (it may be among the books you received already), so nothing changed.")
             )
         }
         return Flash.received.redirect(to: SitePath.received, secure: secureCookies)
@@ -274,12 +283,9 @@ struct WishlistController {
         case .wished:
             return Flash.wishedAgain.redirect(to: SitePath.wishlist, secure: secureCookies)
         case .alreadyOnWishlist:
-            throw PageError(
-                .conflict, title: "Already on your wishlist",
-                message: "You have added this book to your wishlist again since, so nothing changed."
-            )
+            throw PageError(.conflict, title: Translations.marked("Already on your wishlist"), message: Translations.marked("You have added this book to your wishlist again since, so nothing changed."))
         case .notFound:
-            throw PageError(.notFound, title: "Not among your received books", message: "That book isn’t among the books you received, so nothing changed.")
+            throw PageError(.notFound, title: Translations.marked("Not among your received books"), message: Translations.marked("That book isn’t among the books you received, so nothing changed."))
         }
     }
 
@@ -292,13 +298,7 @@ struct WishlistController {
         let items = try await wishlist.items(userID: userID, sort: sort, page: 1)
         let placements = try await catalog.placements(of: items.items.compactMap(\.bookID))
         var values = Self.indexValues(items, sort: sort, placements: placements, lists: try await lists.lists(ownerID: userID), chosen: nil)
-        values["import_summary"] = summary.map { summary in
-            [
-                "added": .int(summary.added), "already": .int(summary.alreadyPresent),
-                "read_added": .int(summary.readAdded), "read_already": .int(summary.readAlreadyPresent),
-                "skipped": .array(summary.skipped.map { ["line": .int($0.line), "title": .string($0.title), "reason": .string($0.reason)] }),
-            ]
-        } ?? .null
+        values["import_summary"] = summary.map { $0.templateValue(in: context.visitor.translations) } ?? .null
         values["import_error"] = importError.map(TemplateValue.string) ?? .null
         values["errors"] = importError.map { ["file": .string($0)] } ?? .null
         return try pages.render(

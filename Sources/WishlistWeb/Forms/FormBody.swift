@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// The fields of an `application/x-www-form-urlencoded` body, checked once on arrival: valid
@@ -30,7 +31,10 @@ public struct FormBody: Sendable {
                 continue
             }
             guard fields.updateValue(value, forKey: name) == nil else {
-                throw PageError.badRequest("The form sent the field “\(name.prefix(40))” more than once. Reload the page and try again.")
+                throw PageError.badRequest(
+                    Translations.marked("The form sent the field “{field}” more than once. Reload the page and try again."),
+                    values: ["field": String(name.prefix(40))]
+                )
             }
         }
     }
@@ -52,10 +56,16 @@ public struct FormBody: Sendable {
     public func text(_ name: String, maxLength: Int = 200) throws -> String {
         guard let value = fields[name] else { return "" }
         guard repeated[name, default: []].count <= 1 else {
-            throw PageError.badRequest("The form sent the field “\(name.prefix(40))” more than once. Reload the page and try again.")
+            throw PageError.badRequest(
+                Translations.marked("The form sent the field “{field}” more than once. Reload the page and try again."),
+                values: ["field": String(name.prefix(40))]
+            )
         }
         guard value.count <= maxLength else {
-            throw PageError.badRequest("The field “\(name)” is longer than \(maxLength) characters. Shorten it and try again.")
+            throw PageError.badRequest(
+                Translations.marked("The field “{field}” is longer than {maximum} characters. Shorten it and try again."),
+                values: ["field": String(name), "maximum": String(maxLength)]
+            )
         }
         return value
     }
@@ -65,7 +75,10 @@ public struct FormBody: Sendable {
     public func values(_ name: String, maxLength: Int = 200, maxCount: Int = 1000) throws -> [String] {
         let values = repeated[name] ?? []
         guard values.count <= maxCount, values.allSatisfy({ $0.count <= maxLength }) else {
-            throw PageError.badRequest("The form sent more in “\(name.prefix(40))” than it ever holds. Reload the page and try again.")
+            throw PageError.badRequest(
+                Translations.marked("The form sent more in “{field}” than it ever holds. Reload the page and try again."),
+                values: ["field": String(name.prefix(40))]
+            )
         }
         return values
     }
@@ -76,7 +89,7 @@ public struct FormBody: Sendable {
         switch try text(name, maxLength: 10) {
         case "": return false
         case "yes": return true
-        default: throw PageError.badRequest("The form sent “\(name)” with a value its checkbox never has. Reload the page and try again.")
+        default: throw PageError.badRequest(Translations.marked("The form sent “{field}” with a value its checkbox never has. Reload the page and try again."), values: ["field": String(name)])
         }
     }
 
@@ -94,7 +107,7 @@ public struct FormBody: Sendable {
                 guard high != encoded.endIndex, encoded.index(after: high) != encoded.endIndex,
                       let value = hexValue(encoded[high], encoded[encoded.index(after: high)])
                 else {
-                    throw PageError.badRequest("The form was garbled on its way here (a broken %-escape). Reload the page and try again.")
+                    throw PageError.badRequest(Translations.marked("The form was garbled on its way here (a broken %-escape). Reload the page and try again."))
                 }
                 bytes.append(value)
                 index = encoded.index(after: high)
@@ -109,10 +122,10 @@ public struct FormBody: Sendable {
     /// The decoded bytes as text a person could have typed.
     private static func checked(_ bytes: [UInt8]) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PageError.badRequest("The form contained bytes that aren’t valid UTF-8 text. Retype the text and try again.")
+            throw PageError.badRequest(Translations.marked("The form contained bytes that aren’t valid UTF-8 text. Retype the text and try again."))
         }
         if text.unicodeScalars.contains(where: \.isForbiddenControlCharacter) {
-            throw PageError.badRequest("The form contained control characters (such as NUL) that can’t be stored. Retype the text and try again.")
+            throw PageError.badRequest(Translations.marked("The form contained control characters (such as NUL) that can’t be stored. Retype the text and try again."))
         }
         return text
     }

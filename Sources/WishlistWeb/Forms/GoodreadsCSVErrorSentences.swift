@@ -51,3 +51,14 @@ extension GoodreadsCSVError {
         }
     }
 }
+
+extension GoodreadsImport.Skip.Reason {
+    /// The phrase after a left-out row's line and title, in the reader's language.
+    func phrase(in translations: Translations) -> String {
+        switch self {
+        case .noTitle: translations.text("no title")
+        case .noShelf: translations.text("on no shelf, neither “to-read” nor “read”")
+        case .otherShelf(let shelf): translations.text("on the “{shelf}” shelf, neither “to-read” nor “read”", values: ["shelf": shelf])
+        }
+    }
+}

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Reads the body of every POST once and refuses it unless it carries this visitor's CSRF token
@@ -55,7 +56,10 @@ struct CSRFMiddleware: RouterMiddleware {
             // As for URL-encoded forms: a field sent twice is refused, not resolved by picking one.
             var names = Set<String>()
             for part in multipart.parts where !names.insert(part.name).inserted {
-                throw PageError.badRequest("The form sent the field “\(part.name.prefix(40))” more than once. Reload the page and try again.")
+                throw PageError.badRequest(
+                    Translations.marked("The form sent the field “{field}” more than once. Reload the page and try again."),
+                    values: ["field": String(part.name.prefix(40))]
+                )
             }
             context.upload = multipart.file(upload.field)
             context.form = try FormBody(multipart: multipart)
@@ -66,8 +70,8 @@ struct CSRFMiddleware: RouterMiddleware {
             token = request.headers[Self.tokenHeader] ?? ""
         } else {
             throw PageError(
-                .unsupportedMediaType, title: "That request couldn’t be read",
-                message: "This site accepts forms only from its own pages. Go back, reload the page, and try again."
+                .unsupportedMediaType, title: Translations.marked("That request couldn’t be read"),
+                message: Translations.marked("This site accepts forms only from its own pages. Go back, reload the page, and try again.")
             )
         }
         guard isSameOrigin(request), csrf.isValid(token, forSession: context.visitor.sessionToken) else {
@@ -82,10 +86,10 @@ struct CSRFMiddleware: RouterMiddleware {
     static func unreadable(_ error: HTTPParserError) -> PageError {
         if error == .invalidEOFState {
             return PageError(
-                .requestTimeout, title: "The form stopped arriving", message: "Part of what you sent never came. Go back and send the form again."
+                .requestTimeout, title: Translations.marked("The form stopped arriving"), message: Translations.marked("Part of what you sent never came. Go back and send the form again.")
             )
         }
-        return PageError.badRequest("What you sent couldn’t be read as a form. Go back, reload the page and send it again.")
+        return PageError.badRequest(Translations.marked("What you sent couldn’t be read as a form. Go back, reload the page and send it again."))
     }
 
     /// A missing `Origin` passes (older browsers, same-origin GET-to-POST navigations), and so does

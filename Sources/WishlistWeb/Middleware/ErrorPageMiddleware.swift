@@ -9,8 +9,14 @@ import WishlistTemplates
 /// Errors meant for the visitor (`PageError`, Hummingbird's `HTTPError`) keep their status; a
 /// passing database outage is a 503 that says which; anything else is a 500. The details of both
 /// go to the log, never to the page.
+///
+/// The page is in the visitor's language; the outer one, before the session, knows no visitor yet
+/// (a body too large, a session that could not be read) and follows the browser's
+/// `Accept-Language`, as a signed-out page does.
 struct ErrorPageMiddleware: RouterMiddleware {
     let pages: PageRenderer
+    /// Set outside `LanguageMiddleware`, where the visitor's language is not chosen yet.
+    var browserLanguages: LanguageChoice?
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         do {
@@ -22,7 +28,14 @@ struct ErrorPageMiddleware: RouterMiddleware {
             }
             let page = Self.page(for: error, request, context)
             let back = WayBack.from(method: request.method, path: request.uri.path, status: page.status)
-            return try pages.render(page, wayBack: back, for: context.visitor)
+            guard let browserLanguages else {
+                return try pages.render(page, wayBack: back, for: context.visitor)
+            }
+            var visitor = context.visitor
+            visitor.translations = browserLanguages.translations(member: nil, acceptLanguage: request.headers[.acceptLanguage]).translations
+            var response = try pages.render(page, wayBack: back, for: visitor)
+            response.headers[values: .vary].append("Accept-Language")
+            return response
         }
     }
 

@@ -1,4 +1,5 @@
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// `?page=N` on a page that shows one ``PagedList`` page of a long list (`/people`, `/admin`,
@@ -8,7 +9,10 @@ enum PageNumber {
     static func parse(_ text: String) throws -> Int {
         guard !text.isEmpty else { return 1 }
         guard text.count <= 6, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int(text), number > 0 else {
-            throw PageError.badRequest("Pages are numbered from 1; “\(text.prefix(40))” is not a page number.")
+            throw PageError.badRequest(
+                Translations.marked("Pages are numbered from 1; “{value}” is not a page number."),
+                values: ["value": String(text.prefix(40))]
+            )
         }
         return number
     }

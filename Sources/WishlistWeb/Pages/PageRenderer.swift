@@ -178,13 +178,16 @@ public struct PageRenderer: Sendable {
         return values
     }
 
-    /// The error page for `error`, keeping its headers (such as `Retry-After`), with a link `wayBack`.
+    /// The error page for `error`, keeping its headers (such as `Retry-After`), with a link
+    /// `wayBack`, in the visitor's language.
     func render(_ error: PageError, wayBack: WayBack = .home, for visitor: Visitor) throws -> Response {
-        try render(
-            "errors/error.html", title: error.title, for: visitor, status: error.status, headers: error.headers,
+        let translations = visitor.translations
+        let title = error.title(in: translations)
+        return try render(
+            "errors/error.html", title: title, for: visitor, status: error.status, headers: error.headers,
             values: [
-                "error": ["status": .int(error.status.code), "title": .string(error.title), "message": .string(error.message)],
-                "way_back": ["path": .string(wayBack.path), "label": .string(wayBack.label)],
+                "error": ["status": .int(error.status.code), "title": .string(title), "message": .string(error.message(in: translations))],
+                "way_back": ["path": .string(wayBack.path), "label": .string(wayBack.label(in: translations))],
             ]
         )
     }

@@ -1,4 +1,5 @@
 import Hummingbird
+import WishlistLanguages
 
 /// The link an error page offers back to where the person was (issue 36). It is chosen from the
 /// request's method and path alone: a page that is missing or not hers leads to the section it
@@ -8,22 +9,29 @@ import Hummingbird
 /// never carries what someone typed into the address.
 struct WayBack: Equatable, Sendable {
     let path: String
+    /// English, the catalogs' key (`Translations.marked`); `{section}` is a Settings page's title.
     let label: String
+    var section: String?
 
-    static let home = WayBack(path: "/", label: "Back to the best-seller lists")
-    static let lists = WayBack(path: SitePath.catalog, label: "Back to the lists")
-    static let people = WayBack(path: SitePath.people, label: "Back to People")
-    static let wishlist = WayBack(path: SitePath.wishlist, label: "Back to your wishlist")
-    static let received = WayBack(path: SitePath.received, label: "Back to the books you received")
-    static let reading = WayBack(path: SitePath.reading, label: "Back to the books you’ve read")
-    static let reservations = WayBack(path: SitePath.reservations, label: "Back to the gifts you’re giving")
-    static let settings = WayBack(path: SitePath.settings, label: "Back to Settings")
-    static let profile = WayBack(path: SitePath.profile, label: "Back to your profile")
-    static let admin = WayBack(path: Route.admin.path(), label: "Back to Admin")
-    static let search = WayBack(path: Route.search.path(), label: "Back to search")
-    static let signIn = WayBack(path: SitePath.signIn, label: "Back to sign-in")
-    static let signUp = WayBack(path: Route.signUpPage.path(), label: "Back to sign-up")
-    static let newBook = WayBack(path: SitePath.newBook, label: "Back to adding a book")
+    /// The label in `translations`' language.
+    func label(in translations: Translations) -> String {
+        translations.text(label, values: section.map { ["section": translations.text($0)] } ?? [:])
+    }
+
+    static let home = WayBack(path: "/", label: Translations.marked("Back to the best-seller lists"))
+    static let lists = WayBack(path: SitePath.catalog, label: Translations.marked("Back to the lists"))
+    static let people = WayBack(path: SitePath.people, label: Translations.marked("Back to People"))
+    static let wishlist = WayBack(path: SitePath.wishlist, label: Translations.marked("Back to your wishlist"))
+    static let received = WayBack(path: SitePath.received, label: Translations.marked("Back to the books you received"))
+    static let reading = WayBack(path: SitePath.reading, label: Translations.marked("Back to the books you’ve read"))
+    static let reservations = WayBack(path: SitePath.reservations, label: Translations.marked("Back to the gifts you’re giving"))
+    static let settings = WayBack(path: SitePath.settings, label: Translations.marked("Back to Settings"))
+    static let profile = WayBack(path: SitePath.profile, label: Translations.marked("Back to your profile"))
+    static let admin = WayBack(path: Route.admin.path(), label: Translations.marked("Back to Admin"))
+    static let search = WayBack(path: Route.search.path(), label: Translations.marked("Back to search"))
+    static let signIn = WayBack(path: SitePath.signIn, label: Translations.marked("Back to sign-in"))
+    static let signUp = WayBack(path: Route.signUpPage.path(), label: Translations.marked("Back to sign-up"))
+    static let newBook = WayBack(path: SitePath.newBook, label: Translations.marked("Back to adding a book"))
 
     /// The way back from an error answering `method` on `path`.
     static func from(method: HTTPRequest.Method, path: String, status: HTTPResponse.Status) -> WayBack {
@@ -57,17 +65,17 @@ struct WayBack: Equatable, Sendable {
             return .profile
         case ("settings", _):
             return SettingsSection.holding(formAt: "/" + parts.joined(separator: "/"))
-                .map { WayBack(path: $0.path, label: "Back to \($0.title)") } ?? .settings
+                .map { WayBack(path: $0.path, label: Translations.marked("Back to {section}"), section: $0.title) } ?? .settings
         case ("books", "new"):
             return .newBook
         case ("books", let id?):
-            return WayBack(path: SitePath.book(id), label: "Back to the book")
+            return WayBack(path: SitePath.book(id), label: Translations.marked("Back to the book"))
         case ("lists", let list?):
-            return WayBack(path: SitePath.list(list), label: "Back to the list")
+            return WayBack(path: SitePath.list(list), label: Translations.marked("Back to the list"))
         case ("people", let username?):
             return parts.count > 2 && parts[2] == "ideas"
-                ? WayBack(path: SitePath.ideas(username), label: "Back to the gift ideas")
-                : WayBack(path: SitePath.person(username), label: "Back to their wishlist")
+                ? WayBack(path: SitePath.ideas(username), label: Translations.marked("Back to the gift ideas"))
+                : WayBack(path: SitePath.person(username), label: Translations.marked("Back to their wishlist"))
         case ("reservations", nil):
             // Reserving is done from a member's page; which one, only the form's body says.
             return .people

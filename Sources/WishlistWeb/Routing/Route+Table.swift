@@ -1,3 +1,5 @@
+import WishlistLanguages
+
 /// Every route of the site, declared once: method, pattern, who may ask, body and CSRF rule.
 /// The controllers bind each to its handler (`routes.add(.signIn, use: signIn)`), in the order
 /// Hummingbird should try them; ``SitePath`` prints their links. A new route is a line here, a
@@ -59,7 +61,7 @@ extension Route {
     static let wishlistExport = get("/wishlist.csv", .members)
     /// A Goodreads export: its 50,000 rows at 400 bytes each, twice a plain export's rows.
     static let wishlistImport = post("/wishlist/import", .members, csrf: .sessionToken, body: .upload(Upload(
-        field: "file", maximumBytes: 20 * 1024 * 1024, tooLarge: "Goodreads exports can be up to 20 MB. Upload a smaller file."
+        field: "file", maximumBytes: 20 * 1024 * 1024, tooLarge: Translations.marked("Goodreads exports can be up to 20 MB. Upload a smaller file.")
     )))
     static let received = get("/wishlist/received", .members)
     static let wishAgain = post("/wishlist/received/{item}/restore", .members, csrf: .sessionToken)
@@ -123,7 +125,7 @@ extension Route {
     static let addBook = post("/books/new", .members, csrf: .sessionToken)
     /// A photo of a book's barcode (8 MB, the picture rule's, and room for the form around it).
     static let scanBook = post("/books/new/scan", .members, csrf: .sessionToken, body: .upload(Upload(
-        field: "photo", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Photos can be up to 8 MB. Take a closer one, or a smaller size."
+        field: "photo", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: Translations.marked("Photos can be up to 8 MB. Take a closer one, or a smaller size.")
     )))
     static let sharedBook = get("/books/new/shared", .members)
 
@@ -160,7 +162,7 @@ extension Route {
     /// A profile picture (8 MB, the picture rule's, and room for the form around it).
     static let uploadPicture = post("/settings/profile/picture", .members, csrf: .sessionToken, body: .upload(pictureUpload))
     static let pictureUpload = Upload(
-        field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: "Pictures can be up to 8 MB. Choose a smaller picture."
+        field: "picture", maximumBytes: 8 * 1024 * 1024 + 64 * 1024, tooLarge: Translations.marked("Pictures can be up to 8 MB. Choose a smaller picture.")
     )
     static let deletePicture = post("/settings/profile/picture/delete", .members, csrf: .sessionToken)
     static let picture = get("/pictures/{file}", .members)

@@ -1,5 +1,6 @@
 import HTTPTypes
 import WishlistCore
+import WishlistLanguages
 
 /// One route of the site: its method and pattern, who may ask for it, the body it takes and how
 /// a POST proves it came from this site. Every route is declared once, in the table
@@ -51,7 +52,7 @@ struct Route: Sendable, Hashable, CustomStringConvertible {
         var tooLarge: PageError {
             switch self {
             case .form: .payloadTooLarge
-            case .upload(let upload): PageError(.contentTooLarge, title: "That file is too large", message: upload.tooLarge)
+            case .upload(let upload): PageError(.contentTooLarge, title: Translations.marked("That file is too large"), message: upload.tooLarge)
             }
         }
     }
@@ -60,6 +61,7 @@ struct Route: Sendable, Hashable, CustomStringConvertible {
     struct Upload: Sendable, Hashable {
         let field: String
         let maximumBytes: Int
+        /// English, the catalogs' key: the page words it in the reader's language.
         let tooLarge: String
     }
 

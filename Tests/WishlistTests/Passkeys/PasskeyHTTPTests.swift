@@ -78,7 +78,7 @@ struct PasskeyHTTPTests {
             try await Self.addPasskey(&browser, &authenticator)
             let settings = try await browser.get("/settings/sign-in?done=passkey-added")
             #expect(settings.text.contains("<td>Phone</td>"))
-            #expect(settings.text.contains(/<script src="\/static\/passkeys\.js\?v=[0-9a-f]{16}" defer><\/script>/))
+            #expect(settings.text.contains(/<script src="\/static\/passkeys\.js\?v=[0-9a-f]{16}" defer data-cancelled="[^"]+"/))
 
             var phone = TestBrowser(client: browser.client)
             let options = try await Self.postJSON(&phone, "/passkeys/sign-in/options", "{}")

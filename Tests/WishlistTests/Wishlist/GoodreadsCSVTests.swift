@@ -248,10 +248,10 @@ struct GoodreadsCSVTests {
         ].joined(separator: "\n")
         let result = try GoodreadsCSV.parse(csv, now: Self.now)
         #expect(result.skipped == [
-            GoodreadsImport.Skip(line: 2, title: "", reason: "no title"),
-            GoodreadsImport.Skip(line: 4, title: "Abandoned", reason: "on the “currently-reading” shelf, neither “to-read” nor “read”"),
-            GoodreadsImport.Skip(line: 5, title: "Shelfless", reason: "on no shelf, neither “to-read” nor “read”"),
-            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: "on the “currently-reading” shelf, neither “to-read” nor “read”"),
+            GoodreadsImport.Skip(line: 2, title: "", reason: .noTitle),
+            GoodreadsImport.Skip(line: 4, title: "Abandoned", reason: .otherShelf("currently-reading")),
+            GoodreadsImport.Skip(line: 5, title: "Shelfless", reason: .noShelf),
+            GoodreadsImport.Skip(line: 6, title: String(repeating: "T", count: 99) + "…", reason: .otherShelf("currently-reading")),
         ])
         #expect(result.books.map(\.line) == [3, 7], "the shelf is matched case-insensitively; skipped rows are not held to the limits")
         #expect(result.books.map(\.shelf) == [.read, .toRead])

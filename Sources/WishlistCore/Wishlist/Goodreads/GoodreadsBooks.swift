@@ -80,10 +80,17 @@ public struct GoodreadsImport: Sendable, Equatable {
         public var line: Int
         /// The row's title, shortened to 100 characters for display.
         public var title: String
-        /// A phrase to show after the title, such as "no title".
-        public var reason: String
+        public var reason: Reason
 
-        public init(line: Int, title: String, reason: String) {
+        /// Why a row was left out; the web words it in the reader's language.
+        public enum Reason: Sendable, Equatable {
+            case noTitle
+            case noShelf
+            /// On a shelf the import does not read, named as the file names it (shortened).
+            case otherShelf(String)
+        }
+
+        public init(line: Int, title: String, reason: Reason) {
             self.line = line
             self.title = title
             self.reason = reason

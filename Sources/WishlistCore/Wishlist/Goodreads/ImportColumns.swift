@@ -45,18 +45,15 @@ struct ImportColumns {
     func read(_ record: CSVRecordReader.Record, now: Date) throws(GoodreadsCSVError) -> Outcome {
         try refuseControlCharacters(in: record)
         let title = text(title, in: record)
-        func skip(_ reason: String) -> Outcome {
+        func skip(_ reason: GoodreadsImport.Skip.Reason) -> Outcome {
             .skip(GoodreadsImport.Skip(line: record.line, title: title.shortenedForDisplay, reason: reason))
         }
-        guard !title.isEmpty else { return skip("no title") }
+        guard !title.isEmpty else { return skip(.noTitle) }
         var bookShelf = GoodreadsShelf.toRead
         if let shelf {
             let shelfName = text(shelf, in: record)
             guard let known = GoodreadsShelf(rawValue: shelfName.lowercased()) else {
-                return skip(
-                    shelfName.isEmpty ? "on no shelf, neither “to-read” nor “read”"
-                        : "on the “\(shelfName.shortenedForDisplay)” shelf, neither “to-read” nor “read”"
-                )
+                return skip(shelfName.isEmpty ? .noShelf : .otherShelf(shelfName.shortenedForDisplay))
             }
             bookShelf = known
         }
