@@ -47,7 +47,7 @@ struct ErrorSummaryTests {
             #expect(note.text.contains("<title>Error: "))
             #expect(Self.summary(note) == [
                 "#priority-high Choose high, normal or low.",
-                "#note Notes can be up to 2,000 characters; this one has 2001. Shorten it and save again.",
+                "#note Notes can be up to 2,000 characters; this one has 2,001. Shorten it and save again.",
             ])
         }
     }
