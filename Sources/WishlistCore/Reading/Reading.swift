@@ -150,7 +150,7 @@ public struct HouseholdOpinion: Sendable, Equatable {
 }
 
 /// A book's household figures as a list row shows them: "2 here want it", "★ 4.5 (3)".
-public struct BookStanding: Sendable, Equatable {
+public struct BookStanding: Sendable, Hashable {
     public let wantCount: Int
     public let averageRating: Double?
     public let ratingCount: Int

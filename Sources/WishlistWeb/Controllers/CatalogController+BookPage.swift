@@ -38,7 +38,9 @@ extension CatalogController {
         let listChoice = SharedHTML<BookPage.Slot>.Fill.value(read.lists.count < 2 ? .null : .html(try pages.fragment(
             "partials/list-choice.html", ["lists": .array(read.lists.map(WishListsController.listValue))], language: language
         )))
-        let (givers, visitor) = try giversHTML(read.wants, returnTo: returnTo, for: readingFlash?.visitor ?? context.visitor)
+        let (givers, visitor) = try giversHTML(
+            read.wants, everyone: try Self.namesEveryGiver(request), bookID: read.key.bookID, returnTo: returnTo, for: readingFlash?.visitor ?? context.visitor
+        )
         return try pages.respond(entry.page, for: visitor) { slot in
             switch slot {
             case .childrenMarks: childrenMarks
@@ -112,15 +114,42 @@ extension CatalogController {
         let lists: [WishList]
     }
 
+    /// How many wants a book page names before "and N more" (docs/decisions/book-page-names-twelve-wanters.md).
+    static let namedGivers = 12
+
+    /// Whether the book page names everyone who wants the book (`?givers=all`, its "and N more" link).
+    static func namesEveryGiver(_ request: Request) throws -> Bool {
+        switch try request.queryText("givers") {
+        case "": return false
+        case "all": return true
+        case let other:
+            throw PageError.badRequest(
+                Translations.marked("A book page names everyone who wants it with “givers=all”; “{value}” is not that."), values: ["value": String(other.prefix(40))]
+            )
+        }
+    }
+
+    /// The wants a book page names: the first ``namedGivers`` by name, and beyond them each one
+    /// the visitor holds or has just used a form on, so that her controls and its confirmation stay.
+    static func namedWants(
+        _ wants: [(username: String, name: String, held: HeldItem)], viewerID: UserID?, flashCard: String?
+    ) -> [(username: String, name: String, held: HeldItem)] {
+        wants.enumerated().filter { index, want in
+            index < namedGivers || (viewerID != nil && want.held.holder?.id == viewerID) || Card.item(want.held.item.id) == flashCard
+        }.map(\.element)
+    }
+
     /// "Who here wants it" (partials/book-givers.html) for `visitor`, each want with her
     /// reservation controls as on the member's page, and the confirmation of a form on one of
-    /// them shown there; the visitor is returned without that confirmation.
+    /// them shown there; the visitor is returned without that confirmation. Unless `everyone`,
+    /// a long list names ``namedWants(_:viewerID:flashCard:)`` and links to the rest.
     func giversHTML(
-        _ wants: [(username: String, name: String, held: HeldItem)], returnTo: String, for visitor: Visitor
+        _ wants: [(username: String, name: String, held: HeldItem)], everyone: Bool, bookID: String, returnTo: String, for visitor: Visitor
     ) throws -> (SharedHTML<BookPage.Slot>.Fill, Visitor) {
         guard !wants.isEmpty else { return (.value(.null), visitor) }
-        let cardFlash = try pages.cardFlash(visitor, cards: wants.map { Card.item($0.held.item.id) })
-        let values = wants.enumerated().map { index, want in
+        let named = everyone ? wants : Self.namedWants(wants, viewerID: visitor.signedIn?.userID, flashCard: visitor.flash?.card)
+        let cardFlash = try pages.cardFlash(visitor, cards: named.map { Card.item($0.held.item.id) })
+        let values = named.enumerated().map { index, want in
             let seen = (want.held.holder?.id == visitor.signedIn?.userID ? want.held.seenByHolder : nil) ?? want.held.seenByOthers
             var value = HouseholdController.sharedItemValue(seen, placements: [])
             value["person_name"] = .string(want.name)
@@ -130,6 +159,7 @@ extension CatalogController {
         }
         let html = try pages.fragment("partials/book-givers.html", [
             "wants": .array(values), "return_to": .string(returnTo), "csrf_token": .string(visitor.csrfToken),
+            "more": .int(wants.count - named.count), "all_path": .string(SitePath.book(bookID) + "?givers=all#givers"),
         ], language: visitor.translations.language.code)
         return (.value(.html(html)), cardFlash?.visitor ?? visitor)
     }

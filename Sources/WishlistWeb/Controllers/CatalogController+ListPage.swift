@@ -235,10 +235,12 @@ extension CatalogController {
     }
 
     /// A row's "what the household thinks" line (partials/book-standing.html), empty when nobody
-    /// here wants or has rated the book.
+    /// here wants or has rated the book; each figure's rendered once (``StandingLineCache``).
     func standingHTML(_ standing: BookStanding?, language: String) throws -> TemplateValue {
         guard let standing else { return .null }
-        return .html(try pages.fragment("partials/book-standing.html", ["book": ["standing": ReadingPresenter.standingValue(standing)]], language: language))
+        return .html(try standingLines.html(for: standing, language: language) {
+            try pages.fragment("partials/book-standing.html", ["book": ["standing": ReadingPresenter.standingValue(standing)]], language: language)
+        })
     }
 
     /// An edition's books in a list page's order; ties keep the NYT's rank.

@@ -19,6 +19,8 @@ struct CatalogController {
     /// Where a book page sends readers to borrow and buy it (`books.borrowLinks`, `books.buyLinks`).
     var links = BookLinkTemplates(borrow: [], buy: [])
     var charts = RankChartCache()
+    /// List pages' rows' "what the household thinks" lines, rendered once per figure.
+    var standingLines = StandingLineCache()
 
     func addRoutes(to routes: SiteRouter, loaders: PageLoaders) {
         routes.add(.catalog, use: index)

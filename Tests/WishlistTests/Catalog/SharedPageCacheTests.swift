@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 @testable import WishlistCore
 @testable import WishlistTemplates
@@ -326,5 +327,21 @@ struct SharedPageCacheTests {
             #expect(seenByBen.text.components(separatedBy: "Reserve as a gift").count == 3)
             #expect(Self.tokens(in: seenByAna.text) == [ana.csrfToken] && Self.tokens(in: seenByBen.text) == [ben.csrfToken])
         }
+    }
+
+    /// A list page's "2 here want it" lines are rendered once per figure and language (issue 58):
+    /// another count, rating or language is another line.
+    @Test func aStandingLineIsRenderedOncePerFigureAndLanguage() throws {
+        let cache = StandingLineCache(capacity: 3)
+        let renders = Mutex(0)
+        let render = { () -> TrustedHTML in renders.withLock { $0 += 1 }; return TrustedHTML(trusted: "<p class=\"book-standing\"></p>") }
+        let two = BookStanding(wantCount: 2, averageRating: nil, ratingCount: 0)
+        for _ in 1...3 { _ = cache.html(for: two, language: "en", render) }
+        #expect(renders.withLock { $0 } == 1)
+        _ = cache.html(for: two, language: "de", render)
+        _ = cache.html(for: BookStanding(wantCount: 2, averageRating: 4.5, ratingCount: 2), language: "en", render)
+        #expect(renders.withLock { $0 } == 3, "another language and another rating are other lines")
+        _ = cache.html(for: BookStanding(wantCount: 3, averageRating: nil, ratingCount: 0), language: "en", render)
+        #expect(cache.count == 1, "full: started again")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -32,6 +33,73 @@ struct BookGiversHTTPTests {
             // Her own want is never on her own page of the book.
             #expect(!(try await maya.get("/books/\(bookID)")).text.contains(#"id="givers""#))
         }
+    }
+
+    @Test func aLongListShowsTheFirstTwelveByNameAndLinksToEveryone() async throws {
+        let home = try await Household.make()
+        let bookID = try await home.bookIDs()[0]
+        try await home.run { _, ana, _ in
+            let wanters = try await Self.addWanters(14, of: home.itemIDs[0], home: home)
+            // Maya and fourteen more want it: maya and wanter01 to wanter11 are named, three are not.
+            let page = try await ana.get("/books/\(bookID)")
+            let firstTwelve: [String] = ["maya"] + (1...11).map(Self.wanterName)
+            #expect(Self.named(page) == firstTwelve)
+            #expect(page.text.contains(#"<a href="/books/\#(bookID)?givers=all#givers" id="givers-all">and 3 more who want it</a>"#))
+            let all = try await ana.get("/books/\(bookID)?givers=all")
+            #expect(Self.named(all).count == 15)
+            #expect(!all.text.contains("givers-all"))
+            #expect(all.text.contains(#"<input type="hidden" name="return_to" value="/books/\#(bookID)?givers=all">"#))
+
+            // A want she has reserved is always named, with her controls, wherever its name falls.
+            try await Self.reserve(wanters[12], by: "ana", home: home)
+            let after = try await ana.get("/books/\(bookID)")
+            let namedAfter = Self.named(after)
+            #expect(namedAfter.count == 13 && namedAfter.last == "wanter13")
+            #expect(after.text.contains(">and 2 more who want it</a>"))
+            #expect(try await ana.get("/books/\(bookID)?givers=some").status == .badRequest)
+        }
+    }
+
+    /// `count` members who share, each wanting the book of `item` (a copy of the item), by name;
+    /// their items' ids in the names' order.
+    static func addWanters(_ count: Int, of item: Int64, home: Household) async throws -> [Int64] {
+        try await home.server.database.pool.write { db in
+            try (1...count).map { number in
+                let name = wanterName(number)
+                try db.execute(
+                    sql: "INSERT INTO user (username, username_key, password_hash, created_at, sharing) VALUES (?, ?, 'not-a-hash', ?, 'household')",
+                    arguments: [name, name, Date()]
+                )
+                try db.execute(sql: """
+                    INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width,
+                        image_height, buy_links, reading_links, note, added_at, priority, shared)
+                    SELECT ?, book_id, title, author, publisher, description, isbn10, isbn13, image_url, image_width,
+                        image_height, buy_links, reading_links, note, added_at, priority, 1
+                    FROM wishlist_item WHERE id = ?
+                    """, arguments: [db.lastInsertedRowID, item])
+                return db.lastInsertedRowID
+            }
+        }
+    }
+
+    static func wanterName(_ number: Int) -> String {
+        "wanter" + String(100 + number).dropFirst()
+    }
+
+    static func reserve(_ item: Int64, by giver: String, home: Household) async throws {
+        try await home.server.database.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO reservation (item_id, giver_id, owner_id, owner_name, title, author, reserved_at)
+                SELECT wishlist_item.id, giver.id, wishlist_item.user_id, owner.username, wishlist_item.title, wishlist_item.author, ?
+                FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id JOIN user AS giver ON giver.username = ?
+                WHERE wishlist_item.id = ?
+                """, arguments: [Date(), giver, item])
+        }
+    }
+
+    /// The members a book page names under "Who here wants it", in order.
+    static func named(_ page: TestResponse) -> [String] {
+        page.text.matches(of: /<p class="giver-want-name"><a href="\/people\/[^"]+">([^<]+)<\/a>/).map { String($0.1) }
     }
 
     @Test func privateMembersAndPrivateListsAreNotNamed() async throws {

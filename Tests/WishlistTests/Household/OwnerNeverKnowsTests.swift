@@ -48,7 +48,7 @@ struct OwnerNeverKnowsTests {
         let pages = [
             "/", "/wishlist", "/wishlist?sort=priority", "/wishlist?sort=title", "/wishlist?sort=author", "/wishlist?sort=title&page=2",
             "/wishlist/\(item)", "/wishlist/\(item)/remove", "/wishlist/\(item)/remove?return_to=%2Fwishlist%3Fsort%3Dtitle", "/wishlist.csv", "/settings", "/people", "/people/maya",
-            "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/search?q=the",
+            "/reservations", "/lists", "/lists/hardcover-fiction", "/books/\(bookID)", "/books/\(bookID)?givers=all", "/search?q=the",
             "/reading", "/wishlist/received", "/settings/profile", "/lists/hardcover-fiction?sort=wanted", "/people/maya/ideas",
             "/books/new", "/books/new?isbn=\(surpriseISBN)", "/books/new?title=surprise",
             "/settings/lists", "/settings/sharing", "/settings/password", "/settings/sign-in", "/settings/data",
