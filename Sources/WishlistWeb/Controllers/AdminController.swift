@@ -33,17 +33,17 @@ struct AdminController {
     }
 
     static let confirmations = [
-        "disabled": "The account is disabled and signed out everywhere.",
-        "enabled": "The account can sign in again.",
-        "deleted": "The account and everything of theirs were deleted.",
-        "invite-revoked": "The invite was revoked; its link no longer works.",
+        "disabled": Translations.marked("The account is disabled and signed out everywhere."),
+        "enabled": Translations.marked("The account can sign in again."),
+        "deleted": Translations.marked("The account and everything of theirs were deleted."),
+        "invite-revoked": Translations.marked("The invite was revoked; its link no longer works."),
     ]
 
     static let noSuchInvite = PageError(.notFound, title: "No such invite", message: "That invite was used or revoked already; the list on the admin page shows the ones left.")
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let admin = try adminSession(context)
-        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
+        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }.map { context.visitor.translations.text($0) }
         let listing = try NameListing(filter: request.queryText("q"), page: request.queryText("page"))
         return try await page(context, admin: admin, listing: listing, confirmation: done)
     }

@@ -45,16 +45,16 @@ struct ChildrenController {
     )
 
     static let confirmations = [
-        "added": "The co-manager was added; they can now manage this profile too.",
-        "removed": "The manager was removed.",
-        "wish-removed": "The book was removed from the wishlist.",
-        "wish-saved": "The note and priority were saved.",
-        "wish-placed": "The book’s lists are saved.",
-        "list-made": "The list was made.",
-        "list-saved": "The list was saved.",
-        "list-deleted": "The list was deleted; its books stay on her wishlist.",
-        "list-deleted-wants": "The list was deleted, and its books that were on no other list with it.",
-        "link-revoked": "The list’s share link was revoked: it no longer works.",
+        "added": Translations.marked("The co-manager was added; they can now manage this profile too."),
+        "removed": Translations.marked("The manager was removed."),
+        "wish-removed": Translations.marked("The book was removed from the wishlist."),
+        "wish-saved": Translations.marked("The note and priority were saved."),
+        "wish-placed": Translations.marked("The book’s lists are saved."),
+        "list-made": Translations.marked("The list was made."),
+        "list-saved": Translations.marked("The list was saved."),
+        "list-deleted": Translations.marked("The list was deleted; its books stay on her wishlist."),
+        "list-deleted-wants": Translations.marked("The list was deleted, and its books that were on no other list with it."),
+        "link-revoked": Translations.marked("The list’s share link was revoked: it no longer works."),
     ]
 
     /// The form as typed, to show again beside its errors.
@@ -115,7 +115,7 @@ struct ChildrenController {
     @Sendable func managers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         guard let child = try await children.managed(username: context.parameters.get("username") ?? "", by: user.userID) else { throw Self.notManaged }
-        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
+        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }.map { context.visitor.translations.text($0) }
         return try await managersPage(context, child: child, done: done)
     }
 

@@ -28,9 +28,9 @@ struct ProfileController {
     )
 
     static let confirmations = [
-        "saved": "Your profile was saved.",
-        "picture": "Your new picture is up.",
-        "picture-removed": "Your picture was removed; your initials show instead.",
+        "saved": Translations.marked("Your profile was saved."),
+        "picture": Translations.marked("Your new picture is up."),
+        "picture-removed": Translations.marked("Your picture was removed; your initials show instead."),
     ]
 
     /// What the profile form holds: the saved profile, or what was typed when saving failed.
@@ -62,7 +62,7 @@ struct ProfileController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let profile = try await profiles.profile(userID: user.userID)
-        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }
+        let done = request.uri.queryParameters["done"].flatMap { Self.confirmations[String($0)] }.map { context.visitor.translations.text($0) }
         return try await page(context, profile: profile, form: ProfileForm(profile), done: done)
     }
 

@@ -82,4 +82,23 @@ struct SwiftWordedTextHTTPTests {
             #expect(try await reader.get(String(calendar)).text.contains("X-WR-CALNAME:Geburtstage und Anlässe"))
         }
     }
+
+    /// The sentence a page shows after a redirect (`?done=`) on Settings, Profile and a child's
+    /// managers page: every one marked, so each catalog has it, and worded in the reader's language.
+    @Test func aConfirmationAfterARedirectReadsInTheMembersLanguage() async throws {
+        try await TestApp.run(try await TestApp.build()) { browser in
+            try await browser.signUp("oma")
+            #expect(try await browser.get(SitePath.settings(.lists, done: "start-page")).shows("Your start page was saved. It opens when you sign in."))
+            try await browser.post("/settings/language", [("language", "de")])
+            #expect(try await browser.get(SitePath.settings(.lists, done: "start-page")).shows("Deine Startseite wurde gespeichert. Sie öffnet sich, wenn du dich anmeldest."))
+            #expect(try await browser.get(SitePath.profile + "?done=saved").shows("Dein Profil wurde gespeichert."))
+            let child = try await browser.post("/people/children", [("name", "Bea"), ("birthday_month", ""), ("birthday_day", "")])
+            let managers = try #require(child.location).prefix { $0 != "?" && $0 != "#" } + "/managers?done=removed"
+            #expect(try await browser.get(String(managers)).shows("Die Person verwaltet das Profil nicht mehr."))
+        }
+        let catalog = Set(try String(contentsOf: repositoryRoot.appendingPathComponent("Languages/messages.pot"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("msgid ") }.map { String($0.dropFirst(7).dropLast()) })
+        let shown = [SettingsController.confirmations, ProfileController.confirmations, ChildrenController.confirmations, AdminController.confirmations, AuthorsController.confirmations]
+        #expect(Set(shown.flatMap(\.values)).subtracting(catalog) == [], "a confirmation no catalog has")
+    }
 }
