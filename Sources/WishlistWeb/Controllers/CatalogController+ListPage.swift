@@ -71,7 +71,8 @@ extension CatalogController {
         let requested = try request.queryText("sort")
         guard requested.isEmpty || ListSort(rawValue: requested) != nil else {
             throw PageError.badRequest(
-                "Lists can be sorted by rank, weeks on the list, how many here want a book or their rating; “\(requested.prefix(40))” is none of them."
+                Translations.marked("Lists can be sorted by rank, weeks on the list, how many here want a book or their rating; “{value}” is none of them."),
+                values: ["value": String(requested.prefix(40))]
             )
         }
         let remembered = ListSortCookie(request.cookieValue(ListSortCookie.name))

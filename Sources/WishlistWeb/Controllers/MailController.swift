@@ -32,7 +32,7 @@ struct MailController {
     @Sendable func forgot(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = try context.form.text("name_or_email", maxLength: AccountRules.emailMaximumLength).trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else {
-            return try forgotPage(context, query: query, errors: ["name_or_email": "Enter your username or your e-mail address."], status: .unprocessableContent)
+            return try forgotPage(context, query: query, errors: ["name_or_email": context.visitor.translations.text("Enter your username or your e-mail address.")], status: .unprocessableContent)
         }
         switch try await accountMail.forgotPassword(nameOrAddress: query, clientAddress: addressing.address(of: request, context)) {
         case .queued:

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import WishlistCore
+import WishlistLanguages
 import WishlistTemplates
 
 /// Settings → API tokens (issue 54): make a token (shown once), see when and from where each was
@@ -26,11 +27,14 @@ extension SettingsController {
             expiryIsValid = expiry == "never" || expiryDays != nil
         }
 
-        var errors: FieldErrors {
+        /// What is wrong with the form, worded in `translations`' language.
+        func errors(in translations: Translations) -> FieldErrors {
             var errors: FieldErrors = [:]
-            errors["name"] = APITokenStore.nameProblem(name)
-            if scope == nil { errors["scope"] = "Choose what the token may do: read, or read and change." }
-            if !expiryIsValid { errors["expiry"] = "Choose when the token stops working: in 30, 90 or 365 days, or never." }
+            if APITokenStore.nameProblem(name) != nil {
+                errors["name"] = translations.text("Give the token a name of 1 to 60 characters, such as the script or device that uses it.")
+            }
+            if scope == nil { errors["scope"] = translations.text("Choose what the token may do: read, or read and change.") }
+            if !expiryIsValid { errors["expiry"] = translations.text("Choose when the token stops working: in 30, 90 or 365 days, or never.") }
             return errors
         }
     }
@@ -39,8 +43,9 @@ extension SettingsController {
     @Sendable func createAPIToken(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.signedInUser()
         let form = try APITokenForm(context.form)
-        guard form.errors.isEmpty, let scope = form.scope else {
-            return try await page(.apiTokens, context, errors: form.errors, status: .unprocessableContent)
+        let errors = form.errors(in: context.visitor.translations)
+        guard errors.isEmpty, let scope = form.scope else {
+            return try await page(.apiTokens, context, errors: errors, status: .unprocessableContent)
         }
         switch try await accounts.apiTokens.create(userID: user.userID, name: form.name, scope: scope, expiryDays: form.expiryDays) {
         case .created(let secret, let token):

@@ -123,7 +123,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let list = try context.form.text("list", maxLength: 100)
         guard try await catalog.setDefaultList(userID: user.userID, list: list.isEmpty ? nil : list) else {
-            let problem = "That list isn’t one of the current best-seller lists. Choose one from the menu."
+            let problem = context.visitor.translations.text("That list isn’t one of the current best-seller lists. Choose one from the menu.")
             return try await page(.lists, context, errors: ["list": problem], status: .badRequest)
         }
         return redirect(to: SitePath.settings(.lists, done: "start-page"))
@@ -133,7 +133,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let text = try context.form.text("sharing", maxLength: 40)
         guard let sharing = Sharing(rawValue: text) else {
-            let problem = "Choose who may see your wishlist: only you, or everyone on this server."
+            let problem = context.visitor.translations.text("Choose who may see your wishlist: only you, or everyone on this server.")
             return try await page(.sharing, context, errors: ["sharing": problem], status: .badRequest)
         }
         try await household.setSharing(userID: user.userID, sharing)
@@ -183,7 +183,7 @@ struct SettingsController {
             do {
                 try await identities.unlinkAll(userID: user.userID)
             } catch SignInIdentities.Refusal.lastWayIn {
-                let problem = "Single sign-on is your only way in, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password."
+                let problem = context.visitor.translations.text("Single sign-on is your only way in, so it can’t be unlinked. Add a passkey first, or ask an admin to set a password.")
                 return try await page(.signIn, context, errors: ["unlink_identities": problem], status: .conflict)
             }
         }
@@ -244,7 +244,7 @@ struct SettingsController {
         let user = try context.signedInUser()
         let choice = try context.form.text("digest", maxLength: 20)
         guard choice.isEmpty || choice == "weekly" else {
-            return try await page(.email, context, errors: ["digest": "Tick the box for a weekly digest, or leave it empty for none."], status: .badRequest)
+            return try await page(.email, context, errors: ["digest": context.visitor.translations.text("Tick the box for a weekly digest, or leave it empty for none.")], status: .badRequest)
         }
         try await accountMail?.setDigest(userID: user.userID, weekly: choice == "weekly")
         return redirect(to: SitePath.settings(.email, done: choice.isEmpty ? "digest-off" : "digest-on"))

@@ -54,7 +54,7 @@ struct WelcomeController {
         let displayName = ProfileController.displayName(form.displayName, errors: &errors, in: context.visitor.translations)
         let birthday = ProfileController.birthday(month: form.month, day: form.day, errors: &errors, in: context.visitor.translations)
         let sharing = Sharing(rawValue: form.sharing)
-        if sharing == nil { errors["sharing"] = "Choose who sees your lists: only you, or everyone on this server." }
+        if sharing == nil { errors["sharing"] = context.visitor.translations.text("Choose who sees your lists: only you, or everyone on this server.") }
         guard errors.isEmpty, let sharing else { return try page(context, form: form, errors: errors, status: .unprocessableContent) }
         // The welcome asks only these; the bio and favourites stay as they are.
         let profile = try await profiles.profile(userID: user.userID)

@@ -101,4 +101,22 @@ struct SwiftWordedTextHTTPTests {
         let shown = [SettingsController.confirmations, ProfileController.confirmations, ChildrenController.confirmations, AdminController.confirmations, AuthorsController.confirmations]
         #expect(Set(shown.flatMap(\.values)).subtracting(catalog) == [], "a confirmation no catalog has")
     }
+
+    /// A form's problems that a controller words (a token's fields, the welcome's sharing, a list's
+    /// sort) read in the reader's language too.
+    @Test func aFormsProblemsWordedInAControllerReadInTheMembersLanguage() async throws {
+        try await TestApp.run(try await TestApp.build()) { browser in
+            try await browser.signUp("oma")
+            try await browser.post("/settings/language", [("language", "de")])
+            let token = try await browser.post("/settings/api-tokens", [("name", ""), ("scope", "all"), ("expiry", "7")])
+            #expect(token.status == .unprocessableContent)
+            #expect(token.shows("Gib dem Token einen Namen mit 1 bis 60 Zeichen, etwa das Skript oder Gerät, das ihn benutzt."))
+            #expect(token.shows("Wähle, was der Token darf: lesen, oder lesen und ändern."))
+            #expect(token.shows("Wähle, wann der Token aufhört zu funktionieren: in 30, 90 oder 365 Tagen, oder nie."))
+            let welcome = try await browser.post("/welcome", [("display_name", "Oma"), ("birthday_month", ""), ("birthday_day", ""), ("sharing", "friends")])
+            #expect(welcome.status == .unprocessableContent && welcome.shows("Wähle, wer deine Listen sieht: nur du oder alle auf diesem Server."))
+            let sorted = try await browser.get("/lists/hardcover-fiction?sort=price")
+            #expect(sorted.status == .badRequest && sorted.shows("„price“ ist nichts davon."))
+        }
+    }
 }
