@@ -168,7 +168,7 @@ extension CatalogController {
     /// are the key's language's, for its rank charts.
     func sharedBookPage(_ content: BookPageContent, key: BookPageKey, translations: Translations) throws -> BookPage {
         let book = content.book
-        let detail = BookPresenter.bookDetail(book)
+        let detail = BookPresenter.bookDetail(book, in: translations)
         let slot = { (name: String) in BookPage.Slot(name, bookID: book.id) }
         let getLinks = BookPresenter.getLinks(
             BookPresenter.linkFacts(isbn13: book.isbn13, title: book.title, author: book.author), templates: links, nytBuyLinks: book.buyLinks

@@ -25,7 +25,7 @@ extension HouseholdController {
                 "members": .array(members.items.map { member in
                     [
                         "name": .string(member.name), "path": .string(SitePath.person(member.username)), "count": .int(member.itemCount),
-                        "managed_by": .string(Self.namesText(member.managerNames)),
+                        "managed_by": .string(Self.namesText(member.managerNames, in: context.visitor.translations)),
                         "manage_path": member.managedByViewer ? .string(SitePath.childManagers(member.username)) : .null,
                         "lists": .array(Self.occasionLists(occasions[member.id], username: member.username, today: today)),
                     ]
@@ -37,10 +37,11 @@ extension HouseholdController {
         )
     }
 
-    /// "Mum", "Mum and Dad", "Gran, Mum and Dad"; "" for none.
-    static func namesText(_ names: [String]) -> String {
+    /// "Mum", "Mum and Dad", "Gran, Mum and Dad" ("Oma, Mama und Papa"); "" for none.
+    static func namesText(_ names: [String], in translations: Translations) -> String {
         guard let last = names.last else { return "" }
-        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+        guard names.count > 1 else { return last }
+        return translations.text("{names} and {last}", context: "a list of names", values: ["names": names.dropLast().joined(separator: ", "), "last": last])
     }
 
     /// A member's shared lists with an occasion still to come, soonest first, as People shows them:

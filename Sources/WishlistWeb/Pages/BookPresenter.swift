@@ -143,17 +143,20 @@ enum BookPresenter {
         })
     }
 
-    /// The NYT's price with its currency: its prices are US dollars ("$28.99"). A zero or missing
-    /// price is stored as none and not shown (`NYTPrice.displayText`).
-    static func priceText(_ price: String) -> String { "$" + price }
+    /// The NYT's price with its currency, as the page's language writes US dollars ("$28.99",
+    /// "28,99 $"). A zero or missing price is stored as none and not shown (`NYTPrice.displayText`).
+    static func priceText(_ price: String, in translations: Translations) -> String {
+        let amount = price.replacingOccurrences(of: ".", with: translations.language.decimalSeparator)
+        return translations.text("${amount}", context: "a price in US dollars", values: ["amount": amount])
+    }
 
     /// A book's fields for its own page; its wishlist mark is the page's `wishlist_mark` slot.
-    static func bookDetail(_ book: CatalogBook) -> [String: TemplateValue] {
+    static func bookDetail(_ book: CatalogBook, in translations: Translations) -> [String: TemplateValue] {
         [
             "id": .string(book.id), "title": .string(book.title), "author": .string(book.author),
             "byline": bylineValue(author: book.author, contributor: book.contributor, linked: !book.isAdded),
             "contributor": .string(book.contributor), "publisher": .string(book.publisher),
-            "description": .string(book.description), "price": book.price.map { .string(priceText($0)) } ?? .null,
+            "description": .string(book.description), "price": book.price.map { .string(priceText($0, in: translations)) } ?? .null,
             "isbn13": .string(book.isbn13), "isbn10": .string(book.isbn10),
             "cover": coverValue(url: book.imageURL, width: book.imageWidth, height: book.imageHeight),
             "is_added": .bool(book.isAdded), "first_published": book.firstPublished.map { .int($0) } ?? .null,

@@ -40,7 +40,8 @@ struct FirstWeekDefectsHTTPTests {
         }
     }
 
-    /// Defect 3: a price showed as "28.99"; the NYT's prices are US dollars.
+    /// Defect 3: a price showed as "28.99"; the NYT's prices are US dollars, written as the page's
+    /// language writes them (issue 53): "$28.99", "28,99 $", "28,99 $US".
     @Test func aPriceShowsWithItsCurrency() async throws {
         let server = try await TestApp.build()
         let (book, price) = try #require(try await server.database.pool.read { db in
@@ -50,6 +51,11 @@ struct FirstWeekDefectsHTTPTests {
             try await browser.signUp("reader")
             let page = try await browser.get(SitePath.book(book))
             #expect(page.text.contains("<dd>$\(price)</dd>"))
+            let decimalComma = price.replacingOccurrences(of: ".", with: ",")
+            try await browser.post("/settings/language", [("language", "de")])
+            #expect(try await browser.get(SitePath.book(book)).text.contains("<dd>\(decimalComma)\u{00A0}$</dd>"))
+            try await browser.post("/settings/language", [("language", "fr")])
+            #expect(try await browser.get(SitePath.book(book)).text.contains("<dd>\(decimalComma)\u{00A0}$US</dd>"))
         }
     }
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import WishlistCore
+import WishlistLanguages
 @testable import WishlistWeb
 
 /// The text Swift words for a person (issue 53: flashes, form errors), in her language: a German
@@ -118,5 +119,16 @@ struct SwiftWordedTextHTTPTests {
             let sorted = try await browser.get("/lists/hardcover-fiction?sort=price")
             #expect(sorted.status == .badRequest && sorted.shows("„price“ ist nichts davon."))
         }
+    }
+
+    /// The managers People names after "managed by", joined as each language joins names.
+    @Test func namesAreJoinedAsTheLanguageJoinsThem() throws {
+        let catalogs = try LanguageCatalogs.load(from: LanguageCatalogsTests.folder)
+        let three = ["Gran", "Mum", "Dad"]
+        #expect(HouseholdController.namesText(three, in: Translations()) == "Gran, Mum and Dad")
+        #expect(HouseholdController.namesText(three, in: catalogs.translations(for: "de")) == "Gran, Mum und Dad")
+        #expect(HouseholdController.namesText(three, in: catalogs.translations(for: "fr")) == "Gran, Mum et Dad")
+        #expect(HouseholdController.namesText(["Mum", "Dad"], in: catalogs.translations(for: "es")) == "Mum y Dad")
+        #expect(HouseholdController.namesText(["Mum"], in: catalogs.translations(for: "de")) == "Mum")
     }
 }
