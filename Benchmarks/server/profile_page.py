@@ -12,7 +12,9 @@ Signs in as the bench member (`--api`: through a read token of hers), warms the 
 then measures N requests on one keep-alive connection. The same page asked for again is answered
 from the read memo and the page caches; a path with `{member}` (or `{child}`) is instead a
 different member's (child's) page each request, the warm-up's 200 apart from the measured N, as
-the mix asks for them: each one rendered, none from a cache.
+the mix asks for them: each one rendered, none from a cache. A path with `{visit}` gets a number of
+its own each request (`'/books/9798407925279?visit={visit}'`), as `make bench-scale` asks for its
+pages: the same page, read from the database every time.
 """
 import http.client
 import os
@@ -45,6 +47,8 @@ def paths(pattern, database, count):
             if len(names) < 1 + WARMUP + count:
                 bench.die(f"{len(names)} pages for {placeholder}, fewer than the {1 + WARMUP + count} asked for")
             return [pattern.replace(placeholder, name) for name in names[:1 + WARMUP + count]]
+    if "{visit}" in pattern:
+        return [pattern.replace("{visit}", str(visit)) for visit in range(1 + WARMUP + count)]
     return [pattern] * (1 + WARMUP + count)
 
 

@@ -101,7 +101,7 @@ public struct AuthorStore: Sendable {
         /// The author's name as the catalog writes it most often, and their list books, those on a
         /// current list first, then the most recently seen; nil when no list ever carried one.
         public func books(key: String) throws -> AuthorBooks? {
-            let rows = try Row.fetchAll(
+            let credited = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT book.*, book_credit.name AS credited_name, book_credit.role,
                         (SELECT MAX(published_date) FROM edition_entry WHERE edition_entry.book_id = book.id) AS last_seen,
@@ -113,16 +113,16 @@ public struct AuthorStore: Sendable {
                     ORDER BY is_current DESC, last_seen IS NULL, last_seen DESC, book.title COLLATE NOCASE
                     """),
                 arguments: [key]
-            )
-            guard !rows.isEmpty else { return nil }
-            let spellings = Dictionary(grouping: rows.map { $0["credited_name"] as String }, by: { $0 }).mapValues(\.count)
-            let name = spellings.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
-            return AuthorBooks(name: name, books: rows.map { row in
-                AuthorBook(
+            ) { row in
+                (name: row["credited_name"] as String, book: AuthorBook(
                     book: CatalogStore.bookSummary(row), role: CreditedName.Role(rawValue: row["role"]) ?? .author,
                     lastSeen: row["last_seen"] ?? "", peak: row["peak"] ?? 0, isOnACurrentList: row["is_current"]
-                )
-            })
+                ))
+            }
+            guard !credited.isEmpty else { return nil }
+            let spellings = Dictionary(grouping: credited.map(\.name), by: { $0 }).mapValues(\.count)
+            let name = spellings.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            return AuthorBooks(name: name, books: credited.map(\.book))
         }
 
         /// Whether the member follows the author, and under which name.
@@ -134,10 +134,10 @@ public struct AuthorStore: Sendable {
         }
 
         public func followed(userID: UserID) throws -> [FollowedAuthor] {
-            try Row.fetchAll(
+            try Row.decodeAll(
                 db.cachedStatement(sql: "SELECT author_key, name, followed_at FROM followed_author WHERE user_id = ? ORDER BY name COLLATE NOCASE"),
-                arguments: [userID]
-            ).map(Self.followedAuthor)
+                arguments: [userID], Self.followedAuthor
+            )
         }
 
         /// Who among the members who share has read each of these books, newest reading first;
@@ -163,7 +163,7 @@ public struct AuthorStore: Sendable {
         /// when the book was not on the list's edition before (for a list's first stored edition,
         /// when the API calls it new), as "New this week on your favourite lists" reckons it.
         func newFromFollowed(userID: UserID, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewFromAuthor] {
-            let rows = try Row.fetchAll(
+            try Row.decodeAll(
                 db.cachedStatement(sql: """
                     WITH editions AS (
                         SELECT edition.list_name_encoded, edition.published_date, catalog_list.display_name, catalog_list.frequency,
@@ -199,8 +199,7 @@ public struct AuthorStore: Sendable {
                     LIMIT ?4
                     """),
                 arguments: [userID, "-\(weeks * 7) days", newestOnly, limit]
-            )
-            return rows.map { row in
+            ) { row in
                 NewFromAuthor(
                     entry: NewEntry(
                         listNameEncoded: row["list_name_encoded"], displayName: row["display_name"],

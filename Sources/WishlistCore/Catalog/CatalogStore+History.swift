@@ -118,8 +118,7 @@ extension CatalogStore.Reader {
     }
 
     func newEntries(userID: UserID, newestOnly: Bool, weeks: Int, limit: Int) throws -> [NewEntry] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: """
+        try Row.decodeAll(db.cachedStatement(sql: """
                 WITH followed AS (
                     SELECT edition.list_name_encoded, edition.published_date, catalog_list.display_name, catalog_list.frequency,
                         (SELECT MAX(before.published_date) FROM edition AS before
@@ -148,9 +147,7 @@ extension CatalogStore.Reader {
                     ) END
                 ORDER BY followed.published_date DESC, followed.display_name, entry.rank
                 LIMIT ?4
-                """),
-            arguments: [userID, "-\(weeks * 7) days", newestOnly, limit]
-        ).map { row in
+                """), arguments: [userID, "-\(weeks * 7) days", newestOnly, limit]) { row in
             NewEntry(
                 listNameEncoded: row["list_name_encoded"], displayName: row["display_name"],
                 frequency: ListFrequency(rawValue: row["frequency"]) ?? .weekly, publishedDate: row["published_date"],

@@ -14,9 +14,10 @@ extension CatalogStore {
 
         /// Every current list that has an edition, by name.
         public func currentLists() throws -> [ListSummary] {
-            try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(CatalogStore.listColumns) FROM catalog_list WHERE is_current AND published_date IS NOT NULL ORDER BY display_name")
-            ).map(CatalogStore.listSummary)
+            try Row.decodeAll(
+                db.cachedStatement(sql: "SELECT \(CatalogStore.listColumns) FROM catalog_list WHERE is_current AND published_date IS NOT NULL ORDER BY display_name"),
+                CatalogStore.listSummary
+            )
         }
 
         /// Books on the current lists whose title or author match `query`; with `list`, only that

@@ -166,16 +166,13 @@ public struct Children: Sendable {
         /// The children `managerID` manages, by name, each with whether `bookID` is on her wishlist:
         /// a book page's "Add to Bea’s wishlist" buttons.
         public func managed(by managerID: UserID, book bookID: String) throws -> [(username: String, name: String, wantsBook: Bool)] {
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
+            try Row.decodeAll(db.cachedStatement(sql: """
                     SELECT child.username, \(MemberName.shownSQL("child")) AS name,
                         EXISTS (SELECT 1 FROM wishlist_item WHERE user_id = child.id AND book_id = ?) AS wants
                     FROM child_manager JOIN user AS child ON child.id = child_manager.child_id
                     WHERE child_manager.manager_id = ? AND child.kind = 'child'
                     ORDER BY COALESCE(child.display_name_key, child.username_key)
-                    """),
-                arguments: [bookID, managerID]
-            ).map { ($0["username"], $0["name"], $0["wants"]) }
+                    """), arguments: [bookID, managerID]) { ($0["username"], $0["name"], $0["wants"]) }
         }
 
         /// The child `childID` with her managers by name; nil when she is not a child (any more).
@@ -184,14 +181,11 @@ public struct Children: Sendable {
                 db.cachedStatement(sql: "SELECT id, username, \(MemberName.shownSQL("user")) AS name FROM user WHERE id = ? AND kind = 'child'"),
                 arguments: [childID]
             ) else { return nil }
-            let managers = try Row.fetchAll(
-                db.cachedStatement(sql: """
+            let managers = try Row.decodeAll(db.cachedStatement(sql: """
                     SELECT manager.id, manager.username, \(MemberName.shownSQL("manager")) AS name
                     FROM child_manager JOIN user AS manager ON manager.id = child_manager.manager_id
                     WHERE child_manager.child_id = ? ORDER BY COALESCE(manager.display_name_key, manager.username_key), manager.username_key
-                    """),
-                arguments: [childID]
-            ).map { ChildManager(id: $0["id"], username: $0["username"], name: $0["name"]) }
+                    """), arguments: [childID]) { ChildManager(id: $0["id"], username: $0["username"], name: $0["name"]) }
             return ChildProfile(id: row["id"], username: row["username"], name: row["name"], managers: managers)
         }
     }

@@ -95,8 +95,7 @@ extension HouseholdStore {
 extension HouseholdStore.Reader {
     /// The ideas for `ownerID` as `viewerID` sees them; nothing when the viewer is the owner.
     public func ideas(for ownerID: UserID, viewerID: UserID) throws -> [GiftIdea] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: """
+        try Row.decodeAll(db.cachedStatement(sql: """
                 SELECT gift_idea.*, \(MemberName.shownSQL("suggester")) AS suggested_by_name, reservation.giver_id,
                     \(MemberName.shownSQL("giver")) AS giver_name,
                     reservation.bought_at IS NOT NULL AS bought, reservation.card
@@ -106,9 +105,7 @@ extension HouseholdStore.Reader {
                 LEFT JOIN user AS giver ON giver.id = reservation.giver_id
                 WHERE gift_idea.owner_id = ? AND ? != gift_idea.owner_id
                 ORDER BY gift_idea.created_at DESC, gift_idea.id DESC
-                """),
-            arguments: [ownerID, viewerID]
-        ).map { row in
+                """), arguments: [ownerID, viewerID]) { row in
             let reservation: SharedItem.Reservation
             switch row["giver_id"] as UserID? {
             case nil: reservation = .open

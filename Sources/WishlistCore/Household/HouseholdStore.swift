@@ -59,9 +59,7 @@ public struct HouseholdStore: Sendable {
         return try await database.pool.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE \(matching)", arguments: [viewerID, key]) ?? 0
             // The item counts are counted for the page's rows only.
-            let members = try Row.fetchAll(
-                db,
-                sql: """
+            let members = try Row.decodeAll(db.makeStatement(sql: """
                     SELECT user.id, user.username, \(MemberName.shownSQL("user")) AS name,
                         (SELECT COUNT(*) FROM wishlist_item WHERE user_id = user.id AND shared) AS item_count,
                         (SELECT group_concat(\(MemberName.shownSQL("manager")), char(31)) FROM child_manager
@@ -69,9 +67,7 @@ public struct HouseholdStore: Sendable {
                         EXISTS (SELECT 1 FROM child_manager WHERE child_id = user.id AND manager_id = ?1) AS managed_by_viewer
                     FROM user WHERE \(matching)
                     ORDER BY COALESCE(display_name_key, username_key), username_key LIMIT ?3 OFFSET ?4
-                    """,
-                arguments: [viewerID, key, PagedList<Member>.size, PagedList<Member>.offset(number)]
-            ).map(Self.member)
+                    """), arguments: [viewerID, key, PagedList<Member>.size, PagedList<Member>.offset(number)], Self.member)
             return PagedList(items: members, total: total, number: number)
         }
     }
@@ -152,9 +148,7 @@ public struct HouseholdStore: Sendable {
     /// The giver's reservations, grouped by owner name (A–Z), newest first within each.
     public func gifts(giverID: UserID) async throws -> [Gift] {
         try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
+            try Row.decodeAll(db.makeStatement(sql: """
                     SELECT reservation.id AS reservation_id, reservation.owner_id, reservation.owner_name,
                         COALESCE(\(MemberName.shownSQL("owner")), reservation.owner_name) AS owner_shown_name,
                         reservation.title AS reserved_title, reservation.author AS reserved_author, reservation.reserved_at,
@@ -167,9 +161,7 @@ public struct HouseholdStore: Sendable {
                     LEFT JOIN gift_idea ON gift_idea.id = reservation.idea_id
                     WHERE reservation.giver_id = ?
                     ORDER BY owner_shown_name COLLATE NOCASE, reservation.owner_name, reservation.reserved_at DESC, reservation.id DESC
-                    """,
-                arguments: [giverID]
-            ).map(Self.gift)
+                    """), arguments: [giverID], Self.gift)
         }
     }
 
@@ -280,8 +272,7 @@ extension HouseholdStore {
         /// the viewer's own want, a private want or a private or disabled member's; a managed
         /// child's want is read as any member's.
         public func wants(bookID: String, viewerID: UserID) throws -> [(username: String, name: String, held: HeldItem)] {
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
+            try Row.decodeAll(db.cachedStatement(sql: """
                     SELECT wishlist_item.*, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
                         reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
                         reservation.bought_at IS NOT NULL AS bought, reservation.card
@@ -291,9 +282,7 @@ extension HouseholdStore {
                     WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?
                         AND owner.sharing = 'household' AND owner.disabled_at IS NULL
                     ORDER BY owner_shown_name COLLATE NOCASE, owner.id
-                    """),
-                arguments: [bookID, viewerID]
-            ).map { row in
+                    """), arguments: [bookID, viewerID]) { row in
                 let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return (row["owner_username"], row["owner_shown_name"], HeldItem(item: WishlistStore.item(row), holder: holder))
             }

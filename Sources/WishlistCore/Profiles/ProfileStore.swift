@@ -79,14 +79,16 @@ public struct ProfileStore: Sendable {
         /// The birthdays of the members who share (everyone's but `viewerID`'s), by username, with
         /// the name to show (``MemberName``).
         public func birthdays(excluding viewerID: UserID) throws -> [(username: String, name: String, birthday: Birthday)] {
-            try Row.fetchAll(
+            try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT username, \(MemberName.shownSQL("user")) AS name, birthday FROM user
                     WHERE birthday IS NOT NULL AND sharing = 'household' AND disabled_at IS NULL AND id != ?
                     ORDER BY username_key
                     """),
                 arguments: [viewerID]
-            ).compactMap { row in (row["birthday"] as String?).flatMap(Birthday.init(stored:)).map { (row["username"], row["name"], $0) } }
+            ) { row in
+                (row["birthday"] as String?).flatMap(Birthday.init(stored:)).map { (username: row["username"] as String, name: row["name"] as String, birthday: $0) }
+            }.compactMap { $0 }
         }
 
         public func profile(userID: UserID) throws -> Profile {
@@ -97,13 +99,10 @@ public struct ProfileStore: Sendable {
                     """),
                 arguments: [userID]
             ) else { return .empty }
-            let favorites = try Row.fetchAll(
-                db.cachedStatement(sql: """
+            let favorites = try Row.decodeAll(db.cachedStatement(sql: """
                     SELECT reading.* FROM favorite_book JOIN reading ON reading.id = favorite_book.reading_id
                     WHERE favorite_book.user_id = ? ORDER BY favorite_book.position
-                    """),
-                arguments: [userID]
-            ).map(ReadingStore.reading)
+                    """), arguments: [userID], ReadingStore.reading)
             return Profile(
                 displayName: row["display_name"], bio: row["bio"], birthday: (row["birthday"] as String?).flatMap(Birthday.init(stored:)),
                 pictureKey: row["key"], favorites: favorites

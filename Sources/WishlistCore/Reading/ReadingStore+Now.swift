@@ -62,14 +62,11 @@ extension ReadingStore {
 extension ReadingStore.Reader {
     /// The books the member is reading now, the latest started first.
     public func readingNow(userID: UserID) throws -> [CurrentReading] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: """
+        try Row.decodeAll(db.cachedStatement(sql: """
                 SELECT reading_now.book_id, reading_now.started_at, book.title, book.author
                 FROM reading_now JOIN book ON book.id = reading_now.book_id
                 WHERE reading_now.user_id = ? ORDER BY reading_now.started_at DESC, book.title COLLATE NOCASE
-                """),
-            arguments: [userID]
-        ).map { row in
+                """), arguments: [userID]) { row in
             CurrentReading(bookID: row["book_id"], title: row["title"], author: row["author"], startedAt: row.date("started_at"))
         }
     }

@@ -143,7 +143,7 @@ public struct ReadingStore: Sendable {
         /// The sharing members' wishes, readings, ratings and reviews of one book.
         public func opinion(bookID: String) throws -> HouseholdOpinion {
             let wanted = try Int.fetchOne(db.cachedStatement(sql: "SELECT wanted FROM book_household WHERE book_id = ?"), arguments: [bookID]) ?? 0
-            let rows = try Row.fetchAll(
+            let readings = try Row.decodeAll(
                 db.cachedStatement(sql: """
                     SELECT user.username, \(MemberName.shownSQL("user")) AS name, reading.rating, reading.review, reading.finished_on
                     FROM reading CROSS JOIN user ON user.id = reading.user_id
@@ -151,16 +151,16 @@ public struct ReadingStore: Sendable {
                     ORDER BY reading.finished_on IS NULL, reading.finished_on DESC, reading.updated_at DESC
                     """),
                 arguments: [bookID]
-            )
-            let ratings = rows.compactMap { $0["rating"] as Int? }
-            let reviews = rows.filter { $0["rating"] as Int? != nil || !($0["review"] as String).isEmpty }.map { row in
+            ) { row in
                 HouseholdOpinion.Review(
                     username: row["username"], name: row["name"], rating: row["rating"], review: row["review"],
                     finished: (row["finished_on"] as String?).flatMap(FinishedDate.init)
                 )
             }
+            let ratings = readings.compactMap(\.rating)
+            let reviews = readings.filter { $0.rating != nil || !$0.review.isEmpty }
             return HouseholdOpinion(
-                wantCount: wanted, readCount: rows.count, averageRating: Self.average(ratings), ratingCount: ratings.count, reviews: reviews
+                wantCount: wanted, readCount: readings.count, averageRating: Self.average(ratings), ratingCount: ratings.count, reviews: reviews
             )
         }
 

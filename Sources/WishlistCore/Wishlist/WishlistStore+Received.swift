@@ -87,25 +87,20 @@ extension WishlistStore {
 
     /// The same on a connection that a longer read holds.
     static func received(userID: UserID, _ db: Database) throws -> [ReceivedItem] {
-        let items = try Row.fetchAll(
-            db, sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC", arguments: [userID]
-        )
-        let cards = try Row.fetchAll(
-            db,
-            sql: """
+        let cards = try Row.decodeAll(
+            db.makeStatement(sql: """
                 SELECT reservation.received_item_id, \(MemberName.shownSQL("giver")) AS giver_name, reservation.card FROM reservation
                 JOIN received_item ON received_item.id = reservation.received_item_id
                 JOIN user AS giver ON giver.id = reservation.giver_id
                 WHERE received_item.user_id = ? AND reservation.card != ''
-                """,
+                """),
             arguments: [userID]
-        )
-        let cardsByItem = Dictionary(grouping: cards) { $0["received_item_id"] as ItemID }
-        return items.map { row in
-            ReceivedItem(
-                item: Self.item(row), receivedAt: row.date("received_at"),
-                cards: (cardsByItem[row["id"]] ?? []).map { ReceivedItem.Card(giverName: $0["giver_name"], message: $0["card"]) }
-            )
+        ) { row in (item: row["received_item_id"] as ItemID, card: ReceivedItem.Card(giverName: row["giver_name"], message: row["card"])) }
+        let cardsByItem = Dictionary(grouping: cards, by: \.item)
+        return try Row.decodeAll(
+            db.makeStatement(sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC"), arguments: [userID]
+        ) { row in
+            ReceivedItem(item: Self.item(row), receivedAt: row.date("received_at"), cards: (cardsByItem[row["id"]] ?? []).map(\.card))
         }
     }
 }
