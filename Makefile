@@ -159,7 +159,7 @@ CRASH_ROUNDS    ?= 20
 CRASH_SEED      ?=
 .PHONY: scan crash
 
-## scan: wapiti and sqlmap against a signed-in session on 127.0.0.1; fails on any finding but the loopback ones (about 11 minutes)
+## scan: wapiti and sqlmap against a signed-in session on 127.0.0.1; fails on any finding but the loopback ones (about 7 minutes)
 scan: build
 	@scripts/ensure-packages.sh $(ATTACK_PACKAGES)
 	WISHLIST_BIN=$(CURDIR)/.build/debug/wishlist /usr/bin/python3 Tests/attack/scan.py
