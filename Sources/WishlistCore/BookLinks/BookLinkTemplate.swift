@@ -10,6 +10,9 @@ public struct BookLinkTemplate: Sendable, Equatable {
     public let name: String
     /// The template, checked: https, its host written out, only known placeholders.
     public let url: String
+    /// `url` cut at its placeholders once: a member's page makes each template's link for each of
+    /// up to 100 books (issue 58).
+    private let pieces: [Piece]
 
     /// The placeholders a template may use.
     public static let placeholders = ["isbn13", "isbn10", "title", "author"]
@@ -51,12 +54,13 @@ public struct BookLinkTemplate: Sendable, Equatable {
         }
         self.name = name
         self.url = url
+        self.pieces = pieces
     }
 
     /// The link for a book, or nil when the template needs a value the book lacks (an ISBN).
     public func link(for book: Facts) -> String? {
         var link = ""
-        for piece in (try? Self.pieces(of: url)) ?? [] {
+        for piece in pieces {
             switch piece {
             case .text(let text): link += text
             case .placeholder(let name):

@@ -22,8 +22,8 @@ public struct WishlistItem: Sendable, Equatable {
     public let priority: Priority
     public let addedAt: Date
 
-    public var buyLinks: [CatalogBook.Link] { WishlistStore.decode(storedBuyLinks) }
-    public var readingLinks: [CatalogBook.Link] { WishlistStore.decode(storedReadingLinks) }
+    public var buyLinks: [CatalogBook.Link] { StoredLinks.decode(storedBuyLinks) }
+    public var readingLinks: [CatalogBook.Link] { StoredLinks.decode(storedReadingLinks) }
 }
 
 public enum WishlistSort: String, Sendable, CaseIterable {
@@ -212,7 +212,7 @@ public struct WishlistStore: Sendable {
             arguments: [
                 userID, book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
-                encode(book.buyLinks), encode(book.readingLinks), note, StoredDate(addedAt), importID,
+                StoredLinks.encode(book.buyLinks), StoredLinks.encode(book.readingLinks), note, StoredDate(addedAt), importID,
             ]
         )
         return db.changesCount == 1
@@ -235,7 +235,7 @@ public struct WishlistStore: Sendable {
             arguments: [
                 userID, book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
-                encode(book.buyLinks), encode(book.readingLinks), note, priority.storedValue, StoredDate(addedAt),
+                StoredLinks.encode(book.buyLinks), StoredLinks.encode(book.readingLinks), note, priority.storedValue, StoredDate(addedAt),
             ]
         )
     }
@@ -277,15 +277,6 @@ public struct WishlistStore: Sendable {
         )
     }
 
-    private static func encode(_ links: [CatalogBook.Link]) -> String {
-        let pairs = links.map { [$0.name, $0.url] }
-        return String(decoding: (try? JSONEncoder().encode(pairs)) ?? Data("[]".utf8), as: UTF8.self)
-    }
-
-    fileprivate static func decode(_ json: String) -> [CatalogBook.Link] {
-        let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(json.utf8))) ?? []
-        return pairs.compactMap { $0.count == 2 ? CatalogBook.Link(name: $0[0], url: $0[1]) : nil }
-    }
 }
 
 /// What is on a user's wishlist (or among the books they read), to tell which imported books

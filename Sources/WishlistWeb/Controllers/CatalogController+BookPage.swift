@@ -151,7 +151,7 @@ extension CatalogController {
         let cardFlash = try pages.cardFlash(visitor, cards: named.map { Card.item($0.held.item.id) })
         let values = named.enumerated().map { index, want in
             let seen = (want.held.holder?.id == visitor.signedIn?.userID ? want.held.seenByHolder : nil) ?? want.held.seenByOthers
-            var value = HouseholdController.sharedItemValue(seen, placements: [])
+            var value = HouseholdController.sharedItemValue(seen)
             value["person_name"] = .string(want.name)
             value["person_path"] = .string(SitePath.person(want.username))
             value["flash_html"] = index == cardFlash?.index ? cardFlash!.html : .null

@@ -135,7 +135,7 @@ extension HouseholdController {
         return try pages.respond(entry.page, for: cardFlash?.visitor ?? visitor) { slot in
             switch slot {
             case .flash(let card): .value(card == cardFlash?.index ? cardFlash!.html : .null)
-            case .reservation(let card): .fragment(entry.reservations[card].seen(by: viewerID))
+            case .reservation(let card): entry.reservations[card].map { .fragment($0.seen(by: viewerID)) } ?? .value(.null)
             case .profile: .fragment(about.profile)
             case .reading: .fragment(about.reading)
             case .wishCount: .value(wishCount)
@@ -150,7 +150,7 @@ extension HouseholdController {
         case .cached(let page):
             return page
         case .fresh(let key, let about):
-            let slot = { (name: String) in WishlistPage.Slot(name, cards: []) }
+            let slot = { (name: String) in WishlistPage.Slot(name, indexes: [:]) }
             let memberValue: TemplateValue = [
                 "name": .string(member.name),
                 // A display name always has the username under it on the member's own page.
@@ -189,11 +189,14 @@ extension HouseholdController {
             let memberPath = SitePath.person(member.username)
             let path = lists.chosen.map { SitePath.personList(member.username, $0.id) } ?? memberPath
             let cards = items.items.map { Card.item($0.item.id) }
-            let slot = { (name: String) in WishlistPage.Slot(name, cards: cards) }
+            let indexes = WishlistPage.Slot.cardIndexes(cards)
+            let slot = { (name: String) in WishlistPage.Slot(name, indexes: indexes) }
             let sortField = sort == .priority ? nil : "sort=" + sort.rawValue
             let link = { (page: Int) in PageNumber.link(path, sortField, page == 1 ? nil : "page=\(page)") }
             let returnTo = TemplateValue.string(link(items.number))
-            let reservations = try items.items.map { try reservationActions($0, placements: placements[$0.item.bookID ?? ""] ?? [], returnTo: returnTo, language: key.language, slot: slot) }
+            let reservations: [WishlistPage.ReservationActions?] = try items.items.map { held in
+                if held.seenByHolder == nil { nil } else { try reservationActions(held, returnTo: returnTo, language: key.language, slot: slot) }
+            }
             let page = WishlistPage(page: try pages.renderShared(
                 "people/show.html", title: member.name, nav: "people", isAdmin: isAdmin, statusLine: key.statusLine, language: key.language,
                 values: [
@@ -214,7 +217,12 @@ extension HouseholdController {
                     "items": .array(items.items.map { held in
                         var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
                         value["get_links"] = getLinks(held.item)
-                        value["reservation_html"] = .slot("reservation:" + Card.item(held.item.id))
+                        if held.seenByHolder == nil {
+                            // Open, or a guest's: every giver sees the same controls, rendered with the row.
+                            value.merge(Self.reservationValue(held.seenByOthers.reservation)) { _, reservation in reservation }
+                        } else {
+                            value["reservation_html"] = .slot("reservation:" + Card.item(held.item.id))
+                        }
                         value["flash_html"] = .slot("flash:" + Card.item(held.item.id))
                         return .dictionary(value)
                     }),
@@ -236,15 +244,16 @@ extension HouseholdController {
         return ["borrow": borrow, "buy": buy, "any": .bool(borrow != .array([]) || buy != .array([]))]
     }
 
-    /// A book's reservation controls as its holder sees them and as everyone else does, each with
-    /// a slot for the visitor's token.
+    /// A book's reservation controls as the member who holds it sees them and as everyone else
+    /// does, each with a slot for the visitor's token: each visitor is given one of them. An open
+    /// book's, or a guest's, are the same for every giver and rendered with its row instead.
     func reservationActions(
-        _ held: HeldItem, placements: [Placement], returnTo: TemplateValue, language: String, slot: @escaping (String) -> WishlistPage.Slot?
+        _ held: HeldItem, returnTo: TemplateValue, language: String, slot: @escaping (String) -> WishlistPage.Slot?
     ) throws -> WishlistPage.ReservationActions {
         let actions = { (shared: SharedItem) in
             try pages.renderSharedFragment(
                 "partials/reservation-actions.html",
-                ["item": .dictionary(Self.sharedItemValue(shared, placements: placements)),
+                ["item": .dictionary(Self.sharedItemValue(shared)),
                  "return_to": returnTo, "csrf_token": .slot(PageRenderer.Slot.csrfToken)],
                 language: language, own: slot
             )
@@ -256,19 +265,25 @@ extension HouseholdController {
 
     // MARK: Values
 
-    static func sharedItemValue(_ shared: SharedItem, placements: [Placement]) -> [String: TemplateValue] {
-        var value = ItemPresenter.othersValue(shared.item, placements: placements)
-        switch shared.reservation {
-        case .open: value["reservation"] = "open"
-        case .byViewer(let bought, let card):
-            value["reservation"] = "you"
-            value["bought"] = .bool(bought)
-            value["card"] = .string(card)
-        case .byOther(let name, let bought):
-            value["reservation"] = "other"
-            value["reserved_by"] = .string(name)
-            value["bought"] = .bool(bought)
+    /// What `partials/reservation-actions.html` (and `partials/book-givers.html`, around it)
+    /// reads of an item, and no more: a member's page renders it once or twice for each of up to
+    /// 100 books, and the row's own value (cover, lists, paths of the owner's forms) is not read there.
+    static func sharedItemValue(_ shared: SharedItem) -> [String: TemplateValue] {
+        let item = shared.item
+        let value: [String: TemplateValue] = [
+            "id": .id(item.id), "title": .string(item.title), "note": .string(item.note),
+            "mark_bought_path": .string(SitePath.markBought(item.id)), "unmark_bought_path": .string(SitePath.unmarkBought(item.id)),
+            "card_path": .string(SitePath.writeCard(item.id)), "cancel_path": .string(SitePath.cancelReservation(item.id)),
+        ]
+        return value.merging(reservationValue(shared.reservation)) { _, reservation in reservation }
+    }
+
+    /// Whose a book is, as `partials/reservation-actions.html` reads it beside the item's fields.
+    static func reservationValue(_ reservation: SharedItem.Reservation) -> [String: TemplateValue] {
+        switch reservation {
+        case .open: ["reservation": "open"]
+        case .byViewer(let bought, let card): ["reservation": "you", "bought": .bool(bought), "card": .string(card)]
+        case .byOther(let name, let bought): ["reservation": "other", "reserved_by": .string(name), "bought": .bool(bought)]
         }
-        return value
     }
 }

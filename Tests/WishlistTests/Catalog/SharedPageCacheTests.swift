@@ -329,6 +329,26 @@ struct SharedPageCacheTests {
         }
     }
 
+    /// An open book's "Reserve" form is the same for every giver: it is rendered with its row, and
+    /// only a reserved book's controls are kept apart, one rendering for its holder and one for
+    /// the others (issue 58: rendering a separate fragment for each of up to 100 books was most
+    /// of a member's page's own work).
+    @Test func aMembersPageKeepsControlsApartOnlyForAReservedBook() async throws {
+        let home = try await Household.make()
+        try await home.run { _, ana, ben in
+            #expect(try await ana.reserve(home.itemIDs[0]).status == .seeOther)
+            #expect(try await ben.get("/people/maya").text.components(separatedBy: "Reserve as a gift").count == 3)
+            let generation = try await home.server.database.pageRead { try $0.catalog.generation() + $0.household.memberWishlistGeneration(ownerID: UserID(1)) }
+            let key = WishlistPageKey(
+                page: .member, ownerID: UserID(1), sort: .priority, pageNumber: 1, isAdmin: false,
+                statusLine: home.server.catalogSync.currentStatusLine, language: "en", generation: generation
+            )
+            let page = try #require(home.server.pageCaches.memberWishlists.entry(key))
+            #expect(page.reservations.count == 3)
+            #expect(page.reservations.compactMap { $0 }.map(\.holderID) == [UserID(2)], "Ana's book alone, for her and for the others")
+        }
+    }
+
     /// A list page's "2 here want it" lines are rendered once per figure and language (issue 58):
     /// another count, rating or language is another line.
     @Test func aStandingLineIsRenderedOncePerFigureAndLanguage() throws {

@@ -143,8 +143,9 @@ struct BookPage: SharedPage {
 /// member's under the catalog's and everything her wishlist shows the others
 /// (``HouseholdStore/Reader/memberWishlistGeneration(ownerID:)``). Nothing a giver does grows the
 /// first, or the owner's next page would be rendered afresh and its timing would tell her (issue
-/// 27). A member's page is one for all the others: each book's reservation controls are rendered
-/// for the giver who holds it and for everyone else, and filled per request (``WishlistPage``);
+/// 27). A member's page is one for all the others: each reserved book's controls are rendered
+/// for the giver who holds it and for everyone else, and filled per request (``WishlistPage``),
+/// an open book's with its row;
 /// the session's token and flash are slots too, and so are her profile and reading
 /// (``MemberAboutPage``), kept apart under what changes them. Key: ``WishlistPageKey``.
 typealias WishlistPageCache = SharedPageCache<WishlistPageKey, WishlistPage>
@@ -185,12 +186,13 @@ struct WishlistPage: SharedPage {
     /// The page's cards in its order: a member's items (`item-<id>`), whose forms return to them.
     /// None on one's own wishlist, whose forms lead elsewhere.
     var cards: [String] = []
-    /// Each card's reservation controls, in the same order.
-    var reservations: [ReservationActions] = []
+    /// Each card's reservation controls, in the same order, where they depend on who looks: nil
+    /// for a book every giver sees alike (open, or a guest's), whose controls are in its row.
+    var reservations: [ReservationActions?] = []
     /// How many books the whole wishlist holds, for the member's profile (`wish_count`).
     var wishCount = 0
 
-    var byteCount: Int { page.byteCount + reservations.reduce(0) { $0 + $1.byteCount } }
+    var byteCount: Int { page.byteCount + reservations.reduce(0) { $0 + ($1?.byteCount ?? 0) } }
 
     /// The slots of a member's page: a card's (its index in `cards`), or her profile's and reading's.
     enum Slot: Equatable, Sendable {
@@ -205,20 +207,27 @@ struct WishlistPage: SharedPage {
         /// In her profile: how many books she wishes for, which her wishlist knows.
         case wishCount
 
-        init?(_ name: String, cards: [String]) {
+        /// The slot named `name` on a page of the cards `indexes` numbers (``cardIndexes(_:)``):
+        /// a page of 100 books has 200 card slots, each looked up once when it is rendered.
+        init?(_ name: String, indexes: [String: Int]) {
             switch name {
             case "profile": self = .profile
             case "reading": self = .reading
             case "wish_count": self = .wishCount
             default:
                 let parts = name.split(separator: ":", maxSplits: 1)
-                guard parts.count == 2, let card = cards.firstIndex(of: String(parts[1])) else { return nil }
+                guard parts.count == 2, let card = indexes[String(parts[1])] else { return nil }
                 switch parts[0] {
                 case "flash": self = .flash(card)
                 case "reservation": self = .reservation(card)
                 default: return nil
                 }
             }
+        }
+
+        /// Each card's index in `cards`, for ``init(_:indexes:)``.
+        static func cardIndexes(_ cards: [String]) -> [String: Int] {
+            Dictionary(cards.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
