@@ -1,12 +1,16 @@
 """The household the language walk (test_languages_walk.py) reads every page of, made once through
 the forms in English, and the walk's pages as data.
 
-One server with the tests' pseudo-language on. The owner (an admin) has books on her wishlist (one
-most wanted with a note), a birthday list with a share link, a child's profile she manages, a
-starred list, a book read with stars and a review, one read now, a followed author, an API token,
-a feed link and an invite; the giver shares too, reserved a book, bought another with a card
-(which the owner then received) and suggested an idea; a guest reserved a book through the share
-link; the admin made a reset link for the owner.
+One server with the tests' pseudo-language on, mail on and single sign-on set up with a provider
+that is down (a loopback port nothing listens on: its refusals are pages of ours). It started
+twice: first a reader signed up with an address she confirmed, starred a list and asked for the
+weekly digest, which the second start sent her, with its unsubscribe link; the second start's
+setup link is spent once the owner is made an admin. The owner (an admin) has books on her
+wishlist (one most wanted with a note), a birthday list with a share link, a child's profile she
+manages, a starred list, a book read with stars and a review, one read now, a followed author, an
+API token, a feed link and an invite; the giver shares too, reserved a book, bought another with a
+card (which the owner then received) and suggested an idea; a guest reserved a book through the
+share link; the admin made a reset link for the owner.
 """
 
 from __future__ import annotations
@@ -21,11 +25,13 @@ from typing import Callable, Iterator
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from mail_server import MailServer
-from support import REPO_ROOT, Browser, click, fill, follow, new_chromium, sample_list, sign_up, unique_username
+from mail_server import MailServer, link_in
+from support import REPO_ROOT, Browser, click, fill, follow, free_port, new_chromium, sample_list, sign_up, unique_username
 from test_cli import BINARY
+from test_first_week import setup_link
 from test_gift_cycle import suggest_idea
 from test_household import LIST, add_books, share_with_household
+from test_mail import sign_up_with_address
 from test_occasions import make_list
 
 EARLIER_EDITION = "2026-11-08"  # an edition of LIST with one before it and one after it
@@ -56,11 +62,22 @@ class Household:
     cancel_link: str  # the guest's, made when the guest reserved
     reset_link: str  # the owner's, which the admin made
     author_path: str  # the author of READ, whom the owner follows
+    reader: Reader  # the digest's reader, made at the first start
+    setup_link: str  # the second start's, spent: the owner was made an admin
+    smtp: MailServer
     cookies: dict[str, list[dict]] = field(default_factory=dict)
 
     def words(self) -> list[str]:
         """Members' words the pages show (book data is the sample catalog's)."""
-        return [self.owner, self.giver, self.child, *MEMBERS_WORDS]
+        return [self.owner, self.giver, self.child, self.reader.name, *MEMBERS_WORDS]
+
+
+@dataclass
+class Reader:
+    """A member with a confirmed address and the weekly digest, from the server's first start."""
+    name: str
+    confirmation_path: str  # her address's link, spent at the first start
+    unsubscribe_link: str = ""  # the digest's, sent at the second start
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,14 @@ def pages(h: Household) -> list[Step]:
         Step("sign-in", None, "/login"), Step("sign-up", None, "/signup"), Step("forgot", None, "/forgot"),
         Step("api", None, "/api/v1"), Step("shared-list", None, h.share_link), Step("guest-reservation", None, h.cancel_link),
         Step("reset", None, h.reset_link),
+        Step("confirmation-used", None, h.reader.confirmation_path, status=410),
+        Step("unsubscribe", None, h.reader.unsubscribe_link),
+        Step("unsubscribed", None, h.reader.unsubscribe_link, lambda b: press(b, "unsubscribe-submit")),
+        Step("setup-used", None, h.setup_link, status=410),
+        Step("sso-refused", None, "/login?refused=sso-no-account"), Step("sso-unreachable", None, "/oidc/start", status=502),
+        Step("sso-stale", None, "/oidc/callback?state=stale", status=400),
+        # An address confirmed: each walk gives the giver a new one and opens its link.
+        Step("address-confirmed", "giver", "/settings/email", lambda b: confirm_new_address(b, h.smtp)),
         # The catalog and the books
         Step("home", "owner", "/"), Step("lists", "owner", "/lists"), Step("list", "owner", f"/lists/{LIST}"),
         Step("earlier-edition", "owner", f"/lists/{LIST}?date={EARLIER_EDITION}"),
@@ -100,6 +125,8 @@ def pages(h: Household) -> list[Step]:
         Step("new-list", "owner", "/wishlist/lists/new"), Step("list-edit", "owner", f"/wishlist/lists/{h.list_id}"),
         Step("people", "owner", "/people"), Step("new-child", "owner", "/people/new-child"),
         Step("managers", "owner", f"/people/{h.child}/managers"), Step("child", "owner", f"/people/{h.child}"),
+        Step("new-hand-over-link", "owner", f"/people/{h.child}/managers", lambda b: press(b, "hand-over-submit")),
+        Step("hand-over", "owner", f"/people/{h.child}/managers", open_new_hand_over_link),
         Step("owners-gifts", "owner", "/reservations"),
         Step("member", "giver", f"/people/{owner}"), Step("member-list", "giver", f"/people/{owner}/lists/{h.list_id}"),
         Step("ideas", "giver", f"/people/{owner}/ideas"), Step("member-reading", "giver", f"/people/{owner}/reading"),
@@ -135,6 +162,24 @@ def make_api_token(browser: Browser, name: str) -> None:
     assert browser.driver.find_elements(By.ID, "new-api-token"), "no new token shown"
 
 
+def confirm_new_address(browser: Browser, smtp: MailServer) -> None:
+    """Gives the member a new address and opens the confirmation link mailed to it."""
+    address = f"{unique_username('address')}@example.com"
+    fill(browser, "email-address", address)
+    press(browser, "email-submit")
+    message = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == address)
+    browser.driver.get(link_in(message, "/verify-email/"))
+    browser.wait_for_load()
+
+
+def open_new_hand_over_link(browser: Browser) -> None:
+    """Makes a hand-over link on the child's Manage page and opens it, as she would: signed out
+    (the link is on the public URL, where the manager's browser has no session)."""
+    press(browser, "hand-over-submit")
+    browser.driver.get(browser.driver.find_element(By.CSS_SELECTOR, "#hand-over-link input").get_attribute("value"))
+    browser.wait_for_load()
+
+
 def make_reset_link(browser: Browser, username: str) -> str:
     follow(browser, browser.driver.find_element(By.CSS_SELECTOR, f'#users tr[data-user="{username}"] form[action$="/reset-link"] button'))
     return browser.driver.find_element(By.ID, "new-link-url").get_attribute("value")
@@ -163,7 +208,7 @@ def promote(name: str, database: Path) -> None:
 # The household, made once through the forms, in English
 
 
-def make_household(browser: Browser, base_url: str, database: Path) -> Household:
+def make_household(browser: Browser, base_url: str, database: Path, reader: Reader, setup: str, smtp: MailServer) -> Household:
     b, driver = browser, browser.driver
     owner, giver = unique_username("owner"), unique_username("giver")
 
@@ -235,7 +280,7 @@ def make_household(browser: Browser, base_url: str, database: Path) -> Household
     follow(b, form.find_element(By.CSS_SELECTOR, 'button[type="submit"]'))
     cancel_link = driver.find_element(By.ID, "guest-cancel-link").get_attribute("value")
     return Household(base_url, database, owner, giver, child, items, list_id, share_link, cancel_link, reset_link,
-                     author_path, {"owner": owner_cookies, "giver": giver_cookies})
+                     author_path, reader, setup, smtp, {"owner": owner_cookies, "giver": giver_cookies})
 
 
 def read_books(b: Browser) -> str:
@@ -256,17 +301,49 @@ def read_books(b: Browser) -> str:
     return author_path
 
 
+def make_reader(browser: Browser, smtp: MailServer) -> Reader:
+    """At the first start: a member who confirms her address, stars LIST and asks for the digest."""
+    b, name = browser, unique_username("reader")
+    address = f"{name}@example.com"
+    sign_up_with_address(b, name, address)
+    message = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == address and m["Subject"] == "Confirm your e-mail address")
+    link = link_in(message, "/verify-email/")
+    b.driver.get(link)
+    assert b.driver.find_elements(By.ID, "verified-message"), "the reader's address was not confirmed"
+    b.visit(f"/lists/{LIST}", "list")
+    follow(b, b.driver.find_element(By.CSS_SELECTOR, ".list-header form.favorite-form button"))
+    b.visit("/settings/email", "email")
+    b.driver.find_element(By.ID, "digest-weekly").click()
+    press(b, "digest-submit")
+    b.driver.delete_all_cookies()
+    return Reader(name, link[link.index("/verify-email/"):])
+
+
 @contextmanager
 def household_on(configured_server, workdir: Path) -> Iterator[Household]:
     """The household on a server with the pseudo-language and mail on (the forgotten-password and
-    e-mail pages are there only with mail), against a local SMTP server."""
+    e-mail pages are there only with mail), against a local SMTP server, and single sign-on with
+    its provider down. The server starts twice, as an upgrade or a reboot would: the weekly digest
+    goes out when it starts."""
     (workdir / "smtp").mkdir()
     with MailServer(workdir / "smtp") as smtp:
-        settings = {"server": {"pseudoLanguage": True}, "mail": smtp.settings()}
-        with configured_server("languages-walk", settings, workdir=workdir) as base_url:
-            driver = new_chromium()
-            try:
-                made = make_household(Browser(driver, base_url, "languages-walk-household"), base_url, workdir / "e2e.sqlite")
-            finally:
+        provider = f"http://localhost:{free_port()}"  # bound, never listening: the provider is down
+        settings = {
+            "server": {"pseudoLanguage": True}, "mail": smtp.settings(),
+            "accounts": {"oidc": {"issuer": provider, "clientID": "wishlist-e2e", "clientSecret": "e2e-secret"}},
+        }
+        driver = new_chromium()
+        try:
+            with configured_server("languages-walk", settings, workdir=workdir) as base_url:
+                reader = make_reader(Browser(driver, base_url, "languages-walk-reader"), smtp)
+            with configured_server("languages-walk", settings, workdir=workdir) as base_url:
+                digest = smtp.wait_for(lambda m: m["To"].addresses[0].addr_spec == f"{reader.name}@example.com" and m["Subject"] == "Your week in books")
+                reader.unsubscribe_link = digest["List-Unsubscribe"].strip("<>")
+                link = setup_link(workdir / "server.log")
+                made = make_household(Browser(driver, base_url, "languages-walk-household"), base_url, workdir / "e2e.sqlite", reader, link, smtp)
                 driver.quit()
-            yield made
+                driver = None
+                yield made
+        finally:
+            if driver:
+                driver.quit()

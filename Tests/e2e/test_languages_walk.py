@@ -38,10 +38,10 @@ LANGUAGES = REPO_ROOT / "Languages"
 
 # Where a page shows what is not the app's text: the admin's log, stored as it was written; the
 # browser's name in "Where you are signed in", from its User-Agent; the server's facts on Admin
-# (a version, a size in MB); a member's list names in a menu; a member's initials; each
+# (a version, a count); a member's list names in a menu; a member's initials; each
 # language's name on Settings → Language, written in that language; a book's description.
 NOT_OURS = ", ".join((
-    "#audit-log", "#sessions td:first-child", "#version", "#database-size", "#api-requests",
+    "#audit-log", "#sessions td:first-child", "#version", "#api-requests",
     "#default-list option:not([value=''])", ".avatar-initials", "#language-form span[lang]", ".book-description",
 ))
 # Names of settings (and a value: Admin quotes `accounts.signup`'s "invite"), commands and files the

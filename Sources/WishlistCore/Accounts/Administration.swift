@@ -37,7 +37,9 @@ public struct Administration: Sendable {
         public let subject: String
     }
 
-    public enum Refusal: Error, Equatable, CustomStringConvertible {
+    /// Why an admin's change was refused, changing nothing. The web layer words each in the
+    /// reader's language (`Administration.Refusal.page`); the command line, in its own English.
+    public enum Refusal: Error, Equatable {
         case noSuchUser
         case lastAdmin
         case yourself
@@ -47,16 +49,6 @@ public struct Administration: Sendable {
         /// The account is the last manager of a child's profile, which would be left to nobody
         /// (docs/decisions/the-last-manager-stays.md).
         case lastManager
-
-        public var description: String {
-            switch self {
-            case .noSuchUser: return "There is no such account. It may have been deleted meanwhile."
-            case .lastAdmin: return "That would leave the server without an admin, so nothing changed. Make someone else an admin first (wishlist user promote NAME)."
-            case .yourself: return "You can’t disable your own account while signed in with it."
-            case .noLongerAdmin: return "Your account is no longer an admin, so nothing changed. Another admin, or the command line, changed it meanwhile."
-            case .lastManager: return "That account is the only manager of a child’s profile, so nothing changed. Delete the child’s profile first, or have its manager add a co-manager or hand it over."
-            }
-        }
     }
 
     let database: AppDatabase

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WishlistLanguages
 
 /// Every setting of the application, with the defaults the README documents.
 ///
@@ -121,7 +122,9 @@ public struct AppConfig: Sendable, Equatable {
         public var issuer = ""
         public var clientID = ""
         public var clientSecret = ""
-        public var buttonLabel = "Sign in with single sign-on"
+        /// The default is a catalog key, worded in each page's language; a label the admin writes
+        /// is shown as written (issue 53).
+        public var buttonLabel = Translations.marked("Sign in with single sign-on")
         /// What pages call the provider when it can't be reached; empty: the issuer's host.
         public var providerName = ""
         /// Whether an identity no account has linked may get a new account; nil: as `accounts.signup`

@@ -283,7 +283,7 @@ public struct AuthenticatorData: Sendable, Equatable {
     }
 
     /// Longest credential id WebAuthn Level 2 allows.
-    static let maximumCredentialIDLength = 1023
+    package static let maximumCredentialIDLength = 1023
     private static let fixedLength = 37
 
     /// The bytes as received: an assertion's signature covers them, not this parsed form.

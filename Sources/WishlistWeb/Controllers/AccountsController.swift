@@ -19,7 +19,8 @@ struct AccountsController {
     let accountMail: AccountMail?
     /// False (`accounts.passwordSignIn`): the sign-in page offers only the other ways in.
     var passwordSignIn = true
-    /// The single sign-on button's label, when `accounts.oidc` is on.
+    /// The single sign-on button's label, when `accounts.oidc` is on: the default is worded in the
+    /// page's language (a catalog key), a label the admin wrote shows as written.
     var singleSignOnLabel: String?
     /// Whether a new identity gets an account through single sign-on (`accounts.signup`, unless
     /// `accounts.oidc.signup` is false): the sign-up page then offers the button too, carrying
@@ -118,9 +119,9 @@ struct AccountsController {
 
     /// The sign-up page's single sign-on button, when a new identity would get an account: with
     /// the page's invite, which the sign-in carries to the account it makes.
-    private func singleSignOnSignupButton(invite: String?) -> TemplateValue {
+    private func singleSignOnSignupButton(invite: String?, in translations: Translations) -> TemplateValue {
         guard let singleSignOnLabel, singleSignOnSignup != .closed else { return .null }
-        return ["label": .string(singleSignOnLabel), "invite": .string(invite ?? "")]
+        return ["label": .string(translations.text(singleSignOnLabel)), "invite": .string(invite ?? "")]
     }
 
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -226,7 +227,7 @@ struct AccountsController {
                 "flash": flash ?? .null,
                 "passkey_script": true, "mail_on": .bool(accountMail != nil),
                 "password_sign_in": .bool(passwordSignIn),
-                "single_sign_on": singleSignOnLabel.map { ["label": .string($0)] } ?? .null,
+                "single_sign_on": singleSignOnLabel.map { ["label": .string(translations.text($0))] } ?? .null,
             ]
         )
     }
@@ -247,7 +248,7 @@ struct AccountsController {
                 "form": ["username": .string(username), "email": .string(email), "invite": .string(invite ?? "")],
                 "setup_path": setupToken.map { .string(SitePath.setup($0)) } ?? .null,
                 "errors": TemplateValue(errors),
-                "single_sign_on": setupToken == nil ? singleSignOnSignupButton(invite: invite) : .null,
+                "single_sign_on": setupToken == nil ? singleSignOnSignupButton(invite: invite, in: translations) : .null,
                 "noindex": .bool(setupToken != nil),
             ]
         )

@@ -165,7 +165,7 @@ struct AddBookController {
             values["searched"] = true
         }
         if let known { values["known_path"] = .string(SitePath.book(known)) }
-        if let lookupProblem { values["lookup_problem"] = .string(Self.sentence(lookupProblem)) }
+        if let lookupProblem { values["lookup_problem"] = .string(Self.sentence(lookupProblem, in: context.visitor.translations)) }
         return try pages.render("books/new.html", title: context.visitor.translations.text("Add a book"), nav: "addbook", for: context.visitor, status: status, values: values)
     }
 
@@ -180,11 +180,12 @@ struct AddBookController {
         ]
     }
 
-    static func sentence(_ failure: OpenLibraryClient.Failure) -> String {
+    /// Why look-up cannot help now, in the reader's language.
+    static func sentence(_ failure: OpenLibraryClient.Failure, in translations: Translations) -> String {
         switch failure {
-        case .off: "Look-up is off on this server. Type the book in below."
-        case .unavailable: "Open Library could not be reached just now. Type the book in below, or try again later."
-        case .busy: "Many look-ups are waiting for Open Library just now. Try again in a few seconds, or type the book in below."
+        case .off: translations.text("Look-up is off on this server. Type the book in below.")
+        case .unavailable: translations.text("Open Library could not be reached just now. Type the book in below, or try again later.")
+        case .busy: translations.text("Many look-ups are waiting for Open Library just now. Try again in a few seconds, or type the book in below.")
         }
     }
 }

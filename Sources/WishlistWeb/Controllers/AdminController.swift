@@ -39,7 +39,10 @@ struct AdminController {
         "invite-revoked": Translations.marked("The invite was revoked; its link no longer works."),
     ]
 
-    static let noSuchInvite = PageError(.notFound, title: "No such invite", message: "That invite was used or revoked already; the list on the admin page shows the ones left.")
+    static let noSuchInvite = PageError(
+        .notFound, title: Translations.marked("No such invite"),
+        message: Translations.marked("That invite was used or revoked already; the list on the admin page shows the ones left.")
+    )
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let admin = try adminSession(context)
@@ -70,7 +73,7 @@ struct AdminController {
             token = try await accounts.resetLinks.create(userID: userID, by: admin)
             if removingOtherWaysIn { try await administration.removePasskeysAndIdentities(userID: userID, by: admin) }
         } catch let refusal as Administration.Refusal {
-            throw PageError(.notFound, title: "No such account", message: refusal.description)
+            throw refusal.page
         }
         let username = try await administration.username(userID: userID) ?? ""
         let link = publicOrigin + SitePath.passwordReset(token)
@@ -133,20 +136,13 @@ struct AdminController {
         do {
             try await action(userID, admin)
         } catch let refusal as Administration.Refusal {
-            switch refusal {
-            case .noSuchUser: throw PageError(.notFound, title: "No such account", message: refusal.description)
-            case .lastAdmin, .yourself: throw PageError(.conflict, title: "Not allowed for your own account", message: refusal.description)
-            case .noLongerAdmin: throw PageError(.forbidden, title: "No longer an admin", message: refusal.description)
-            case .lastManager: throw PageError(.conflict, title: "A child’s profile needs a manager", message: refusal.description)
-            }
+            throw refusal.page
         }
         return redirect(to: SitePath.admin(done: done) + NameListing.returning(context.form).query)
     }
 
     private static func id(_ text: String?) throws -> UserID {
-        guard let id = text.flatMap(UserID.init) else {
-            throw PageError(.notFound, title: "No such account", message: Administration.Refusal.noSuchUser.description)
-        }
+        guard let id = text.flatMap(UserID.init) else { throw Administration.Refusal.noSuchUser.page }
         return id
     }
 
@@ -203,7 +199,7 @@ struct AdminController {
                     "last_error": facts.lastRefreshError.map(TemplateValue.string) ?? .null,
                     "failures": .int(facts.consecutiveFailures),
                     "api_requests": .int(facts.apiRequestsLastDay),
-                    "database_size": .string(Self.fileSize(facts.databaseBytes)),
+                    "database_size": .string(Self.fileSize(facts.databaseBytes, in: context.visitor.translations)),
                 ],
             ]
         )
@@ -219,16 +215,17 @@ struct AdminController {
         return parts.isEmpty ? translations.text("none", context: "ways to sign in") : parts.joined(separator: ", ")
     }
 
-    /// A size in decimal units, as file managers show one: "812 bytes", "4.1 MB", "350 MB".
-    /// (Foundation's `ByteCountFormatter` would load ICU into the server for this one line.)
-    static func fileSize(_ bytes: Int) -> String {
-        guard bytes >= 1000 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+    /// A size in decimal units, as file managers show one, in the admin's language: "812 bytes",
+    /// "4.1 MB", "4,1 Mo". (Foundation's `ByteCountFormatter` would load ICU into the server for this one line.)
+    static func fileSize(_ bytes: Int, in translations: Translations) -> String {
+        guard bytes >= 1000 else { return translations.text(one: "{count} byte", other: "{count} bytes", count: bytes, context: "a file's size") }
         var value = Double(bytes) / 1000
-        var units = ["KB", "MB", "GB", "TB"][...]
+        var units = [Translations.marked("{size} KB"), Translations.marked("{size} MB"), Translations.marked("{size} GB"), Translations.marked("{size} TB")][...]
         while value.rounded() >= 1000, units.count > 1 {
             value /= 1000
             units = units.dropFirst()
         }
-        return String(format: value < 99.95 ? "%.1f" : "%.0f", value) + " " + units.first!
+        let size = String(format: value < 99.95 ? "%.1f" : "%.0f", value).replacingOccurrences(of: ".", with: translations.language.decimalSeparator)
+        return translations.text(units.first!, values: ["size": size])
     }
 }

@@ -84,8 +84,10 @@ extension HouseholdController {
             return confirm(bought ? .bought : .unbought, returningTo: returnTo, item: itemID)
         case .unchanged:
             throw PageError(
-                .conflict, title: bought ? "Already bought" : "Not marked bought",
-                message: bought ? "You had already marked this gift bought, so nothing changed." : "This gift wasn’t marked bought, so nothing changed."
+                .conflict, title: bought ? Translations.marked("Already bought") : Translations.marked("Not marked bought"),
+                message: bought
+                    ? Translations.marked("You had already marked this gift bought, so nothing changed.")
+                    : Translations.marked("This gift wasn’t marked bought, so nothing changed.")
             )
         case .notReserved:
             throw Self.reservationNotFound

@@ -47,7 +47,7 @@ struct IdeasController {
         let query = try request.queryText("q")
         let ideas = try await database.pageRead { try $0.household.ideas(for: member.id, viewerID: user.userID) }
         let found = query.isEmpty ? [] : try await catalog.searchKnown(query, limit: 20)
-        let (lookedUp, lookupProblem) = query.isEmpty ? ([], nil) : try await openLibraryBooks(query, known: Set(found.map(\.id)))
+        let (lookedUp, lookupProblem) = query.isEmpty ? ([], nil) : try await openLibraryBooks(query, known: Set(found.map(\.id)), in: context.visitor.translations)
         let path = SitePath.ideas(member.username)
         return try pages.render(
             "people/ideas.html", title: context.visitor.translations.text("Gift ideas for {name}", values: ["name": member.name]), nav: "people", for: context.visitor,
@@ -130,7 +130,7 @@ struct IdeasController {
 
     /// Open Library's books for `query`, less those the household knows already; when it cannot
     /// answer, the sentence that says so (the household's books are still there).
-    private func openLibraryBooks(_ query: String, known: Set<String>) async throws -> ([LookupResult], String?) {
+    private func openLibraryBooks(_ query: String, known: Set<String>, in translations: Translations) async throws -> ([LookupResult], String?) {
         guard openLibrary.isOn else { return ([], nil) }
         let results: [LookupResult]
         do {
@@ -138,8 +138,8 @@ struct IdeasController {
         } catch {
             if case .unavailable(let reason) = error { logger.notice("Open Library look-up failed: \(reason)") }
             return ([], error == .busy
-                ? "Many look-ups are waiting for Open Library just now: only the books the household knows are shown. Try again in a few seconds."
-                : "Open Library could not be reached just now: only the books the household knows are shown. Try again later.")
+                ? translations.text("Many look-ups are waiting for Open Library just now: only the books the household knows are shown. Try again in a few seconds.")
+                : translations.text("Open Library could not be reached just now: only the books the household knows are shown. Try again later."))
         }
         let fresh = results.filter { $0.isbn.map { !known.contains($0.isbn13) } ?? true }
         // Recorded before the page links them, so the cover route knows each key's address.

@@ -41,8 +41,7 @@ extension AccountFault {
         }
     }
 
-    /// The sentence in English: for the command line (`wishlist user create`), which an operator
-    /// reads, and the trusted header's refusal, worded before the visitor's language is known.
+    /// The sentence in English: for the command line (`wishlist user create`), which an operator reads.
     package var englishSentence: String {
         sentence(in: Translations())
     }

@@ -1,4 +1,5 @@
 import NIOCore
+import WishlistLanguages
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,8 @@ public struct MultipartForm: Sendable {
         }
     }
 
-    /// Why a body could not be read; `message` is a sentence for the user.
+    /// Why a body could not be read: `sentence` is the catalog's key (English) of what the page
+    /// says, in the reader's language (issue 53), its placeholders filled by `values`.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case notMultipartFormData
         case missingBoundary
@@ -41,24 +43,36 @@ public struct MultipartForm: Sendable {
         case headerSectionTooLarge
         case tooManyParts
 
-        public var message: String {
+        var sentence: String {
             switch self {
             case .notMultipartFormData:
-                "The form was not sent as a file upload. Reload the page and try again."
+                Translations.marked("The form was not sent as a file upload. Reload the page and try again.")
             case .missingBoundary, .invalidBoundary:
-                "The upload was garbled on its way here (its boundary is missing or invalid). Reload the page and try again."
+                Translations.marked("The upload was garbled on its way here (its boundary is missing or invalid). Reload the page and try again.")
             case .noClosingDelimiter:
-                "The upload was cut short before its end. Try uploading the file again."
+                Translations.marked("The upload was cut short before its end. Try uploading the file again.")
             case .malformedPartHeader:
-                "The upload was garbled on its way here (a part has an unreadable header). Reload the page and try again."
+                Translations.marked("The upload was garbled on its way here (a part has an unreadable header). Reload the page and try again.")
             case .partWithoutName:
-                "The upload has a part without a field name. Reload the page and try again."
+                Translations.marked("The upload has a part without a field name. Reload the page and try again.")
             case .headerSectionTooLarge:
-                "The upload has a part whose headers are over \(MultipartForm.maximumHeaderBytes / 1024) KiB. Reload the page and try again."
+                Translations.marked("The upload has a part whose headers are over {size} KiB. Reload the page and try again.")
             case .tooManyParts:
-                "The upload has more than \(MultipartForm.maximumParts) parts. Reload the page and try again."
+                Translations.marked("The upload has more than {maximum} parts. Reload the page and try again.")
             }
         }
+
+        /// The sentence's placeholders: small numbers, written alike in every language.
+        var values: [String: String] {
+            switch self {
+            case .headerSectionTooLarge: ["size": String(MultipartForm.maximumHeaderBytes / 1024)]
+            case .tooManyParts: ["maximum": String(MultipartForm.maximumParts)]
+            default: [:]
+            }
+        }
+
+        /// The sentence in English, for the log and the tests.
+        public var message: String { Translations().text(sentence, values: values) }
 
         public var description: String { message }
     }

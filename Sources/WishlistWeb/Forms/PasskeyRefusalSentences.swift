@@ -2,13 +2,11 @@ import WishlistCore
 import WishlistLanguages
 
 extension PasskeyRefusal {
-    /// The sentence `passkeys.js` shows, in the reader's language (issue 53). A malformed answer
-    /// keeps the core's English detail: it names a WebAuthn field, and only a broken browser or a
-    /// forged request sends one.
+    /// The sentence `passkeys.js` shows, in the reader's language (issue 53).
     func sentence(in translations: Translations) -> String {
         switch self {
         case .malformed(let error):
-            error.message
+            error.sentence(in: translations)
         case .wrongType, .wrongOrigin, .wrongRelyingParty:
             translations.text("The passkey answered for another site or another request. Reload this page and try again.")
         case .challengeNotValid:

@@ -51,7 +51,7 @@ struct CSRFMiddleware: RouterMiddleware {
             do {
                 multipart = try MultipartForm(body: body, contentType: contentType)
             } catch let error as MultipartForm.Error {
-                throw PageError.badRequest(error.message)
+                throw PageError.badRequest(error.sentence, values: error.values)
             }
             // As for URL-encoded forms: a field sent twice is refused, not resolved by picking one.
             var names = Set<String>()

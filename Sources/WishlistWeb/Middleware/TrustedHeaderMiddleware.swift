@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Synchronization
 import WishlistCore
+import WishlistLanguages
 
 /// Signs in the user an authenticating proxy names in `accounts.trustedHeader` (such as
 /// Authelia's or Authentik's `Remote-User`), believed only when the TCP peer is one of
@@ -15,6 +16,9 @@ import WishlistCore
 /// request) and a form's POST are answered as the proxy's user for themselves alone, so that 300
 /// cookieless requests make no session rather than 300, and a form keeps the CSRF token of the
 /// cookie its page was served with (issue 50).
+///
+/// A refusal is thrown before the visitor's language is chosen: the outer `ErrorPageMiddleware`
+/// words its page in the browser's language (issue 53).
 struct TrustedHeaderMiddleware: RouterMiddleware {
     let header: HTTPField.Name
     let trustedProxies: [AddressRange]
@@ -57,15 +61,17 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
             return redirect(to: SitePath.welcome)
         case .unknown, .inviteRefused:  // the proxy's sign-ins carry no invite
             throw PageError(
-                .forbidden, title: "No account for you here",
-                message: "Your sign-in proxy says you are \(username), and this server has no account of that name. Ask an admin to create it."
+                .forbidden, title: Translations.marked("No account for you here"),
+                message: Translations.marked("Your sign-in proxy says you are {username}, and this server has no account of that name. Ask an admin to create it."),
+                values: { _ in ["username": username] }
             )
         case .disabled:
             throw Self.refused
         case .invalidName(let problem):
             throw PageError(
-                .forbidden, title: "Not a username here",
-                message: "Your sign-in proxy names you \(username), which can’t be a username here: \(problem.englishSentence)"
+                .forbidden, title: Translations.marked("Not a username here"),
+                message: Translations.marked("Your sign-in proxy names you {username}, which can’t be a username here: {problem}"),
+                values: { translations in ["username": username, "problem": problem.sentence(in: translations)] }
             )
         }
     }
@@ -84,7 +90,9 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         return context
     }
 
-    static let refused = PageError(.forbidden, title: "Sign-in refused", message: "This account can’t sign in. Ask an admin of this server.")
+    static let refused = PageError(
+        .forbidden, title: Translations.marked("Sign-in refused"), message: Translations.marked("This account can’t sign in. Ask an admin of this server.")
+    )
 
     /// Starts a session for `user` (ending the one this browser had) and answers this request
     /// as that user, so no redirect is needed.

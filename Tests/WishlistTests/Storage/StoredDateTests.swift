@@ -2,6 +2,7 @@ import CivilTime
 import Foundation
 import GRDB
 import Testing
+import WishlistLanguages
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -75,11 +76,11 @@ import Testing
     }
 
     @Test func fileSizesReadAsAFileManagerShowsThem() {
-        #expect(AdminController.fileSize(1) == "1 byte")
-        #expect(AdminController.fileSize(812) == "812 bytes")
-        #expect(AdminController.fileSize(4_096) == "4.1 KB")
-        #expect(AdminController.fileSize(350_400_000) == "350 MB")
-        #expect(AdminController.fileSize(999_960) == "1.0 MB")
-        #expect(AdminController.fileSize(12_000_000_000_000_000) == "12000 TB")
+        #expect(AdminController.fileSize(1, in: Translations()) == "1 byte")
+        #expect(AdminController.fileSize(812, in: Translations()) == "812 bytes")
+        #expect(AdminController.fileSize(4_096, in: Translations()) == "4.1 KB")
+        #expect(AdminController.fileSize(350_400_000, in: Translations()) == "350 MB")
+        #expect(AdminController.fileSize(999_960, in: Translations()) == "1.0 MB")
+        #expect(AdminController.fileSize(12_000_000_000_000_000, in: Translations()) == "12000 TB")
     }
 }
