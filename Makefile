@@ -81,7 +81,7 @@ install: deps
 # Benchmarks (Benchmarks/README.md). Each writes its table to .build/bench/ and into Benchmarks/README.md
 # (BENCH_UPDATE_README=0 leaves the README alone).
 BENCH_PACKAGES := wrk python3
-.PHONY: bench bench-templates bench-import bench-scale bench-peers bench-browser bench-mix bench-pictures
+.PHONY: bench bench-templates bench-import bench-scale bench-peers bench-browser bench-session bench-mix bench-pictures
 
 ## bench: release build of the app and of a minimal Hummingbird server, then wrk on 127.0.0.1 (about 8 minutes of load)
 bench: deps
@@ -133,6 +133,12 @@ BENCH_NICE ?= -10
 bench-browser: test-deps
 	swift build -c release --scratch-path .build-bench --product wishlist
 	BENCH_COMMAND="make bench-browser" nice -n $(BENCH_NICE) $(VENV)/bin/python Benchmarks/browser/lcp.py
+
+## bench-session: a browsing session's bytes and LCP in the same Chromium: a first visit, then 9 more pages clicked through
+## (issue 58; about 4 minutes). BENCH_BEFORE_APP=path BENCH_BEFORE_TREE=dir runs another build's sessions in turns with this one's.
+bench-session: test-deps
+	swift build -c release --scratch-path .build-bench --product wishlist
+	BENCH_COMMAND="make bench-session" nice -n $(BENCH_NICE) $(VENV)/bin/python Benchmarks/browser/session.py
 
 ## bench-templates: the list page rendered by our engine, swift-mustache and Stencil (release build)
 ## (it links the app's WishlistCore product, which needs the app's system libraries: deps)

@@ -144,10 +144,16 @@ _cookies = http.cookiejar.CookieJar()
 _http = urllib.request.build_opener(urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(_cookies))
 
 
-def fetch(base, path, fields=None):
-    """GET, or POST `fields` as a form; follows redirects. Returns (status, final path, body)."""
+def new_opener():
+    """A client of its own, with its own cookies: another member (the session driver's)."""
+    return urllib.request.build_opener(urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+
+def fetch(base, path, fields=None, opener=None):
+    """GET, or POST `fields` as a form; follows redirects. Returns (status, final path, body).
+    `opener` is another member's client (``new_opener``); by default, the bench member's."""
     body = urllib.parse.urlencode(fields).encode() if fields is not None else None
-    with _http.open(urllib.request.Request(base + path, data=body), timeout=30) as response:
+    with (opener or _http).open(urllib.request.Request(base + path, data=body), timeout=30) as response:
         return response.status, urllib.parse.urlsplit(response.url).path, response.read().decode()
 
 
@@ -158,7 +164,9 @@ def csrf_in(page):
     return match.group(1)
 
 
-def start_server(work):
+def start_server(work, tree=ROOT):
+    """The app on a free loopback port, reading Views/, Public/ and Languages/ in `tree` (another
+    commit's, for a build of that commit: the session driver's BENCH_TREE)."""
     port = free_port()
     config = os.path.join(work, "config.json")
     with open(config, "w") as out:
@@ -166,7 +174,7 @@ def start_server(work):
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("WISHLIST_", "NYT_"))}
     server = subprocess.Popen(
         [APP, "serve", "--config", config, "--host", "127.0.0.1", "--port", str(port), "--database", os.path.join(work, "browser.sqlite")],
-        cwd=ROOT, env=environment, stdin=subprocess.DEVNULL, stdout=open(os.path.join(work, "server.log"), "wb"), stderr=subprocess.STDOUT,
+        cwd=tree, env=environment, stdin=subprocess.DEVNULL, stdout=open(os.path.join(work, "server.log"), "wb"), stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -370,8 +378,8 @@ def render_report(results):
     return "\n".join(lines)
 
 
-def update_readme(report):
-    start, end = "<!-- browser-results:start -->", "<!-- browser-results:end -->"
+def update_readme(report, section="browser"):
+    start, end = f"<!-- {section}-results:start -->", f"<!-- {section}-results:end -->"
     with open(README) as readme:
         text = readme.read()
     if start not in text or end not in text:

@@ -112,7 +112,7 @@ struct ServerParts {
         router.add(middleware: CompressionMiddleware(sharedPart: { staticFiles.current.stylesheet?.deflated }))
         router.add(middleware: ErrorPageMiddleware(pages: pages, browserLanguages: languageChoice))
         router.add(middleware: BodyLimitMiddleware())
-        router.add(middleware: StaticFilesMiddleware(files: staticFiles))
+        router.add(middleware: StaticFilesMiddleware(files: staticFiles, secureCookies: config.server.secureCookies))
         router.add(middleware: SessionMiddleware(
             sessions: accounts.sessions, cookies: cookies, csrf: csrf, pageLoaders: pageLoaders, memo: memo, languages: languageChoice
         ))

@@ -34,6 +34,9 @@ public struct Visitor: Sendable {
     /// The language the visitor reads: pages render in it, and Swift code words its messages with
     /// `translations.text("…", values: […])`.
     package var translations = Translations()
+    /// The hash of the pages' stylesheet the browser says it holds (``PageStylesheet/cookieName``):
+    /// a page links the sheet when it is the current one, and carries it inline otherwise.
+    var heldStylesheet: String?
 
     static let unidentified = Visitor(signedIn: nil, sessionToken: "", csrfToken: "")
 }

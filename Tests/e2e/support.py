@@ -682,7 +682,8 @@ def page_structure_problems(browser: "Browser") -> list[str]:
 
 def inline_styles_and_scripts(browser: "Browser") -> list[str]:
     """Inline style attributes, <style> blocks and inline scripts, which the CSP blocks; all but the
-    head's one <style>, the page's stylesheet, which the CSP allows by the hash of its text."""
+    head's one <style>, the page's stylesheet on a first visit, which the CSP allows by the hash of
+    its text (once the browser holds the file, the page links it instead)."""
     return browser.js(
         "const own = document.head.querySelector('style');"
         "return Array.from(document.querySelectorAll('[style], style, script:not([src])')).filter(e => e !== own)"

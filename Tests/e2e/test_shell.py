@@ -5,6 +5,7 @@ Runs against the real server with no NYT key, so every page also carries the sam
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -13,35 +14,45 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from support import Browser, http_get
+from support import REPO_ROOT, Browser, follow, http_get
 
 TITLE_SUFFIX = " · Bestseller Wishlist"
 NYT_URL = "https://developer.nytimes.com"
 NYT_CREDIT = "Data provided by The New York Times"
 
 
-def assert_styled_by_our_stylesheet(browser: Browser) -> None:
-    """The page's one stylesheet is Public/style.css inline (minified, allowed by the CSP's hash):
-    every rule of /static/style.css is in it, the same once the browser has parsed both, and rules
-    that only that file sets are in effect."""
+STYLE_SOURCE = (REPO_ROOT / "Public" / "style.css").read_text(encoding="utf-8")
+STYLESHEET_COOKIE = "wishlist_stylesheet"
+
+
+def assert_styled_by_our_stylesheet(browser: Browser, linked: bool | None = None) -> None:
+    """The page's one stylesheet is Public/style.css, minified: inline (allowed by the CSP's hash)
+    on a first visit, or linked at its content hash once the browser holds the file (`linked` says
+    which is expected; None takes either). Every rule of Public/style.css is in it, the same once
+    the browser has parsed both, and rules that only that file sets are in effect."""
     sheets = browser.js(
         "return Array.from(document.styleSheets, s => {"
         "  let rules = -1; try { rules = s.cssRules.length; } catch (e) {}"
         "  return {href: s.href, owner: s.ownerNode ? s.ownerNode.tagName.toLowerCase() : null, rules: rules};"
         "});"
     )
-    assert [(s["href"], s["owner"]) for s in sheets] == [(None, "style")], f"one inline <style>, nothing linked: {sheets}"
-    same = browser.driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "fetch('/static/style.css').then(r => r.text()).then(text => {"
-        "  const file = new CSSStyleSheet(); file.replaceSync(text);"
+    owners = [(s["href"], s["owner"]) for s in sheets]
+    if linked is None:
+        linked = owners[:1] != [(None, "style")]
+    if linked:
+        assert len(owners) == 1 and owners[0][1] == "link" and re.fullmatch(
+            re.escape(browser.url("/static/style.css?v=")) + "[0-9a-f]{16}", owners[0][0] or ""), f"one linked sheet at its hash: {sheets}"
+    else:
+        assert owners == [(None, "style")], f"one inline <style>, nothing linked: {sheets}"
+    same = browser.js(
+        "const file = new CSSStyleSheet(); file.replaceSync(arguments[0]);"
         # A custom property keeps its value's tokens as written, so `a, b` and the minified `a,b` differ in text alone.
-        "  const texts = sheet => Array.from(sheet.cssRules, r => r.cssText.replace(/,\\s+/g, ','));"
-        "  const inline = texts(document.styleSheets[0]), whole = texts(file);"
-        "  done({inline: inline.length, file: whole.length, differ: whole.filter((t, i) => t !== inline[i]).slice(0, 3)});"
-        "}).catch(e => done({error: String(e)}));"
+        "const texts = sheet => Array.from(sheet.cssRules, r => r.cssText.replace(/,\\s+/g, ','));"
+        "const page = texts(document.styleSheets[0]), whole = texts(file);"
+        "return {page: page.length, file: whole.length, differ: whole.filter((t, i) => t !== page[i]).slice(0, 3)};",
+        STYLE_SOURCE,
     )
-    assert same.get("file", 0) > 0 and same["inline"] == same["file"] and not same["differ"], f"the inline sheet is not style.css: {same}"
+    assert same["file"] > 0 and same["page"] == same["file"] and not same["differ"], f"the page's sheet is not style.css: {same}"
 
     computed = browser.js(
         "const root = getComputedStyle(document.documentElement);"
@@ -168,7 +179,27 @@ def test_failed_sign_in_keeps_username_and_explains(browser: Browser) -> None:
 @pytest.mark.parametrize("path", ["/login", "/signup", "/no-such-page"])
 def test_stylesheet_is_applied(browser: Browser, path: str) -> None:
     browser.visit(path, expect_status=404 if path == "/no-such-page" else None)
-    assert_styled_by_our_stylesheet(browser)
+    assert_styled_by_our_stylesheet(browser, linked=False)
+
+
+def test_the_next_page_links_the_stylesheet_the_first_one_prefetched(browser: Browser) -> None:
+    """A first visit carries the sheet inline and prefetches the file, whose answer sets the cookie
+    naming its hash; the page after it links the file instead, takes it from the cache (nothing
+    fetched again) and is styled by it, with no CSP complaint (issue 58)."""
+    browser.visit("/login", "first-visit")
+    assert_styled_by_our_stylesheet(browser, linked=False)
+    prefetch = browser.js("const l = document.querySelector('link[rel=prefetch]'); return l && l.href;")
+    assert prefetch and "/static/style.css?v=" in prefetch, prefetch
+    cookie = WebDriverWait(browser.driver, 10).until(lambda d: d.get_cookie(STYLESHEET_COOKIE), "the prefetched sheet set no cookie")
+    assert prefetch.endswith("?v=" + cookie["value"]) and cookie["httpOnly"], cookie
+
+    follow(browser, browser.driver.find_element(By.CSS_SELECTOR, 'nav a[href="/signup"]'), "next-page-linked")
+    assert browser.path == "/signup"
+    assert_styled_by_our_stylesheet(browser, linked=True)
+    assert browser.js("return document.querySelector('link[rel=stylesheet]').href") == prefetch
+    fetched = browser.js("return performance.getEntriesByName(arguments[0]).map(e => e.transferSize);", prefetch)
+    assert fetched == [0], f"the linked sheet came over the network again: transferSize {fetched}"
+    browser.assert_no_console_errors()
 
 
 def test_page_with_its_stylesheet_arrives_compressed(browser: Browser) -> None:
@@ -182,7 +213,7 @@ def test_page_with_its_stylesheet_arrives_compressed(browser: Browser) -> None:
     )
     assert len(sizes) == 1, sizes
     assert 0 < sizes[0]["encoded"] < sizes[0]["decoded"] * 0.5, sizes
-    assert_styled_by_our_stylesheet(browser)
+    assert_styled_by_our_stylesheet(browser, linked=False)
 
 
 def test_chromium_reads_the_web_app_manifest(browser: Browser) -> None:

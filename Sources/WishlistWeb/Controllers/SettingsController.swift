@@ -310,7 +310,7 @@ struct SettingsController {
         if section == .signIn, let singleSignOn {
             // The linking form's answer leads to the provider.
             headers[.contentSecurityPolicy] = SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy(
-                inlineStyle: pages.assets.current.stylesheet?.policySource, formActions: singleSignOn.formActionSources
+                inlineStyle: pages.inlineStylePolicySource(for: context.visitor), formActions: singleSignOn.formActionSources
             )
         }
         return try pages.render(

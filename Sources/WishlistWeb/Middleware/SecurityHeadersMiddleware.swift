@@ -10,7 +10,8 @@ import WishlistCore
 /// (browsers ignore it there, RFC 6797 section 8.1) and could lock out a LAN install that has no TLS.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The policy: everything from our own origin, plus the one `<style>` element whose hash is
-    /// `inlineStyle` (the pages' stylesheet, ``InlineStylesheet``), never any other inline style.
+    /// `inlineStyle` (the pages' stylesheet, ``PageStylesheet``), never any other inline style. A
+    /// page that links the sheet instead sends the policy without it (``PageRenderer``).
     /// `formActions` are origins a page's forms may lead to besides ours (the single sign-on
     /// provider, where linking an identity sends the browser).
     static func contentSecurityPolicy(inlineStyle: String?, formActions: [String] = []) -> String {

@@ -28,6 +28,7 @@ struct SessionMiddleware: RouterMiddleware {
         } else {
             context.visitor = Visitor(signedIn: nil, sessionToken: token, csrfToken: csrf.token(forSession: token))
         }
+        context.visitor.heldStylesheet = request.cookieValue(PageStylesheet.cookieName)
 
         var response = try await next(request, context)
         if token != presented, !cookies.isSet(in: response) {

@@ -25,8 +25,8 @@ struct StaticFiles: Sendable {
         /// For the templates: `assets.style_css` is `/static/style.css?v=<hash>`, for every file
         /// (the name's dots and dashes made underscores).
         let urls: TemplateValue
-        /// `style.css` as the pages carry it, in their head.
-        let stylesheet: InlineStylesheet?
+        /// `style.css` as the pages carry it, inline or linked; the file is served as they carry it.
+        let stylesheet: PageStylesheet?
     }
 
     private let directory: String
@@ -65,11 +65,14 @@ struct StaticFiles: Sendable {
         for name in names where !name.hasPrefix(".") {
             contents[name] = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
         }
+        let stylesheet = contents[PageStylesheet.fileName].flatMap { PageStylesheet(css: String(decoding: $0, as: UTF8.self)) }
+        // One sheet, whether a page carries it or links it: the same text, so the same hash.
+        if let stylesheet { contents[PageStylesheet.fileName] = Data(stylesheet.text.utf8) }
         var files: [String: File] = [:]
         var urls: [String: String] = [:]
         for (name, data) in contents where name != manifestName {
             files[name] = file(name, data)
-            urls[name] = StaticFilesMiddleware.prefix + "/" + name + "?v=" + files[name]!.hash
+            urls[name] = versionedURL(name, hash: files[name]!.hash)
         }
         if let manifest = contents[manifestName] {
             files[manifestName] = file(manifestName, versioningIcons(in: manifest, urls))
@@ -77,7 +80,6 @@ struct StaticFiles: Sendable {
         let templateURLs = Dictionary(uniqueKeysWithValues: urls.map { name, url in
             (String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" }), TemplateValue.string(url))
         })
-        let stylesheet = contents["style.css"].flatMap { InlineStylesheet(css: String(decoding: $0, as: UTF8.self)) }
         return Snapshot(files: files, urls: .dictionary(templateURLs), stylesheet: stylesheet)
     }
 
@@ -85,13 +87,23 @@ struct StaticFiles: Sendable {
         let bytes = ByteBuffer(bytes: data)
         let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
         let contentType = contentTypes[ext] ?? "application/octet-stream"
-        let hash = SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let hash = contentHash(data)
         var gzipped: ByteBuffer?
         if CompressionMiddleware<AppRequestContext>.kind(ofContentType: contentType) != nil,
            let compressed = Gzip.compress(bytes, level: Gzip.staticLevel), compressed.readableBytes < bytes.readableBytes {
             gzipped = compressed
         }
         return File(bytes: bytes, gzipped: gzipped, contentType: contentType, hash: hash)
+    }
+
+    /// The first 16 hex digits of the SHA-256 of `data`: a file's version in its URL.
+    static func contentHash(_ data: Data) -> String {
+        SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `/static/NAME?v=<hash>`, as pages link a file of `Public/`.
+    static func versionedURL(_ name: String, hash: String) -> String {
+        StaticFilesMiddleware.prefix + "/" + name + "?v=" + hash
     }
 
     /// The manifest's `"/static/NAME"` icons at the URLs the pages use (`?v=<hash>`): the browser

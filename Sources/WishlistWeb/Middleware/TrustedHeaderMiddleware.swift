@@ -109,7 +109,7 @@ struct TrustedHeaderMiddleware: RouterMiddleware {
         var signedIn = Visitor.SignedIn(userID: user.id, username: user.username, name: session.name, sessionID: session.id, isAdmin: user.isAdmin)
         signedIn.language = session.language
         signedIn.wishlistCount = wishlistCount
-        context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token))
+        context.visitor = Visitor(signedIn: signedIn, sessionToken: token, csrfToken: csrf.token(forSession: token), heldStylesheet: context.visitor.heldStylesheet)
         var response = try await next(request, context)
         response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))
         return response

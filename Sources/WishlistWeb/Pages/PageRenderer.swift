@@ -25,7 +25,9 @@ public struct PageRenderer: Sendable {
         let translations = visitor.translations
         // A refused form says so first, in the title a screen reader announces (GOV.UK's pattern).
         let title = ErrorSummary(values["errors"]).isEmpty ? title : translations.text("Error: {title}", values: ["title": title])
+        let stylesheet = layoutStylesheet(for: visitor)
         var context = layoutValues(title: title, nav: nav, language: translations.language.code, values: values)
+        context["stylesheet"] = stylesheet.head
         context["csrf_token"] = .string(visitor.csrfToken)
         if context["flash"] == nil, let flash = visitor.flash { context["flash"] = flash.templateValue }
         if let flash = context["flash"], flash != .null {
@@ -39,7 +41,11 @@ public struct PageRenderer: Sendable {
             context["status_line"] = notices.statusLine().map(TemplateValue.string) ?? .null
         }
         let body = try templates.render(template, .dictionary(context), language: visitor.translations.language.code)
-        return Response(status: status, headers: Self.pageHeaders(headers), body: ResponseBody(byteBuffer: body))
+        var fields = Self.pageHeaders(headers)
+        if stylesheet.linked, fields[.contentSecurityPolicy] == nil {
+            fields[.contentSecurityPolicy] = Self.linkedStylesheetPolicy
+        }
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
     }
 
     /// A signed-in page rendered once for every visitor of the same kind (administrator or not):
@@ -51,6 +57,7 @@ public struct PageRenderer: Sendable {
         own: (String) -> Own? = { _ in nil }
     ) throws -> SharedHTML<Own> {
         var context = layoutValues(title: title, nav: nav, language: language, values: values)
+        context["stylesheet"] = .slot(Slot.stylesheet)
         context["csrf_token"] = .slot(Slot.csrfToken)
         context["flash_html"] = .slot(Slot.flash)
         context["user"] = [
@@ -77,10 +84,12 @@ public struct PageRenderer: Sendable {
         let count = visitor.signedIn?.wishlistCount ?? 0
         // Made once: a page has a CSRF token in every form.
         let csrfToken = SharedHTML<Own>.Fill.escaped(EscapedValue(.string(visitor.csrfToken)))
+        let stylesheet = layoutStylesheet(for: visitor)
         var body = ByteBufferAllocator().buffer(capacity: page.byteCount + 1024)
         page.write(into: &body) { slot in
             switch slot {
             case .csrfToken: csrfToken
+            case .stylesheet: .value(stylesheet.head)
             case .flash: .value(flash)
             case .name: .value(.string(visitor.signedIn?.name ?? ""))
             case .wishlistCount: .value(.int(count))
@@ -89,10 +98,32 @@ public struct PageRenderer: Sendable {
             case .unknown: .value(.null)
             }
         }
-        return Response(status: .ok, headers: Self.sharedPageHeaders, body: ResponseBody(byteBuffer: body))
+        return Response(status: .ok, headers: stylesheet.linked ? Self.linkedSharedPageHeaders : Self.sharedPageHeaders, body: ResponseBody(byteBuffer: body))
     }
 
     private static let sharedPageHeaders = pageHeaders([:])
+    private static let linkedSharedPageHeaders = {
+        var headers = pageHeaders([:])
+        headers[.contentSecurityPolicy] = linkedStylesheetPolicy
+        return headers
+    }()
+
+    /// A page that links the stylesheet has no inline style, and its policy allows none
+    /// (`SecurityHeadersMiddleware` gives every other response the one for the inline sheet).
+    static let linkedStylesheetPolicy = SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy(inlineStyle: nil)
+
+    /// The `style-src` source for the sheet inline in this visitor's pages; nil when they link it.
+    func inlineStylePolicySource(for visitor: Visitor) -> String? {
+        guard let stylesheet = assets.current.stylesheet, !stylesheet.isHeld(visitor.heldStylesheet) else { return nil }
+        return stylesheet.policySource
+    }
+
+    /// The head's stylesheet for this visitor (``PageStylesheet/head(held:)``), and whether it is
+    /// the link to the file rather than the sheet inline.
+    private func layoutStylesheet(for visitor: Visitor) -> (head: TemplateValue, linked: Bool) {
+        guard let stylesheet = assets.current.stylesheet else { return (.null, false) }
+        return (.html(stylesheet.head(held: visitor.heldStylesheet)), stylesheet.isHeld(visitor.heldStylesheet))
+    }
 
     /// A page with no slots of its own.
     func respond(_ page: SharedHTML<Never>, for visitor: Visitor) throws -> Response {
@@ -101,6 +132,7 @@ public struct PageRenderer: Sendable {
 
     /// The names of the layout's slots, on every shared page.
     enum Slot {
+        static let stylesheet = "stylesheet"
         static let csrfToken = "csrf_token"
         static let flash = "flash_html"
         static let name = "user.name"
@@ -118,9 +150,7 @@ public struct PageRenderer: Sendable {
         context["paths"] = Self.paths
         context["signup_open"] = .bool(signupOpen)
         context["sample_data"] = .bool(notices.showsSampleData)
-        let snapshot = assets.current
-        context["assets"] = snapshot.urls
-        context["stylesheet"] = snapshot.stylesheet.map { .html($0.element) } ?? .null
+        context["assets"] = assets.current.urls
         return context
     }
 
@@ -260,7 +290,7 @@ typealias SharedHTML<Own: Sendable> = SlottedHTML<PageSlot<Own>>
 /// A hole of a shared page: one of the layout's, filled alike on every page, or one of the page's
 /// own, resolved when the page was rendered (``PageRenderer/renderShared(_:title:nav:isAdmin:statusLine:language:values:own:)``).
 enum PageSlot<Own: Sendable>: Sendable {
-    case csrfToken, flash, name, wishlistCount, wishlistNoun
+    case stylesheet, csrfToken, flash, name, wishlistCount, wishlistNoun
     case own(Own)
     /// A name neither the layout nor the page knows: the hole stays empty.
     case unknown
@@ -268,6 +298,7 @@ enum PageSlot<Own: Sendable>: Sendable {
     init(_ name: String, own: (String) -> Own?) {
         typealias Names = PageRenderer.Slot
         switch name {
+        case Names.stylesheet: self = .stylesheet
         case Names.csrfToken: self = .csrfToken
         case Names.flash: self = .flash
         case Names.name: self = .name

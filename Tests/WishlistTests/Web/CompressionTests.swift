@@ -12,6 +12,12 @@ struct CompressionTests {
     /// What Chromium sends navigating within the site.
     static let ownNavigation: HTTPFields = [.acceptEncoding: "gzip, deflate, br, zstd", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
 
+    /// A file of `Public/` as `/static/` serves it: the stylesheet as the pages carry it, minified.
+    static func served(_ name: String) throws -> Data {
+        let file = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/\(name)"))
+        return name == PageStylesheet.fileName ? Data(PageStylesheet.minify(String(decoding: file, as: UTF8.self)).utf8) : file
+    }
+
     static func unzip(_ response: TestResponse) throws -> String {
         #expect(response.headers[.contentEncoding] == "gzip")
         #expect(response.headers[.contentLength] == String(response.body.readableBytes), "the length is the compressed body's")
@@ -60,7 +66,7 @@ struct CompressionTests {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
             for name in ["style.css", "passkeys.js", "favicon.svg"] {
-                let file = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/\(name)"))
+                let file = try Self.served(name)
                 let plain = try await browser.get("/static/\(name)")
                 #expect(plain.headers[.contentEncoding] == nil)
                 #expect(Data(plain.body.readableBytesView) == file)
@@ -144,7 +150,7 @@ struct CompressionTests {
     func versionedStaticURLs() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
-            let css = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/style.css"))
+            let css = try Self.served("style.css")
             let hash = SHA256.hash(data: css).prefix(8).map { String(format: "%02x", $0) }.joined()
             let versioned = try await browser.get("/static/style.css?v=\(hash)")
             #expect(versioned.status == .ok)
@@ -164,7 +170,7 @@ struct CompressionTests {
         }
     }
 
-    @Test("the icon, the cover placeholder and copy-share.js are linked by their content hash, like every file of Public/")
+    @Test("the icon, the cover placeholder, copy-share.js and the stylesheet's prefetch are linked by their content hash, like every file of Public/")
     func everyStaticLinkIsVersioned() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
@@ -178,13 +184,13 @@ struct CompressionTests {
             for page in [wishlist, feedLink] {
                 for match in page.text.matches(of: /(?:src|href)="\/static\/([^"?]+)(\?v=([0-9a-f]+))?"/) {
                     let name = String(match.1)
-                    let file = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/\(name)"))
+                    let file = try Self.served(name)
                     let hash = SHA256.hash(data: file).prefix(8).map { String(format: "%02x", $0) }.joined()
                     #expect(match.3.map(String.init) == hash, "/static/\(name) linked by its current hash")
                     linked.insert(name)
                 }
             }
-            #expect(linked.isSuperset(of: ["favicon.svg", "cover-placeholder.svg", "copy-share.js"]), "\(linked)")
+            #expect(linked.isSuperset(of: ["favicon.svg", "cover-placeholder.svg", "copy-share.js", "style.css"]), "\(linked)")
             // Drawn in the page, not a request of its own (issue 34).
             #expect(wishlist.text.contains(#"<svg class="brand-mark" aria-hidden="true""#))
         }

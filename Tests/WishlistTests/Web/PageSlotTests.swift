@@ -12,6 +12,7 @@ struct PageSlotTests {
             Issue.record("a layout name went to the page")
             return nil
         }
+        #expect(ListSlot("stylesheet", own: never) == .stylesheet)
         #expect(ListSlot("csrf_token", own: never) == .csrfToken)
         #expect(ListSlot("flash_html", own: never) == .flash)
         #expect(ListSlot("user.name", own: never) == .name)

@@ -12,7 +12,7 @@ struct WebShellTests {
     /// The hash of the stylesheet the pages carry inline, the one inline style the policy allows.
     static let inlineStyleHash: String = {
         let css = (try? String(contentsOf: repositoryRoot.appendingPathComponent("Public/style.css"), encoding: .utf8)) ?? ""
-        return InlineStylesheet(css: css)?.policySource ?? "no stylesheet"
+        return PageStylesheet(css: css)?.policySource ?? "no stylesheet"
     }()
 
     static let securityHeaders: [(HTTPField.Name, String)] = [

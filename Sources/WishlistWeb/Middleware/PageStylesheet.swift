@@ -1,19 +1,41 @@
 import Crypto
 import Foundation
+import Hummingbird
 import WishlistTemplates
 
-/// `Public/style.css` as every page carries it: inside a `<style>` element in the head, without
-/// its comments and with its whitespace collapsed, and the one Content-Security-Policy source that
-/// allows exactly that element (`'sha256-…'`, never `'unsafe-inline'`).
+/// `Public/style.css` as every page carries it, without its comments and with its whitespace
+/// collapsed: inline in a `<style>` element in the head until the browser holds the file, then
+/// linked (docs/decisions/stylesheet-linked-once-cached.md). `/static/style.css` serves the same
+/// text, so the inline element and the linked file are one sheet with one hash.
 ///
-/// Why inline rather than linked: on a phone's first visit a linked stylesheet blocks the first
-/// paint for a second round trip after the HTML (562 ms on DevTools' "Slow 4G"), which alone kept
-/// every page's Largest Contentful Paint over the 1.5 s budget (issue 34). Inline, every page
-/// carries the sheet's bytes (about 7 KB gzipped, some 40 ms on that network) where a repeat visit
-/// would have taken a cached file; Benchmarks/README.md measures both visits.
-struct InlineStylesheet: Sendable {
-    /// `<style>…</style>`, for the layout's head.
+/// Why inline on a first visit: there a linked stylesheet blocks the first paint for a second
+/// round trip after the HTML (562 ms on DevTools' "Slow 4G"), which alone kept every page's Largest
+/// Contentful Paint over the 1.5 s budget (issue 34). Such a page also asks for the file, at the
+/// lowest priority (`<link rel="prefetch">`), and the file's answer sets a cookie naming its hash
+/// (``cookie(secure:)``); a page asked for with that cookie, while the hash is still the file's,
+/// links the file, which the browser takes from its cache, instead of carrying its 7-8 KB again
+/// (issue 58). A cookie naming another hash, or none, gets the sheet inline: never an unstyled page.
+struct PageStylesheet: Sendable {
+    /// The file the sheet is, in `Public/`.
+    static let fileName = "style.css"
+    /// The cookie that says which sheet the browser holds (its content hash).
+    static let cookieName = "wishlist_stylesheet"
+    /// As long as the file's immutable caching (``StaticFilesMiddleware/immutable``): a cookie that
+    /// outlived the cached file would only cost a repeat page a fetch, but one that ended first
+    /// would not come back while the file is cached, since a cached answer sets no cookie.
+    static let cookieMaxAge = 31_536_000
+
+    /// The minified text, as the element holds it and `/static/style.css` serves it.
+    let text: String
+    /// The first 16 hex digits of the text's SHA-256 (``StaticFiles/contentHash(_:)``): the file's `?v=`.
+    let hash: String
+    /// `<style>…</style>`, for a first visit's head.
     let element: TrustedHTML
+    /// A first visit's head: the element, then the file asked for when the browser has nothing
+    /// better to do, for the next page.
+    let inlineHead: TrustedHTML
+    /// `<link rel="stylesheet">` to the file at its hash, for a browser that holds it.
+    let link: TrustedHTML
     /// `'sha256-<base64>'` of the element's text, for `style-src`.
     let policySource: String
     /// The element deflated once, for the gzip of every page that carries it.
@@ -24,9 +46,25 @@ struct InlineStylesheet: Sendable {
     init?(css: String) {
         let text = Self.minify(css)
         guard text.range(of: "</style", options: .caseInsensitive) == nil else { return nil }
+        self.text = text
+        hash = StaticFiles.contentHash(Data(text.utf8))
+        let url = StaticFiles.versionedURL(Self.fileName, hash: hash)
         element = TrustedHTML(trusted: "<style>" + text + "</style>")
+        inlineHead = TrustedHTML(trusted: element.html + #"<link rel="prefetch" href=""# + url + #"">"#)
+        link = TrustedHTML(trusted: #"<link rel="stylesheet" href=""# + url + #"">"#)
         policySource = "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'"
         deflated = Gzip.SharedPart(Array(element.html.utf8))
+    }
+
+    /// Whether a browser whose cookie says `held` has this sheet: its hash, not an older one.
+    func isHeld(_ held: String?) -> Bool { held == hash }
+
+    /// What a page's head carries for a browser that holds `held`: the link, or the element and the prefetch.
+    func head(held: String?) -> TrustedHTML { isHeld(held) ? link : inlineHead }
+
+    /// Set with the file at its hash: from then on, the browser's pages link it.
+    func cookie(secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: hash, maxAge: Self.cookieMaxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// Drops comments and collapses whitespace to one space, or none beside `{ } ; ,`, leaving
