@@ -203,7 +203,7 @@ public struct WishlistStore: Sendable {
     ///
     /// The want is written shared as her default list, where a trigger puts it, makes it
     /// (migration 30): that trigger's update then finds nothing to change, and the row is not
-    /// written twice with every update trigger run again for it, a third of an import's writes.
+    /// written twice, with every update trigger of `wishlist_item` run again for it (issue 58).
     static func insertImported(_ book: CatalogBook, userID: UserID, note: String, addedAt: Date, importID: ImportID, _ db: Database) throws -> Bool {
         try db.cachedStatement(
             sql: """
