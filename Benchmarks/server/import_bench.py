@@ -11,13 +11,16 @@ Starts the app's release build on a new database and measures, first, for BENCH_
 then, for each size in BENCH_IMPORT_ROWS (default 5,000 and 50,000 rows), one import by a new
 member while another member signs in again and again and a third adds and removes a book, each
 request timed: the import's duration, and how long the other writers waited (their longest
-request during the import, beside their median on the idle server before it). Reports to
-.build/bench/import.md (raw figures in import.json).
+request during the import, beside their median on the idle server before it). Before it, the
+same file imported by another new member with nothing else running: its time, and the server's
+CPU over it (user + system, /proc/PID/stat), the figure to compare builds by on a shared machine.
+Reports to .build/bench/import.md (raw figures in import.json).
 
 Only 127.0.0.1 is ever contacted. Python 3 standard library only; uses bench.py's helpers.
 Options (environment): BENCH_SECONDS (default 15), BENCH_CONNECTIONS (default 32), BENCH_APP=PATH
 (a debug build: BENCH_APP=.build/debug/wishlist), BENCH_IMPORT_ROWS="5000 50000",
-BENCH_IMPORT_LOAD=0 (skips the wrk phases).
+BENCH_IMPORT_LOAD=0 (skips the wrk phases), BENCH_PERF=1 (a `perf record` of the server during each
+import alone, summarised in .build/bench/perf-import-ROWS.txt, as bench.py's).
 """
 import datetime
 import http.client
@@ -116,7 +119,7 @@ def main():
     shutil.rmtree(run, ignore_errors=True)
     os.makedirs(run, exist_ok=True)
     database = os.path.join(run, "wishlist.sqlite")
-    importers = [f"importer{n}" for n in range(1, IMPORTERS + 1)] + [f"big{rows}" for rows in SIZES]
+    importers = [f"importer{n}" for n in range(1, IMPORTERS + 1)] + [f"{who}{rows}" for rows in SIZES for who in ("alone", "big")]
     for username in [bench.USERNAME, WAITER, *importers]:
         made = subprocess.run(bench.app_argv("user", "create", username, "--password-stdin", "--database", database),
                               cwd=bench.ROOT, env=bench.clean_environment(), input=bench.PASSWORD + "\n",
@@ -129,7 +132,7 @@ def main():
                        os.path.join(run, "server.log"))
     try:
         app.wait_ready(app.start(), "/healthz")
-        results = measure(port)
+        results = measure(app, port)
     finally:
         app.stop()
     results["started"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -142,7 +145,7 @@ def main():
     print(report)
 
 
-def measure(port):
+def measure(app, port):
     load_before = open("/proc/loadavg").read().split()[:3]
     cookie, csrf = signed_in(port, bench.USERNAME)
     _, _, page, _ = bench.http_request(port, "GET", f"/lists/{bench.LIST}", {"Cookie": cookie})
@@ -159,7 +162,7 @@ def measure(port):
     if WITH_LOAD:
         results.update(measure_under_load(port, cookie, csrf, catalog_isbns, sessions))
     for rows in SIZES:
-        results["sizes"].append(measure_waits(port, cookie, catalog_isbns, rows))
+        results["sizes"].append(measure_waits(app, port, cookie, catalog_isbns, rows))
     return results
 
 
@@ -209,13 +212,23 @@ def add_and_remove(port, cookie, csrf, book):
         bench.die(f"removing a book answered {status}")
 
 
-def measure_waits(port, cookie, catalog_isbns, rows):
+def measure_waits(app, port, cookie, catalog_isbns, rows):
     """One import of `rows` rows by a new member while another signs in again and again and the
     bench user adds and removes a book: the import's time and each writer's requests."""
     importer_cookie, importer_csrf = signed_in(port, f"big{rows}")
     csv = goodreads_export(catalog_isbns, 10_000_000 + rows * 10, rows)
     if len(csv) > UPLOAD_LIMIT:
         bench.die(f"the {rows:,}-row export is {len(csv):,} bytes, over the upload limit")
+    alone_cookie, alone_csrf = signed_in(port, f"alone{rows}")
+    bench.log(f"one import of {rows:,} rows alone")
+    # Books of their own, so that the import beside the writers still finds none of its books added.
+    alone_csv = goodreads_export(catalog_isbns, 20_000_000 + rows * 10, rows)
+    profiler = bench.start_perf(app, f"import-{rows}")
+    cpu_before = app.cpu_seconds()
+    alone_seconds = post_import(port, alone_cookie, alone_csrf, alone_csv)
+    alone_cpu = app.cpu_seconds() - cpu_before
+    bench.stop_perf(profiler, f"import-{rows}")
+    bench.log(f"import of {rows:,} rows alone: {alone_seconds:.2f} s, {alone_cpu:.2f} s of server CPU")
     _, _, page, _ = bench.http_request(port, "GET", "/wishlist", {"Cookie": cookie})
     csrf = bench.csrf_in(page)
     writers = {
@@ -245,6 +258,7 @@ def measure_waits(port, cookie, catalog_isbns, rows):
     bench.log(f"import of {rows:,} rows: {seconds:.2f} s; longest sign-in {max(during['sign_in']) * 1000:.0f} ms, "
               f"longest add/remove {max(during['add_remove']) * 1000:.0f} ms")
     return {"rows": rows, "file_bytes": len(csv), "import_seconds": seconds,
+            "alone": {"import_seconds": alone_seconds, "server_cpu_seconds": alone_cpu},
             "idle": {name: {"median": values[len(values) // 2], "max": values[-1]} for name, values in idle.items()},
             "during": {name: {"count": len(values), "median": sorted(values)[len(values) // 2], "max": max(values)}
                        for name, values in during.items()}}
@@ -282,15 +296,17 @@ def render_report(results):
     if results["sizes"]:
         lines += [
             "",
-            "One import at a time, beside a member signing in again and again and another adding and removing a book:",
+            "One import at a time, beside a member signing in again and again and another adding and removing a book; "
+            "before it, the same file alone (nothing else running) and the server's CPU over it:",
             "",
-            "| rows | file | import | sign-ins during | sign-in median idle → during | longest sign-in | add+remove median idle → during | longest add+remove |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| rows | file | alone: import, server CPU | import | sign-ins during | sign-in median idle → during | longest sign-in | add+remove median idle → during | longest add+remove |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for size in results["sizes"]:
             idle, during = size["idle"], size["during"]
             lines.append(
-                f"| {size['rows']:,} | {size['file_bytes'] / 1e6:.1f} MB | {size['import_seconds']:.2f} s | {during['sign_in']['count']} | "
+                f"| {size['rows']:,} | {size['file_bytes'] / 1e6:.1f} MB | {size['alone']['import_seconds']:.2f} s, {size['alone']['server_cpu_seconds']:.2f} s | "
+                f"{size['import_seconds']:.2f} s | {during['sign_in']['count']} | "
                 f"{idle['sign_in']['median'] * 1000:.0f} → {during['sign_in']['median'] * 1000:.0f} ms | {during['sign_in']['max'] * 1000:.0f} ms | "
                 f"{idle['add_remove']['median'] * 1000:.0f} → {during['add_remove']['median'] * 1000:.0f} ms | "
                 f"{during['add_remove']['max'] * 1000:.0f} ms |")

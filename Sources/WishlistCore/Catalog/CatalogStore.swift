@@ -270,6 +270,23 @@ public struct CatalogStore: Sendable {
         try String.fetchOne(db.cachedStatement(sql: bookIDByISBN), arguments: [isbn])
     }
 
+    /// ``bookID(isbn:_:)`` for every ISBN of an import at once: each ISBN some book has, with the
+    /// book that lookup answers (the first in the index). One statement, where a statement an
+    /// ISBN cost 50,000-row imports 100,000 of them (issue 58).
+    static func bookIDs(isbns: [String], _ db: Database) throws -> [String: String] {
+        guard !isbns.isEmpty else { return [:] }
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT isbn, book_id FROM book_isbn WHERE isbn IN (SELECT value FROM json_each(?)) ORDER BY isbn, rowid"),
+            arguments: [JSONText.array(of: isbns)]
+        )
+        var ids: [String: String] = [:]
+        while let row = try cursor.next() {
+            let isbn: String = row[0]
+            if ids[isbn] == nil { ids[isbn] = row[1] }
+        }
+        return ids
+    }
+
     /// The list's book that has this ISBN in either form; a book a member added is not
     /// answered, so that looking an ISBN up tells nobody what another member added (a giver's
     /// surprise, for one).

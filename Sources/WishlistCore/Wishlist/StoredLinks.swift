@@ -9,6 +9,8 @@ import Foundation
 /// what is read is always what it would read.
 enum StoredLinks {
     static func encode(_ links: [CatalogBook.Link]) -> String {
+        // An import's own books have none: no encoder for each of its rows.
+        guard !links.isEmpty else { return "[]" }
         let pairs = links.map { [$0.name, $0.url] }
         return String(decoding: (try? JSONEncoder().encode(pairs)) ?? Data("[]".utf8), as: UTF8.self)
     }

@@ -200,19 +200,24 @@ public struct WishlistStore: Sendable {
     /// failed import takes it away again; false when the member has the book already (she added
     /// it herself while the import ran). Prepared once per connection, because an import runs
     /// it for thousands of rows.
+    ///
+    /// The want is written shared as her default list, where a trigger puts it, makes it
+    /// (migration 30): that trigger's update then finds nothing to change, and the row is not
+    /// written twice, with every update trigger of `wishlist_item` run again for it (issue 58).
     static func insertImported(_ book: CatalogBook, userID: UserID, note: String, addedAt: Date, importID: ImportID, _ db: Database) throws -> Bool {
         try db.cachedStatement(
             sql: """
                 INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
-                    image_url, image_width, image_height, buy_links, reading_links, note, added_at, import_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    image_url, image_width, image_height, buy_links, reading_links, note, added_at, import_id, shared)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    COALESCE((SELECT visibility = 'household' FROM wish_list WHERE user_id = ? AND is_default), 0))
                 ON CONFLICT (user_id, book_id) DO NOTHING
                 """
         ).execute(
             arguments: [
                 userID, book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
-                StoredLinks.encode(book.buyLinks), StoredLinks.encode(book.readingLinks), note, StoredDate(addedAt), importID,
+                StoredLinks.encode(book.buyLinks), StoredLinks.encode(book.readingLinks), note, StoredDate(addedAt), importID, userID,
             ]
         )
         return db.changesCount == 1
@@ -241,22 +246,17 @@ public struct WishlistStore: Sendable {
     }
 
     /// The catalog book for each imported book, or the imported book as the user's own.
+    /// Matched by ISBN-13, else ISBN-10, all of the file's ISBNs looked up in one statement.
     static func matchCatalog(_ books: [GoodreadsImportedBook], _ db: Database) throws -> [CatalogBook] {
+        let bookIDs = try CatalogStore.bookIDs(isbns: books.flatMap { [$0.isbn13, $0.isbn10] }.filter { !$0.isEmpty }, db)
         var catalogBooks: [String: CatalogBook] = [:]
         return try books.map { imported in
-            guard let id = try catalogBookID(matching: imported, db) else { return ownBook(imported) }
+            guard let id = [imported.isbn13, imported.isbn10].lazy.compactMap({ bookIDs[$0] }).first else { return ownBook(imported) }
             if let book = catalogBooks[id] { return book }
             let book = try CatalogStore.Reader(db: db).book(id: id) ?? ownBook(imported)
             catalogBooks[id] = book
             return book
         }
-    }
-
-    private static func catalogBookID(matching imported: GoodreadsImportedBook, _ db: Database) throws -> String? {
-        for isbn in [imported.isbn13, imported.isbn10] where !isbn.isEmpty {
-            if let id = try CatalogStore.bookID(isbn: isbn, db) { return id }
-        }
-        return nil
     }
 
     private static func ownBook(_ imported: GoodreadsImportedBook) -> CatalogBook {

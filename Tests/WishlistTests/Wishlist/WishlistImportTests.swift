@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import WishlistCore
 @testable import WishlistTemplates
@@ -111,5 +112,62 @@ struct WishlistImportTests {
         #expect(summary.added == 1)
         #expect(summary.alreadyPresent == 5, "title and author match ignoring case, catalog books by id, any book by ISBN-13")
         #expect(try await store.count(userID: userID) == 3)
+    }
+
+    /// Issue 58: every ISBN of the file is looked up in one statement, however many rows; a
+    /// statement an ISBN cost a 50,000-row import 100,000 of them.
+    @Test func theCatalogIsSearchedInOneStatementHoweverManyRows() async throws {
+        let (database, _) = try await Self.database(catalog: [Self.catalogBook("9780000000101", isbn10: "0000000101", title: "Listed")])
+        let files = [10, 100].map { count in
+            [Self.imported("Listed", isbn10: "0000000101")]
+                + (0..<count).map { Self.imported("Own \($0)", isbn10: "000000099X", isbn13: ImportInSlicesTests.isbn13($0)) }
+        }
+        let statements = try await database.pool.read { db in
+            try files.map { file in
+                var executed = 0
+                db.trace { event in
+                    if case .statement(let statement) = event, !statement.sql.hasPrefix("--") { executed += 1 }
+                }
+                defer { db.trace(options: []) }
+                let matched = try WishlistStore.matchCatalog(file, db)
+                #expect(matched.map(\.id) == ["9780000000101"] + Array(repeating: "", count: file.count - 1), "matched by its ISBN-10; the others are her own")
+                return executed
+            }
+        }
+        #expect(statements[0] == statements[1], "statements for 10 rows and for 100: \(statements)")
+    }
+
+    /// Issue 58: an imported want is written once, shared as her default list makes it. The
+    /// default list's trigger wrote each one again (`shared`), and that update ran every update
+    /// trigger of `wishlist_item` for every row; the household's count of the book is the same.
+    @Test func anImportedWantIsWrittenOnceSharedAsItsListMakesIt() async throws {
+        let (database, userID) = try await Self.database(catalog: [Self.catalogBook("9780000000101", isbn10: "0000000101", title: "Listed")])
+        try await HouseholdStore(database: database).setSharing(userID: userID, .household)
+        let updateTriggers = Mutex<[String]>([])
+        try await database.pool.writeWithoutTransaction { db in
+            db.trace { event in
+                if case .statement(let statement) = event, statement.sql.hasPrefix("-- TRIGGER wishlist_item_update") {
+                    updateTriggers.withLock { $0.append(statement.sql) }
+                }
+            }
+        }
+        let wants = { () async throws -> [String] in
+            try await database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT title, shared FROM wishlist_item ORDER BY id").map { "\($0["title"] as String): \($0["shared"] as Bool)" }
+            }
+        }
+        _ = try await Self.importing([Self.imported("Listed", isbn13: "9780000000101"), Self.imported("Own Book", author: "Ann Author")], into: database, userID: userID)
+        #expect(updateTriggers.withLock { $0 }.isEmpty, "\(updateTriggers.withLock { $0 })")
+        #expect(try await wants() == ["Listed: true", "Own Book: true"], "on her default list, which the household sees")
+        let wanted = try await database.pool.read { try Int.fetchOne($0, sql: "SELECT wanted FROM book_household WHERE book_id = '9780000000101'") }
+        #expect(wanted == 1, "the household counts her want of the list's book")
+
+        try await database.pool.write { db in
+            try db.execute(sql: "UPDATE wish_list SET visibility = 'private' WHERE user_id = ? AND is_default", arguments: [userID])
+        }
+        updateTriggers.withLock { $0.removeAll() }
+        _ = try await Self.importing([Self.imported("Kept To Herself", author: "Ann Author")], into: database, userID: userID)
+        #expect(updateTriggers.withLock { $0 }.isEmpty, "\(updateTriggers.withLock { $0 })")
+        #expect(try await wants() == ["Listed: false", "Own Book: false", "Kept To Herself: false"], "her default list is hers alone now")
     }
 }
