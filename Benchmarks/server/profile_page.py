@@ -14,7 +14,8 @@ from the read memo and the page caches; a path with `{member}` (or `{child}`) is
 different member's (child's) page each request, the warm-up's 200 apart from the measured N, as
 the mix asks for them: each one rendered, none from a cache. A path with `{visit}` gets a number of
 its own each request (`'/books/9798407925279?visit={visit}'`), as `make bench-scale` asks for its
-pages: the same page, read from the database every time.
+pages: the same page, read from the database every time. `--language de` asks for the page in
+that language (the bench member has none of her own, so `Accept-Language` decides).
 """
 import http.client
 import os
@@ -66,6 +67,9 @@ def main():
     try:
         cookie = "wishlist_session=" + bench.sign_in(port)
         headers = {"Authorization": "Bearer " + bench.api_token(port, cookie)} if "--api" in sys.argv else {"Cookie": cookie}
+        if "--language" in sys.argv:
+            # The bench member has no language of her own, so the browser's choice decides.
+            headers["Accept-Language"] = sys.argv[sys.argv.index("--language") + 1]
         connection = http.client.HTTPConnection("127.0.0.1", port)
 
         path = iter(paths(pattern, database, count))
