@@ -218,7 +218,7 @@ struct AdminController {
     /// A size in decimal units, as file managers show one, in the admin's language: "812 bytes",
     /// "4.1 MB", "4,1 Mo". (Foundation's `ByteCountFormatter` would load ICU into the server for this one line.)
     static func fileSize(_ bytes: Int, in translations: Translations) -> String {
-        guard bytes >= 1000 else { return translations.text(one: "{count} byte", other: "{count} bytes", count: bytes, context: "a file's size") }
+        guard bytes >= 1000 else { return translations.text(one: "{count} byte", other: "{count} bytes", count: bytes, context: "the size of a file") }
         var value = Double(bytes) / 1000
         var units = [Translations.marked("{size} KB"), Translations.marked("{size} MB"), Translations.marked("{size} GB"), Translations.marked("{size} TB")][...]
         while value.rounded() >= 1000, units.count > 1 {
