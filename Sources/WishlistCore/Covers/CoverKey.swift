@@ -5,12 +5,20 @@
 package enum CoverKey {
     package static let length = 24
 
+    /// Written digit by digit into one string: every row of a wishlist page asks for its
+    /// cover's key, and a string per byte joined afterwards cost more than the digest (issue 58).
     package static func of(_ url: String) -> String {
-        Digests.sha256(Array(url.utf8)).prefix(length / 2).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digest = Digests.sha256(Array(url.utf8))
+        return String(unsafeUninitializedCapacity: length) { key in
+            for index in 0..<length / 2 {
+                key[2 * index] = hexDigits[Int(digest[index] >> 4)]
+                key[2 * index + 1] = hexDigits[Int(digest[index] & 0x0f)]
+            }
+            return length
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Whether `text` could be a key: 24 lowercase hex digits.
     package static func isWellFormed(_ text: Substring) -> Bool {

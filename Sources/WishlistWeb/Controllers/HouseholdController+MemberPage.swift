@@ -215,7 +215,7 @@ extension HouseholdController {
                     "list": lists.chosen.map { ["name": .string($0.name)] } ?? .null,
                     "sort": .string(sort.rawValue),
                     "items": .array(items.items.map { held in
-                        var value = ItemPresenter.othersValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
+                        var value = ItemPresenter.giverRowValue(held.item, placements: placements[held.item.bookID ?? ""] ?? [])
                         value["get_links"] = getLinks(held.item)
                         if held.seenByHolder == nil {
                             // Open, or a guest's: every giver sees the same controls, rendered with the row.
