@@ -101,10 +101,20 @@ enum BookPresenter {
         })
     }
 
+    /// Bylines read once for every page that shows them: a byline is the same value whoever asks.
+    static let bylines = BylineCache()
+
     /// The byline a book is shown with, on its page and in rows: the NYT's contributor line as it
     /// is ("by A. Illustrated by B"), or "by" and the author field. An author's page shows the
     /// lists' books, so a book a member added links no name (`linked` false): it might have none.
     static func bylineValue(author: String, contributor: String, linked: Bool = true) -> TemplateValue {
+        bylines.value(author: author, contributor: contributor, linked: linked) {
+            readBylineValue(author: author, contributor: contributor, linked: linked)
+        }
+    }
+
+    /// ``bylineValue(author:contributor:linked:)`` read from the two fields.
+    static func readBylineValue(author: String, contributor: String, linked: Bool) -> TemplateValue {
         let full = Byline(contributor)
         if !full.names.isEmpty { return bylineValue(full, linked: linked) }
         guard case .array(let parts) = bylineValue(Byline(author), linked: linked), !parts.isEmpty else { return .null }

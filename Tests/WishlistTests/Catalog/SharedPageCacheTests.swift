@@ -364,4 +364,27 @@ struct SharedPageCacheTests {
         _ = cache.html(for: BookStanding(wantCount: 3, averageRating: nil, ratingCount: 0), language: "en", render)
         #expect(cache.count == 1, "full: started again")
     }
+
+    /// Search rows' bylines are read once per byline (issue 58): another author, contributor line
+    /// or linking is another value, and what is kept is what reading the byline gives.
+    @Test func aBylineIsReadOncePerItsFields() throws {
+        let cache = BylineCache(capacity: 3)
+        let reads = Mutex(0)
+        let read = { (author: String, contributor: String, linked: Bool) in
+            cache.value(author: author, contributor: contributor, linked: linked) {
+                reads.withLock { $0 += 1 }
+                return BookPresenter.readBylineValue(author: author, contributor: contributor, linked: linked)
+            }
+        }
+        let rubin = "by Adam Rubin. Illustrated by Daniel Salmieri"
+        for _ in 1...3 {
+            #expect(read("Adam Rubin", rubin, true) == BookPresenter.readBylineValue(author: "Adam Rubin", contributor: rubin, linked: true))
+        }
+        #expect(reads.withLock { $0 } == 1)
+        #expect(read("Adam Rubin", rubin, false) != read("Adam Rubin", rubin, true), "an unlinked byline is another value")
+        _ = read("Colleen Hoover", "", true)
+        #expect(reads.withLock { $0 } == 3)
+        _ = read("Tarryn Fisher", "", true)
+        #expect(cache.count == 1, "full: started again")
+    }
 }
