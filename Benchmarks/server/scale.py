@@ -512,7 +512,11 @@ def fill_big(path, password_hash, star_book, now):
                          b["isbn13"], b["image_url"], b["image_width"], b["image_height"]) for b in pool])
         db.executemany("INSERT INTO book_link (book_id, kind, position, name, url) VALUES (?, 'buy', ?, ?, ?)",
                        [(b["id"], position, site, url.format(b["id"])) for b in pool for position, (site, url) in enumerate(BUY_SITES)])
-        db.executemany("INSERT INTO book_search (book_id, title, author) VALUES (?, ?, ?)", [(b["id"], b["title"], b["author"]) for b in pool])
+        # The search index holds the current editions' books only, as migration 13's triggers keep
+        # it: ours went into list_entry before their books existed, so the triggers indexed none.
+        listed = {row[0] for row in db.execute("SELECT book_id FROM list_entry")}
+        db.executemany("INSERT INTO book_search (book_id, title, author) VALUES (?, ?, ?)",
+                       [(b["id"], b["title"], b["author"]) for b in pool if b["id"] in listed])
         # Each book's credit, as AuthorStore.writeCredits makes it of a one-name byline: the authors' pages read these.
         db.executemany("INSERT INTO book_credit (book_id, position, author_key, name, role) VALUES (?, 0, ?, ?, 'author')",
                        [(b["id"], author_key(b["author"]), b["author"]) for b in pool])
