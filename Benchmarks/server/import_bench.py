@@ -12,8 +12,10 @@ then, for each size in BENCH_IMPORT_ROWS (default 5,000 and 50,000 rows), one im
 member while another member signs in again and again and a third adds and removes a book, each
 request timed: the import's duration, and how long the other writers waited (their longest
 request during the import, beside their median on the idle server before it). Before it, the
-same file imported by another new member with nothing else running: its time, and the server's
-CPU over it (user + system, /proc/PID/stat), the figure to compare builds by on a shared machine.
+same file imported by another new member with nothing else running: its time, the server's CPU
+over it (user + system, /proc/PID/stat), the figure to compare builds by on a shared machine, the
+bytes the server wrote and read through system calls meanwhile (/proc/PID/io: SQLite copying its
+pages) and its peak RSS.
 Reports to .build/bench/import.md (raw figures in import.json).
 
 Only 127.0.0.1 is ever contacted. Python 3 standard library only; uses bench.py's helpers.
@@ -212,6 +214,14 @@ def add_and_remove(port, cookie, csrf, book):
         bench.die(f"removing a book answered {status}")
 
 
+def io_bytes(app):
+    """Bytes the server has passed to write and read system calls so far (/proc/PID/io): its files,
+    the database's and the log's, and its sockets. SQLite copies its pages with them."""
+    with open(f"/proc/{app.process.pid}/io") as io:
+        fields = dict(line.split(": ") for line in io.read().splitlines())
+    return {"wchar": int(fields["wchar"]), "rchar": int(fields["rchar"])}
+
+
 def measure_waits(app, port, cookie, catalog_isbns, rows):
     """One import of `rows` rows by a new member while another signs in again and again and the
     bench user adds and removes a book: the import's time and each writer's requests."""
@@ -224,11 +234,16 @@ def measure_waits(app, port, cookie, catalog_isbns, rows):
     # Books of their own, so that the import beside the writers still finds none of its books added.
     alone_csv = goodreads_export(catalog_isbns, 20_000_000 + rows * 10, rows)
     profiler = bench.start_perf(app, f"import-{rows}")
-    cpu_before = app.cpu_seconds()
+    app.reset_peak()
+    cpu_before, io_before = app.cpu_seconds(), io_bytes(app)
     alone_seconds = post_import(port, alone_cookie, alone_csrf, alone_csv)
     alone_cpu = app.cpu_seconds() - cpu_before
+    alone_io = {name: value - io_before[name] for name, value in io_bytes(app).items()}
+    alone_peak = app.peak_mb()
     bench.stop_perf(profiler, f"import-{rows}")
-    bench.log(f"import of {rows:,} rows alone: {alone_seconds:.2f} s, {alone_cpu:.2f} s of server CPU")
+    bench.log(f"import of {rows:,} rows alone: {alone_seconds:.2f} s, {alone_cpu:.2f} s of server CPU, "
+              f"{alone_io['wchar'] / 1e6:,.0f} MB written and {alone_io['rchar'] / 1e6:,.0f} MB read by the server, "
+              f"peak RSS {alone_peak:.1f} MB")
     _, _, page, _ = bench.http_request(port, "GET", "/wishlist", {"Cookie": cookie})
     csrf = bench.csrf_in(page)
     writers = {
@@ -258,7 +273,7 @@ def measure_waits(app, port, cookie, catalog_isbns, rows):
     bench.log(f"import of {rows:,} rows: {seconds:.2f} s; longest sign-in {max(during['sign_in']) * 1000:.0f} ms, "
               f"longest add/remove {max(during['add_remove']) * 1000:.0f} ms")
     return {"rows": rows, "file_bytes": len(csv), "import_seconds": seconds,
-            "alone": {"import_seconds": alone_seconds, "server_cpu_seconds": alone_cpu},
+            "alone": {"import_seconds": alone_seconds, "server_cpu_seconds": alone_cpu, "io_bytes": alone_io, "peak_mb": alone_peak},
             "idle": {name: {"median": values[len(values) // 2], "max": values[-1]} for name, values in idle.items()},
             "during": {name: {"count": len(values), "median": sorted(values)[len(values) // 2], "max": max(values)}
                        for name, values in during.items()}}
@@ -299,13 +314,14 @@ def render_report(results):
             "One import at a time, beside a member signing in again and again and another adding and removing a book; "
             "before it, the same file alone (nothing else running) and the server's CPU over it:",
             "",
-            "| rows | file | alone: import, server CPU | import | sign-ins during | sign-in median idle → during | longest sign-in | add+remove median idle → during | longest add+remove |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| rows | file | alone: import, server CPU | alone: server wrote, read; peak RSS | import | sign-ins during | sign-in median idle → during | longest sign-in | add+remove median idle → during | longest add+remove |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for size in results["sizes"]:
             idle, during = size["idle"], size["during"]
             lines.append(
                 f"| {size['rows']:,} | {size['file_bytes'] / 1e6:.1f} MB | {size['alone']['import_seconds']:.2f} s, {size['alone']['server_cpu_seconds']:.2f} s | "
+                f"{size['alone']['io_bytes']['wchar'] / 1e6:,.0f} MB, {size['alone']['io_bytes']['rchar'] / 1e6:,.0f} MB; {size['alone']['peak_mb']:.1f} MB | "
                 f"{size['import_seconds']:.2f} s | {during['sign_in']['count']} | "
                 f"{idle['sign_in']['median'] * 1000:.0f} → {during['sign_in']['median'] * 1000:.0f} ms | {during['sign_in']['max'] * 1000:.0f} ms | "
                 f"{idle['add_remove']['median'] * 1000:.0f} → {during['add_remove']['median'] * 1000:.0f} ms | "
