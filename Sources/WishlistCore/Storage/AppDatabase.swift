@@ -18,10 +18,7 @@ public struct AppDatabase: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try PrivateFile.createIfMissing(at: path)
         let pool = try DatabasePool(path: path, configuration: configuration)
-        // GRDB sets synchronous=NORMAL on the writer when it enables WAL. Only the writer commits,
-        // and with FULL every commit is synced: an acknowledged write survives a crash of the
-        // process and of the machine.
-        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        try pool.writeWithoutTransaction { try $0.execute(sql: everyCommitSynced) }
         try refuseNewerSchema(pool, path: path)
         let database = AppDatabase(pool: pool, changes: try DatabaseChangeProbe(path: path))
         try database.migrate()
@@ -63,6 +60,12 @@ public struct AppDatabase: Sendable {
     public func appliedMigrations() throws -> [String] {
         try pool.read { try Self.migrator.appliedMigrations($0) }
     }
+
+    /// GRDB sets synchronous=NORMAL on the writer when it enables WAL. Only the writer commits,
+    /// and with FULL every commit is synced: an acknowledged write survives a crash of the
+    /// process and of the machine. (An import's slices alone commit unsynced, and put this back:
+    /// `ImportWriterSettings`.)
+    static let everyCommitSynced = "PRAGMA synchronous = FULL"
 
     /// How long a connection waits for another's lock before SQLITE_BUSY.
     static let busyTimeout: TimeInterval = 5

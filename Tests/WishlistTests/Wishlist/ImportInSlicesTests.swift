@@ -138,6 +138,35 @@ struct ImportInSlicesTests {
         #expect(after[4] == 0 && after[5] == 0, "once imported whole, the idea is her wish and its reservation with it")
     }
 
+    /// The writer's settings between an import's slices and after it, whether it finished or failed:
+    /// `synchronous` (2, FULL: every other writer's commit, and the import's last step, is synced
+    /// before it is acknowledged) and `temp_store` (0, the default: files, as a VACUUM needs).
+    static func writerSettings(_ database: AppDatabase) async throws -> [Int] {
+        try await database.pool.writeWithoutTransaction { db in
+            try ["synchronous", "temp_store"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)")! }
+        }
+    }
+
+    /// An import's slices commit unsynced, with their statement journals in memory
+    /// (docs/decisions/import-writer-settings.md); others' writes between them and the
+    /// import's acknowledged end must not: they commit as every write does.
+    @Test func othersWritesAndTheImportsLastStepAreSyncedAsEveryWrite() async throws {
+        struct Failure: Error {}
+        let (database, userID) = try await WishlistImportTests.database(catalog: [])
+        let between = Mutex<[[Int]]>([])
+        let importer = GoodreadsImporter(database: database, slice: Self.slice) {
+            let settings = try await Self.writerSettings(database)
+            between.withLock { $0.append(settings) }
+        }
+        #expect(try await importer.run(Self.export(35), userID: userID, at: Date()) == .imported(WishlistImportSummary(added: 28, readAdded: 7)))
+        #expect(between.withLock { $0 } == Array(repeating: [2, 0], count: 4), "between each of its 4 slices")
+        #expect(try await Self.writerSettings(database) == [2, 0], "after it")
+
+        let failing = GoodreadsImporter(database: database, slice: Self.slice) { throw Failure() }
+        await #expect(throws: Failure.self) { try await failing.run(Self.export(35), userID: userID, at: Date()) }
+        #expect(try await Self.writerSettings(database) == [2, 0], "after a failure and its rollback in slices")
+    }
+
     /// A process that stops in the middle (a kill, a power cut) leaves slices behind; the next
     /// start takes them away before any page is served.
     @Test func whatAnImportCutShortLeftIsGoneAtTheNextStart() async throws {

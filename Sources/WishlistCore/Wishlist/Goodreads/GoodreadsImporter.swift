@@ -58,9 +58,20 @@ public final class GoodreadsImporter: Sendable {
     /// deleting it fail, it is deleted at the next start or her next import).
     public func run(_ books: [GoodreadsImportedBook], userID: UserID, list: ListID? = nil, at now: Date) async throws -> Outcome {
         guard importing.withLock({ $0.insert(userID).inserted }) else { return .alreadyImporting }
-        defer { _ = importing.withLock { $0.remove(userID) } }
+        do {
+            let outcome = try await importBooks(books, userID: userID, list: list, at: now)
+            await finished(userID)
+            return outcome
+        } catch {
+            await finished(userID)
+            throw error
+        }
+    }
+
+    private func importBooks(_ books: [GoodreadsImportedBook], userID: UserID, list: ListID?, at now: Date) async throws -> Outcome {
         try await rollBackUnfinished(userID: userID)
         let importID = try await database.pool.write { db in
+            try db.execute(sql: ImportWriterSettings.importing)
             try db.execute(sql: "INSERT INTO goodreads_import (user_id, started_at) VALUES (?, ?)", arguments: [userID, StoredDate(now)])
             return ImportID(db.lastInsertedRowID)
         }
@@ -73,6 +84,20 @@ public final class GoodreadsImporter: Sendable {
             await Task { try? await rollBack(importID: importID) }.value
             throw error
         }
+    }
+
+    /// The member's import is over: the writer goes back to the settings of every other write,
+    /// unless another member's import runs. Decided in the writer's turn, so that an import
+    /// beginning meanwhile sets its own settings after this.
+    private func finished(_ userID: UserID) async {
+        _ = importing.withLock { $0.remove(userID) }
+        // In a task of its own, so that a request cancelled meanwhile still puts them back.
+        await Task { [self] in
+            try? await database.pool.writeWithoutTransaction { db in
+                guard self.importing.withLock({ $0.isEmpty }) else { return }
+                try db.execute(sql: ImportWriterSettings.notImporting)
+            }
+        }.value
     }
 
     /// Deletes what the imports left that never finished: all of them at start, before the
@@ -206,13 +231,22 @@ public final class GoodreadsImporter: Sendable {
         let slice = self.slice
         var more = true
         while more {
-            more = try await database.pool.write { db in
-                let deadline = ContinuousClock.now.advanced(by: slice.duration)
-                for _ in 0..<slice.rows {
-                    guard try step(db) else { return false }
-                    if ContinuousClock.now >= deadline { break }
+            more = try await database.pool.writeWithoutTransaction { db in
+                try ImportWriterSettings.slice(db) {
+                    var more = true
+                    try db.inTransaction {
+                        let deadline = ContinuousClock.now.advanced(by: slice.duration)
+                        for _ in 0..<slice.rows {
+                            guard try step(db) else {
+                                more = false
+                                break
+                            }
+                            if ContinuousClock.now >= deadline { break }
+                        }
+                        return .commit
+                    }
+                    return more
                 }
-                return true
             }
             try await pause()
         }
