@@ -135,7 +135,7 @@ class Visitor:
         self.cookies: dict[str, str] = {}
         self.csrf_token = ""
 
-    def request(self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    def request(self, method: str, path: str, body: str | bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
         if self.scheme == "https":
             context = ssl.create_default_context()
             context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the certificate made for the test
@@ -146,7 +146,7 @@ class Visitor:
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         if body is not None:
-            sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent.setdefault("Content-Type", "application/x-www-form-urlencoded")
         try:
             connection.request(method, path, body=body, headers=sent)
             response = connection.getresponse()
@@ -164,6 +164,29 @@ class Visitor:
         """Loads `path` for its CSRF token, then posts `fields` to it with `headers`; returns the status."""
         self.request("GET", path)
         return self.request("POST", path, urlencode({**fields, "csrf_token": self.csrf_token}), headers)[0]
+
+    def post_file(self, path: str, field: str, filename: str, content: bytes) -> tuple[int, bytes]:
+        """Posts `content` as the file of a multipart form, with the CSRF token of the last page first."""
+        boundary = "----WishlistDeployTest"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n{self.csrf_token}\r\n"
+                f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n"
+                "Content-Type: text/csv\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
+        return self.request("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+
+    def status_of_a_declared_body(self, path: str, length: int) -> int:
+        """Sends a POST's headers declaring a body of `length` bytes, and none of it: the status of the
+        answer a proxy gives before reading any (a limit it checks on the declared length)."""
+        connection = socket.create_connection(("127.0.0.1", self.port), timeout=30, source_address=(self.source, 0))
+        if self.scheme == "https":
+            context = ssl.create_default_context()
+            context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+            connection = context.wrap_socket(connection)
+        with connection:
+            connection.sendall(f"POST {path} HTTP/1.1\r\nHost: wishlist.example.org\r\nContent-Type: text/csv\r\n"
+                               f"Content-Length: {length}\r\n\r\n".encode())
+            response = http.client.HTTPResponse(connection)
+            response.begin()
+            return response.status
 
 
 class _Recorder(BaseHTTPRequestHandler):

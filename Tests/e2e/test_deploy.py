@@ -193,3 +193,28 @@ def test_through_the_proxies_a_visitor_cannot_name_an_address_to_escape_the_limi
         # Visitors are still told apart: the proxy's X-Forwarded-For is believed, and another
         # visitor is neither of the two above.
         assert sign_up(Visitor(scheme, port, source="127.0.0.4")) == 303
+
+
+def export_of_many_megabytes(rows: int) -> bytes:
+    """A Goodreads export of `rows` to-read books the catalog lacks, each with a 4 KB review (a column
+    the import reads past), so that a few hundred rows make megabytes."""
+    header = "Book Id,Title,Author,ISBN,ISBN13,Exclusive Shelf,My Review"
+    review = "A long review. " * 270
+    lines = [header] + [f'{900 + row},"Proxy Test Book {row}",Ada Finchley,,,to-read,"{review}"' for row in range(rows)]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+@pytest.mark.parametrize("kind", PROXIES)
+def test_through_the_proxies_a_large_export_imports_and_a_larger_upload_is_refused_with_413(kind: str, tmp_path: Path) -> None:
+    """nginx's deploy file took 3 MB at most, from when imports were 2 MiB; they are 20 MiB now."""
+    with app_as_the_unit_runs_it(tmp_path) as app_port, reverse_proxy(kind, tmp_path / kind, app_port) as (scheme, port):
+        member = Visitor(scheme, port, source="127.0.0.5")
+        assert sign_up(member) == 303
+        member.request("GET", "/wishlist")
+        export = export_of_many_megabytes(1_000)
+        assert len(export) > 4_000_000
+        status, page = member.post_file("/wishlist/import", "file", "goodreads_library_export.csv", export)
+        assert status == 200 and b'id="import-summary"' in page, f"the import through {kind} answered {status}"
+        assert b'<li id="import-added"><strong>1000</strong> added</li>' in page, "every row of the export was imported"
+        # Over the app's largest (20 MiB), the proxy says so before a byte of the body is sent: a 413, not a 502.
+        assert member.status_of_a_declared_body("/wishlist/import", 30_000_000) == 413
