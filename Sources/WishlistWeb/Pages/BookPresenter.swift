@@ -43,6 +43,22 @@ enum BookPresenter {
         ]
     }
 
+    /// The cover of a book's own page carried in its HTML, where it is the largest thing shown:
+    /// painted with the page, not a round trip later (docs/decisions/book-page-carries-its-cover.md).
+    /// `dataURL` is the cover's large file in base64 (``inlineCover(_:)``) or the placeholder
+    /// jacket, percent-encoded (``StaticFiles/inlineSVG(_:)``): characters that need no escaping
+    /// in an attribute. The element is made here because the template engine writes no `data:`
+    /// URL into `src` (``URLSafety``), rightly for any it did not make.
+    static func carriedCover(_ dataURL: String, width: Int, height: Int, isPlaceholder: Bool) -> TrustedHTML {
+        let classes = isPlaceholder ? "book-cover book-cover-placeholder" : "book-cover"
+        return TrustedHTML(trusted: #"<img class="\#(classes)" src="\#(dataURL)" width="\#(width)" height="\#(height)" alt="">"#)
+    }
+
+    /// A cover's large file (a JPEG, ``CoverCache``) as a `data:` URL.
+    static func inlineCover(_ jpeg: [UInt8]) -> String {
+        "data:image/jpeg;base64," + Data(jpeg).base64EncodedString()
+    }
+
     static func movement(_ movement: Movement) -> TemplateValue {
         switch movement {
         case .new: ["kind": "new", "amount": 0]

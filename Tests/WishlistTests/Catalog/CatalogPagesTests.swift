@@ -127,6 +127,22 @@ struct CatalogPagesTests {
         }
     }
 
+    @Test func aBookWithoutACoverCarriesThePlaceholderJacketInItsOwnPageAndLinksItInRows() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("jacketless")
+            let (_, books) = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction"))
+            let book = try #require(books.first { ($0.book.imageURL ?? "").isEmpty }?.book, "a sample book without a cover")
+            let page = try await browser.get("/books/\(book.id)").text
+            let inline = StaticFiles.inlineSVG(try Data(contentsOf: URL(fileURLWithPath: server.config.server.publicDirectory).appendingPathComponent("cover-placeholder.svg")))
+            #expect(page.contains(#"<img class="book-cover book-cover-placeholder" src="\#(inline)" width="128" height="193" alt="">"#), "painted with the page")
+            #expect(!page.contains("/static/cover-placeholder.svg"), "no request of its own for it")
+            #expect(inline.hasPrefix("data:image/svg+xml,%3Csvg ") && !inline.contains("<!--") && !inline.contains("#"))
+            let list = try await browser.get("/lists/hardcover-fiction").text
+            #expect(list.contains(#"src="/static/cover-placeholder.svg?v="#), "rows link the file, fetched once for every row and page")
+        }
+    }
+
     @Test func signedInUsersAreToldWhenTheCatalogCouldNotBeSaved() async throws {
         let server = try await TestApp.build()
         try await server.database.pool.write { db in
