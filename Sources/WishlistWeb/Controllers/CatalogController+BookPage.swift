@@ -181,11 +181,13 @@ extension CatalogController {
     }
 
     /// The `<img>` of a book's page with its picture in it, in the box the cover's values give: the
-    /// cover's large file once the server holds it, the jacket for a book without one; nil while
-    /// its cover has not come.
+    /// cover's large file once the server holds it, if it is no larger than
+    /// ``BookPresenter/carriedCoverLimit``; the jacket for a book without one; nil while its cover
+    /// has not come, or when it is linked.
     private func carriedCover(_ book: CatalogBook, _ cover: (key: String, bytes: [UInt8]?)?, width: Int, height: Int) -> TrustedHTML? {
         if let bytes = cover?.bytes {
-            return BookPresenter.carriedCover(BookPresenter.inlineCover(bytes), width: width, height: height, isPlaceholder: false)
+            guard let dataURL = BookPresenter.inlineCover(bytes) else { return nil }
+            return BookPresenter.carriedCover(dataURL, width: width, height: height, isPlaceholder: false)
         }
         guard (book.imageURL ?? "").isEmpty, let jacket = pages.assets.current.coverPlaceholder else { return nil }
         return BookPresenter.carriedCover(jacket, width: width, height: height, isPlaceholder: true)

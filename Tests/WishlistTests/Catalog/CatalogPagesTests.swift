@@ -8,6 +8,16 @@ import Testing
 
 @Suite("Catalog pages over HTTP, on the sample catalog", .removesTemporaryDirectories)
 struct CatalogPagesTests {
+    /// A book's page carries a cover file up to the limit; a larger one is linked, since the page
+    /// would carry it again on every view (docs/decisions/book-page-carries-its-cover.md).
+    @Test func aBookPageCarriesACoverUpToTheLimitAndLinksALargerOne() {
+        let limit = BookPresenter.carriedCoverLimit
+        let carried = BookPresenter.inlineCover([UInt8](repeating: 0xFF, count: limit))
+        #expect(carried?.hasPrefix("data:image/jpeg;base64,") == true)
+        #expect(carried.map { Data(base64Encoded: String($0.dropFirst("data:image/jpeg;base64,".count)))?.count } == limit)
+        #expect(BookPresenter.inlineCover([UInt8](repeating: 0xFF, count: limit + 1)) == nil)
+    }
+
     @Test func catalogPagesNeedASignedInUser() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
