@@ -184,9 +184,9 @@ FUZZ_SMOKE_SECONDS ?= 3
 SOAK_MINUTES ?= 10
 .PHONY: fuzz fuzz-build fuzz-build-optimised fuzz-long fuzz-smoke soak
 
-## fuzz-build: the libFuzzer targets (Fuzz/) in .build-fuzz; our code instrumented, the dependencies plain (Package.swift)
+## fuzz-build: the libFuzzer targets (Fuzz/) in .build beside the debug build: our code instrumented, the dependencies plain and shared with it (docs/decisions/fuzz-build-shares-the-debug-build.md)
 fuzz-build: deps
-	WISHLIST_FUZZ=1 swift build --product wishlist-fuzz --scratch-path .build-fuzz
+	WISHLIST_FUZZ=1 swift build --product wishlist-fuzz
 
 ## fuzz: each of FUZZ_TARGETS for FUZZ_SECONDS on its seeds (Fuzz/corpus); fails on a crash and keeps the input
 fuzz: fuzz-build

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make fuzz-long`: the long runs docs/fuzzing.md records. Each named target of
-# .build-fuzz/debug/wishlist-fuzz runs until 10 million executions or one hour of its own CPU
+# .build/debug/wishlist-fuzz runs until 10 million executions or one hour of its own CPU
 # time, whichever comes first, so the hour is an hour of fuzzing however busy the machine is.
 # It runs at nice 19 in a session of its own, whose autogroup it sets to nice 19 as root: the
 # kernel shares CPU between sessions (autogroups) before nice counts, so a plain nice 19 would
@@ -9,9 +9,10 @@
 # SIGSTOP it: libFuzzer's -timeout is wall time, and a pause reads as a hang.
 # The binary is FUZZ_BINARY, by default the debug build of `make fuzz-build`; `make fuzz-long`
 # names the optimised one, which runs several times as many inputs a second (docs/fuzzing.md).
-#   scripts/fuzz-long.sh TARGET...    (from the repository's root; results in .build-fuzz/long-summary.txt)
+#   scripts/fuzz-long.sh TARGET...    (from the repository's root; results in .build/fuzz/long-summary.txt)
 set -u
-binary=${FUZZ_BINARY:-.build-fuzz/debug/wishlist-fuzz}
+binary=${FUZZ_BINARY:-.build/debug/wishlist-fuzz}
+work=.build/fuzz
 if [ -z "${FUZZ_LONG_SESSION:-}" ]; then
     exec env FUZZ_LONG_SESSION=1 setsid --wait nice -n 19 "$0" "$@"
 fi
@@ -24,10 +25,10 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 tick=$(getconf CLK_TCK)
 status=0
 for target in "$@"; do
-    corpus=.build-fuzz/corpus/$target
-    artifacts=.build-fuzz/artifacts/$target/
+    corpus=$work/corpus/$target
+    artifacts=$work/artifacts/$target/
     mkdir -p "$corpus" "$artifacts"
-    log=.build-fuzz/long-$target.log
+    log=$work/long-$target.log
     start=$(date -u +%FT%TZ)
     "$binary" "$target" -runs=10000000 -timeout=30 -print_final_stats=1 \
         -artifact_prefix="$artifacts" "$corpus" "Fuzz/corpus/$target" > "$log" 2>&1 &
@@ -48,6 +49,6 @@ for target in "$@"; do
     echo "$target binary=$binary start=$start end=$(date -u +%FT%TZ) cpu_s=$cpu exit=$code" \
         "executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")" \
         "$(grep -o 'cov: [0-9]*' "$log" | tail -n 1) $(grep -o 'ft: [0-9]*' "$log" | tail -n 1)" \
-        "peak_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log") corpus=$(ls "$corpus" | wc -l) $result" | tee -a .build-fuzz/long-summary.txt
+        "peak_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log") corpus=$(ls "$corpus" | wc -l) $result" | tee -a $work/long-summary.txt
 done
 exit $status

@@ -147,6 +147,36 @@ struct ImportInSlicesTests {
         }
     }
 
+    /// The wishes in the database file itself, without its write-ahead log: what checkpoints
+    /// have copied there. Read from a copy of the file alone, which has no log.
+    static func wishesInTheFile(_ database: AppDatabase) throws -> Int {
+        let copy = try temporaryDirectory().appendingPathComponent("file-alone-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(atPath: database.pool.path, toPath: copy.path)
+        let file = try DatabaseQueue(path: copy.path)
+        defer { try? file.close() }
+        return try file.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM wishlist_item")! }
+    }
+
+    /// An import's checkpoints run beside the writer, between its slices: its own automatic
+    /// checkpoint, which held the writer inside a slice's commit, is off while the import runs
+    /// and back afterwards (docs/decisions/import-writer-settings.md).
+    @Test func anImportsCheckpointsRunBetweenItsSlicesNotInTheWritersCommits() async throws {
+        let (database, userID) = try await WishlistImportTests.database(catalog: [])
+        // The tables and her account copied into the file first: what follows is the import's.
+        _ = try await database.pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        #expect(try Self.wishesInTheFile(database) == 0)
+        let pause = Pause()
+        let importer = GoodreadsImporter(database: database, slice: Self.slice, betweenSlices: pause.betweenSlices)
+        let run = Task { try await importer.run(Self.export(35), userID: userID, at: Date()) }
+        await pause.waitUntilReached()
+        let autocheckpoint = { try await database.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA wal_autocheckpoint")! } }
+        #expect(try await autocheckpoint() == 0, "no automatic checkpoint in a commit while the import runs")
+        #expect(try Self.wishesInTheFile(database) == 10, "the first slice's 10 wishes copied into the file before the second slice")
+        pause.release.continuation.yield()
+        #expect(try await run.value == .imported(WishlistImportSummary(added: 28, readAdded: 7)))
+        #expect(try await autocheckpoint() == 1000, "SQLite's default again once the import is over")
+    }
+
     /// An import's slices commit unsynced, with their statement journals in memory
     /// (docs/decisions/import-writer-settings.md); others' writes between them and the
     /// import's acknowledged end must not: they commit as every write does.

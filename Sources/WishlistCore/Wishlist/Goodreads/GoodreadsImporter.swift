@@ -29,8 +29,11 @@ public final class GoodreadsImporter: Sendable {
             self.duration = duration
         }
 
-        /// A few dozen milliseconds in a release build; a debug build runs fewer rows in the same time.
-        public static let standard = Slice(rows: 1000, duration: .milliseconds(50))
+        /// About 20 ms in a release build, so that a write waits for at most about that (a sign-in
+        /// writes four times); a debug build runs fewer rows in the same time. Shorter costs more:
+        /// each commit writes again the pages every slice changes (Benchmarks/history.md, "An
+        /// import's slices of 20 ms").
+        public static let standard = Slice(rows: 1000, duration: .milliseconds(20))
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -46,11 +49,13 @@ public final class GoodreadsImporter: Sendable {
     let betweenSlices: @Sendable () async throws -> Void
     /// The members whose import is under way in this process.
     private let importing = Mutex<Set<UserID>>([])
+    private let checkpoints: ImportCheckpoints
 
     public init(database: AppDatabase, slice: Slice = .standard, betweenSlices: @escaping @Sendable () async throws -> Void = {}) {
         self.database = database
         self.slice = slice
         self.betweenSlices = betweenSlices
+        checkpoints = ImportCheckpoints(path: database.pool.path)
     }
 
     /// Imports `books` for the member, her wishes onto `list` (one of hers, which the caller
@@ -226,7 +231,8 @@ public final class GoodreadsImporter: Sendable {
     }
 
     /// Runs `step` (one row's work, false once none is left) in transactions of at most
-    /// `slice.rows` steps, each ended once `slice.duration` has passed, with `pause` after each.
+    /// `slice.rows` steps, each ended once `slice.duration` has passed, with the log's checkpoint
+    /// when one is due and `pause` after each.
     private func inSlices(then pause: @Sendable () async throws -> Void = {}, _ step: @escaping @Sendable (Database) throws -> Bool) async throws {
         let slice = self.slice
         var more = true
@@ -248,6 +254,7 @@ public final class GoodreadsImporter: Sendable {
                     return more
                 }
             }
+            await checkpoints.afterSlice()
             try await pause()
         }
     }

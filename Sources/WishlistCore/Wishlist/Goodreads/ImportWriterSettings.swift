@@ -6,9 +6,10 @@ import GRDB
 enum ImportWriterSettings {
     /// While any import runs. A slice lands its rows in index pages all over the file: with
     /// SQLite's default cache of 2 MB the writer read about 850 MB back from the kernel during one
-    /// import, with 16 MiB about 100 MB. And a page that every slice dirties was copied from the
-    /// WAL into the file once a slice when the WAL was checkpointed every 1,000 pages.
-    static let importing = "PRAGMA cache_size = -16384; PRAGMA wal_autocheckpoint = 4000"
+    /// import, with 16 MiB about 100 MB. And no automatic checkpoint: it ran in whichever commit
+    /// crossed the threshold and held the writer meanwhile; ``ImportCheckpoints`` copies the log
+    /// between slices instead, beside the writer.
+    static let importing = "PRAGMA cache_size = -16384; PRAGMA wal_autocheckpoint = 0"
     /// SQLite's defaults, which every other write runs with.
     static let notImporting = "PRAGMA cache_size = -2000; PRAGMA wal_autocheckpoint = 1000"
 
