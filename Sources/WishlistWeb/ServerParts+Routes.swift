@@ -29,7 +29,7 @@ extension ServerParts {
         let secureCookies = config.server.secureCookies
         CatalogController(
             database: database, catalog: stores.catalog, pages: pages, clock: clock, wishlist: stores.wishlist, authors: stores.authors,
-            pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates
+            pageCaches: pageCaches, secureCookies: secureCookies, links: config.books.linkTemplates, covers: coverFetcher.cache
         ).addRoutes(to: routes, loaders: pageLoaders)
         WishlistController(
             database: database, wishlist: stores.wishlist, lists: stores.lists, reading: stores.reading, importer: importer,

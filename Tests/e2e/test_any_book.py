@@ -504,6 +504,8 @@ def test_covers_stay_when_the_services_are_gone(configured_server, request: pyte
                 assert cover["width"] > 0, f"{path}: the cover of {cover['title']!r} shows nothing: {cover}"
                 if fold(cover["title"]) in NEVER_COVERED:
                     continue
+                if shot == "book" and cover["src"].startswith("data:image/jpeg;base64,"):
+                    continue  # the book's own page carries its cover's large file (docs/decisions/book-page-carries-its-cover.md)
                 assert cover["src"].startswith("/covers/"), f"{path}: {cover['title']!r} has no cover of the app's: {cover}"
                 assert is_jpeg(browser, cover["current"]), f"{path}: {cover['title']!r} shows the placeholder: {cover}"
         browser.assert_no_console_errors()

@@ -384,7 +384,9 @@ def test_book_page_shows_details_buy_links_and_lists(signed_in: Browser) -> None
     cover = driver.find_element(By.CSS_SELECTOR, ".book-detail-figure img.book-cover")
     assert (cover.get_dom_attribute("width") or "").isdigit() and (cover.get_dom_attribute("height") or "").isdigit()
     if not book.has_cover:
-        assert urlsplit(cover.get_attribute("src")).path == PLACEHOLDER
+        # The jacket is in the page, painted with it (docs/decisions/book-page-carries-its-cover.md).
+        assert cover.get_attribute("src").startswith("data:image/svg+xml,")
+        assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", cover) > 0
 
     on_lists = driver.find_elements(By.CSS_SELECTOR, "#book-lists a")
     assert f"#{book.rank} on {home.display_name}" in [a.text for a in on_lists]

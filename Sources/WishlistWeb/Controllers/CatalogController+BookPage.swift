@@ -13,7 +13,13 @@ extension CatalogController {
     @Sendable func book(_ request: Request, context: AppRequestContext, loaded: LoadedBookPage) async throws -> Response {
         let read = loaded.read
         guard let read else { throw Self.unknownBook }
-        let entry = try read.cached ?? sharedBookPage(read.content!, key: read.key, translations: context.visitor.translations)
+        let entry: BookPage
+        if let cached = read.cached {
+            entry = cached
+        } else {
+            let content = read.content!
+            entry = try sharedBookPage(content, key: read.key, translations: context.visitor.translations, cover: await heldCover(of: content.book))
+        }
         let returnTo = Self.returnPath(request)
         let language = context.visitor.translations.language.code
         // A tap on the stars comes back here with its confirmation beside them (issue 57).
@@ -61,7 +67,9 @@ extension CatalogController {
         guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
         // The household panel is filled per request: the page follows only the catalog.
         let key = BookPageKey(bookID: id, isAdmin: user.isAdmin, statusLine: pages.notices.statusLine(), language: user.pageLanguage, generation: try read.catalog.generation())
-        let cached = pageCaches.books.entry(key)
+        var cached = pageCaches.books.entry(key)
+        // A page kept without its cover, which has come since: rendered again, to carry it.
+        if let coming = cached?.coverToCome, covers?.contains(coming) == true { cached = nil }
         var content: BookPageContent?
         if cached == nil {
             guard let book = try read.catalog.book(id: id) else { return LoadedBookPage(read: nil) }
@@ -164,11 +172,40 @@ extension CatalogController {
         return (.value(.html(html)), cardFlash?.visitor ?? visitor)
     }
 
+    /// The book's cover as its page shows it (the large file), when the server holds it: its key,
+    /// and its bytes or nil while it has not come (docs/decisions/book-page-carries-its-cover.md).
+    func heldCover(of book: CatalogBook) async -> (key: String, bytes: [UInt8]?)? {
+        guard let url = book.imageURL, !url.isEmpty, let covers else { return nil }
+        let key = CoverKey.of(url)
+        return (key, await covers.read(key, .large))
+    }
+
+    /// The `<img>` of a book's page with its picture in it, in the box the cover's values give: the
+    /// cover's large file once the server holds it, if it is no larger than
+    /// ``BookPresenter/carriedCoverLimit``; the jacket for a book without one; nil while its cover
+    /// has not come, or when it is linked.
+    private func carriedCover(_ book: CatalogBook, _ cover: (key: String, bytes: [UInt8]?)?, width: Int, height: Int) -> TrustedHTML? {
+        if let bytes = cover?.bytes {
+            guard let dataURL = BookPresenter.inlineCover(bytes) else { return nil }
+            return BookPresenter.carriedCover(dataURL, width: width, height: height, isPlaceholder: false)
+        }
+        guard (book.imageURL ?? "").isEmpty, let jacket = pages.assets.current.coverPlaceholder else { return nil }
+        return BookPresenter.carriedCover(jacket, width: width, height: height, isPlaceholder: true)
+    }
+
     /// Renders a book's page for every visitor with the same key, and keeps it; `translations`
-    /// are the key's language's, for its rank charts.
-    func sharedBookPage(_ content: BookPageContent, key: BookPageKey, translations: Translations) throws -> BookPage {
+    /// are the key's language's, for its rank charts. The cover's bytes go into the page, so that
+    /// it is painted with the HTML rather than a round trip after it.
+    func sharedBookPage(
+        _ content: BookPageContent, key: BookPageKey, translations: Translations, cover: (key: String, bytes: [UInt8]?)?
+    ) throws -> BookPage {
         let book = content.book
-        let detail = BookPresenter.bookDetail(book, in: translations)
+        var detail = BookPresenter.bookDetail(book, in: translations)
+        if case .dictionary(var shown) = detail["cover"], case .int(let width) = shown["width"], case .int(let height) = shown["height"],
+           let carried = carriedCover(book, cover, width: width, height: height) {
+            shown["carried"] = .html(carried)
+            detail["cover"] = .dictionary(shown)
+        }
         let slot = { (name: String) in BookPage.Slot(name, bookID: book.id) }
         let getLinks = BookPresenter.getLinks(
             BookPresenter.linkFacts(isbn13: book.isbn13, title: book.title, author: book.author), templates: links, nytBuyLinks: book.buyLinks
@@ -196,7 +233,10 @@ extension CatalogController {
             ],
             own: slot
         )
-        let entry = BookPage(page: page, marks: try wishlistMarks(detail, withNote: true, language: key.language, own: slot), title: book.title)
+        let entry = BookPage(
+            page: page, marks: try wishlistMarks(detail, withNote: true, language: key.language, own: slot), title: book.title,
+            coverToCome: cover?.bytes == nil ? cover?.key : nil
+        )
         pageCaches.books.keep(entry, for: key)
         return entry
     }

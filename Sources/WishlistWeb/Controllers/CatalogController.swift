@@ -19,6 +19,8 @@ struct CatalogController {
     /// Where a book page sends readers to borrow and buy it (`books.borrowLinks`, `books.buyLinks`).
     var links = BookLinkTemplates(borrow: [], buy: [])
     var charts = RankChartCache()
+    /// The covers' files: a book page carries its cover in its HTML (``BookPresenter/inlineCover(_:)``).
+    var covers: CoverCache?
     /// List pages' rows' "what the household thinks" lines, rendered once per figure.
     var standingLines = StandingLineCache()
 

@@ -21,7 +21,7 @@ struct CoversController {
         self.store = store
         self.cache = cache
         self.fetcher = fetcher
-        let placeholderPath = URL(fileURLWithPath: publicDirectory).appendingPathComponent("cover-placeholder.svg").path
+        let placeholderPath = URL(fileURLWithPath: publicDirectory).appendingPathComponent(StaticFiles.placeholderName).path
         self.placeholder = FileManager.default.contents(atPath: placeholderPath).map { [UInt8]($0) } ?? []
     }
 

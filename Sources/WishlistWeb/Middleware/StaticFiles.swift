@@ -27,6 +27,8 @@ struct StaticFiles: Sendable {
         let urls: TemplateValue
         /// `style.css` as the pages carry it, inline or linked; the file is served as they carry it.
         let stylesheet: PageStylesheet?
+        /// The placeholder jacket as a `data:` URL, for the book's own page (``inlineSVG(_:)``).
+        let coverPlaceholder: String?
     }
 
     private let directory: String
@@ -80,7 +82,25 @@ struct StaticFiles: Sendable {
         let templateURLs = Dictionary(uniqueKeysWithValues: urls.map { name, url in
             (String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" }), TemplateValue.string(url))
         })
-        return Snapshot(files: files, urls: .dictionary(templateURLs), stylesheet: stylesheet)
+        return Snapshot(
+            files: files, urls: .dictionary(templateURLs), stylesheet: stylesheet, coverPlaceholder: contents[placeholderName].map(inlineSVG)
+        )
+    }
+
+    /// The jacket shown for a book without a cover. A book's own page carries it in its HTML
+    /// (``Snapshot/coverPlaceholder``), as it carries a real cover: there it is the largest
+    /// picture, painted with the page rather than a round trip after it.
+    static let placeholderName = "cover-placeholder.svg"
+
+    /// An SVG file as a `data:` URL, without its comments and the spaces between its tags, the
+    /// characters a URL or an attribute cannot hold as they are percent-encoded.
+    static func inlineSVG(_ data: Data) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+            .replacing(/<!--.*?-->/.dotMatchesNewlines(), with: "")
+            .replacing(/>\s+</, with: "><")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let reserved: [Character: String] = ["%": "%25", "\"": "%22", "'": "%27", "<": "%3C", ">": "%3E", "#": "%23", "&": "%26", "\n": "%0A"]
+        return "data:image/svg+xml," + text.map { reserved[$0] ?? String($0) }.joined()
     }
 
     private static func file(_ name: String, _ data: Data) -> File {

@@ -55,7 +55,6 @@ struct CoverHTTPTests {
             try await TestApp.run(server) { browser in
                 try await browser.signUp("reader")
                 let page = try await browser.get("/books/\(Fake.lantern.isbn13)")
-                #expect(page.text.contains(#"srcset="/covers/\#(key)-128.jpg 128w, /covers/\#(key)-384.jpg 384w""#))
                 let small = try await browser.get("/covers/\(key)-128.jpg")
                 #expect(small.status == .ok)
                 #expect(small.headers[.contentType] == "image/jpeg")
@@ -63,6 +62,8 @@ struct CoverHTTPTests {
                 #expect(Self.width(ofJPEG: Array(small.body.readableBytesView)).map { $0 == (128, 192) } == true, "300 × 450 kept its shape")
                 let large = try await browser.get("/covers/\(key)-384.jpg")
                 #expect(Self.width(ofJPEG: Array(large.body.readableBytesView)).map { $0 == (384, 576) } == true)
+                #expect(page.text.contains(Self.carried(Array(large.body.readableBytesView))), "the book's own page carries the large file")
+                #expect(!page.text.contains("/covers/\(key)-"), "no request of its own for it")
                 let fetches = fake.requests.filter { $0.path.hasPrefix("/b/id/") }.count
                 await server.coverFetcher.fetchDue()
                 _ = try await browser.get("/covers/\(key)-128.jpg")
@@ -73,6 +74,34 @@ struct CoverHTTPTests {
                 #expect(files == ["\(key)-128.jpg", "\(key)-384.jpg"], "beside the database, where backups do not look")
                 #expect(try await browser.get("/covers/\(key)-256.jpg").status == .notFound)
                 #expect(try await browser.get("/covers/NOT-A-KEY-128.jpg").status == .notFound)
+            }
+        }
+    }
+
+    /// The cover as the book's own page carries it: the large file in the HTML, painted with it.
+    static func carried(_ jpeg: [UInt8]) -> String {
+        #"<img class="book-cover" src="data:image/jpeg;base64,"# + Data(jpeg).base64EncodedString() + "\""
+    }
+
+    @Test func aBookPageKeptBeforeItsCoverCameCarriesTheCoverOnceItHas() async throws {
+        let fake = Fake(clock: .system)
+        fake.failCovers(with: .status(500))
+        let time = ManualClock()
+        try await Self.withCoveredBook(fake, clock: time.clock) { server, key in
+            await server.coverFetcher.fetchDue()
+            try await TestApp.run(server) { browser in
+                try await browser.signUp("reader")
+                let before = try await browser.get("/books/\(Fake.lantern.isbn13)").text
+                #expect(before.contains(#"srcset="/covers/\#(key)-128.jpg 128w, /covers/\#(key)-384.jpg 384w""#), "linked while the server has no file")
+                #expect(!before.contains("data:image/jpeg"))
+                fake.failCovers(with: nil)
+                time.advance(by: 301)
+                await server.coverFetcher.fetchDue()
+                #expect(try await Self.status(server, key) == "ready")
+                let large = try #require(await server.coverFetcher.cache.read(key, .large))
+                let after = try await browser.get("/books/\(Fake.lantern.isbn13)").text
+                #expect(after.contains(Self.carried(large)), "the page kept without its cover is rendered again with it")
+                #expect(!after.contains("/covers/\(key)-"))
             }
         }
     }

@@ -8,6 +8,16 @@ import Testing
 
 @Suite("Catalog pages over HTTP, on the sample catalog", .removesTemporaryDirectories)
 struct CatalogPagesTests {
+    /// A book's page carries a cover file up to the limit; a larger one is linked, since the page
+    /// would carry it again on every view (docs/decisions/book-page-carries-its-cover.md).
+    @Test func aBookPageCarriesACoverUpToTheLimitAndLinksALargerOne() {
+        let limit = BookPresenter.carriedCoverLimit
+        let carried = BookPresenter.inlineCover([UInt8](repeating: 0xFF, count: limit))
+        #expect(carried?.hasPrefix("data:image/jpeg;base64,") == true)
+        #expect(carried.map { Data(base64Encoded: String($0.dropFirst("data:image/jpeg;base64,".count)))?.count } == limit)
+        #expect(BookPresenter.inlineCover([UInt8](repeating: 0xFF, count: limit + 1)) == nil)
+    }
+
     @Test func catalogPagesNeedASignedInUser() async throws {
         let server = try await TestApp.build()
         try await TestApp.run(server) { browser in
@@ -124,6 +134,22 @@ struct CatalogPagesTests {
             #expect(try await browser.get("/books/\(book.id)").text.contains(shown))
             #expect(try await browser.post("/wishlist", [("book", book.id), ("return_to", "/lists")]).status == .seeOther)
             #expect(try await browser.get("/wishlist").text.contains(shown), "the wishlist's copy of the book keeps the cover too")
+        }
+    }
+
+    @Test func aBookWithoutACoverCarriesThePlaceholderJacketInItsOwnPageAndLinksItInRows() async throws {
+        let server = try await TestApp.build()
+        try await TestApp.run(server) { browser in
+            try await browser.signUp("jacketless")
+            let (_, books) = try #require(try await CatalogStore(database: server.database).list(named: "hardcover-fiction"))
+            let book = try #require(books.first { ($0.book.imageURL ?? "").isEmpty }?.book, "a sample book without a cover")
+            let page = try await browser.get("/books/\(book.id)").text
+            let inline = StaticFiles.inlineSVG(try Data(contentsOf: URL(fileURLWithPath: server.config.server.publicDirectory).appendingPathComponent("cover-placeholder.svg")))
+            #expect(page.contains(#"<img class="book-cover book-cover-placeholder" src="\#(inline)" width="128" height="193" alt="">"#), "painted with the page")
+            #expect(!page.contains("/static/cover-placeholder.svg"), "no request of its own for it")
+            #expect(inline.hasPrefix("data:image/svg+xml,%3Csvg ") && !inline.contains("<!--") && !inline.contains("#"))
+            let list = try await browser.get("/lists/hardcover-fiction").text
+            #expect(list.contains(#"src="/static/cover-placeholder.svg?v="#), "rows link the file, fetched once for every row and page")
         }
     }
 

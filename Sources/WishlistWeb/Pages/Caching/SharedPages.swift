@@ -101,6 +101,9 @@ struct BookPage: SharedPage {
     let page: SharedHTML<Slot>
     let marks: WishlistMarks<Slot>
     let title: String
+    /// The key of a cover the page was rendered without, not fetched yet: once it is, the page is
+    /// rendered again to carry it.
+    var coverToCome: String?
 
     /// The book page's own slots.
     enum Slot: Equatable, Sendable {
