@@ -524,10 +524,11 @@ SQLMAP_EXCLUDE = r"logout\b|wishlist/\d+/delete\b|settings/passkeys/\d+/remove\b
 def run_sqlmap(
     name: str, server: h.Server, targets: list[str], reports: Path, outcome: Outcome, session: str | None,
     exclude: str = SQLMAP_EXCLUDE, csrf_page: str | None = None, json_body: dict[str, str] | None = None,
-    csrf_header: str = "", deadline: int = SQLMAP_DEADLINE_S,
+    csrf_header: str = "", deadline: int = SQLMAP_DEADLINE_S, held: str | None = None,
 ) -> str:
     """sqlmap over the forms of `targets`; or, with `json_body`, over that JSON body POSTed to each
-    target as passkeys.js posts it (`csrf_header` in X-CSRF-Token, `session` the cookie it belongs to)."""
+    target as passkeys.js posts it (`csrf_header` in X-CSRF-Token, `session` the cookie it belongs to).
+    `held` is a cookie sent beside the session's (held_stylesheet)."""
     directory = reports / name
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
@@ -544,7 +545,7 @@ def run_sqlmap(
         ]
     elif session:
         signed_in = [
-            "--cookie", f"{h.COOKIE}={session}; {held_stylesheet(server)}",
+            "--cookie", f"{h.COOKIE}={session}" + (f"; {held}" if held else ""),
             # The token is bound to the session, so any signed-in page carries the right one.
             "--csrf-token", "csrf_token", "--csrf-url", f"{server.base_url}/settings",
         ]
@@ -950,7 +951,7 @@ def sqlmap_lane(server: h.Server, database: Path, seeded: dict, household: dict,
                 f"/books/{book}", "/search?q=the", "/wishlist", "/wishlist?sort=title", f"/wishlist/{item}",
                 f"/wishlist/{item}/remove", "/settings", "/settings/lists", "/settings/sharing", "/settings/password", "/settings/sign-in",
                 "/settings/data", "/people", household["member"], "/reservations",
-            ], reports, outcome, session=sqlmap_session(server))
+            ], reports, outcome, session=sqlmap_session(server), held=held_stylesheet(server))
             count = check_log("sqlmap", server.settled_log()[mark:], SQLMAP_ROUTES, outcome)
             outcome.notes.append(f"sqlmap: the server logged {count} requests")
             if not session_alive(database, SQLMAP_AGENT):

@@ -101,6 +101,12 @@ def test_sqlmap_is_pointed_at_loopback_and_its_scope_keeps_it_there(tmp_path: Pa
                 if re.search(scope, url, re.I)], scope
 
 
+def test_sqlmap_sends_the_held_stylesheet_cookie_beside_the_session(tmp_path: Path, monkeypatch) -> None:
+    (command,) = commands_of(lambda: scan.run_sqlmap("sqlmap", FakeServer(), ["/lists"], tmp_path, scan.Outcome(),
+                                                     session="abc", held="wishlist_stylesheet=0123"), monkeypatch)
+    assert option_values(command, "--cookie") == [f"{scan.h.COOKIE}=abc; wishlist_stylesheet=0123"], command
+
+
 # Run by Debian's Python. The recorder replaces the network before run_wapiti.py wraps it, so nothing
 # leaves the machine whatever run_wapiti.py lets through.
 DRIVER = r"""
