@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Sign-up, sign-in, password changes and account removal: the rules of the Security section of
 /// the design, with no knowledge of HTTP.
@@ -14,12 +15,14 @@ public struct AccountService: Sendable {
     }
 
     public enum SignInOutcome: Sendable, Equatable {
-        case signedIn(User)
+        /// With the new session's token, for the cookie.
+        case signedIn(User, sessionToken: String)
         /// Unknown user and wrong password alike: callers must not tell them apart.
         case rejected
         case throttled(retryAfter: Int)
     }
 
+    let database: AppDatabase
     let users: UserStore
     public let sessions: SessionStore
     public let resetLinks: PasswordResetLinks
@@ -29,6 +32,7 @@ public struct AccountService: Sendable {
     let hasher: PasswordHasher
 
     public init(database: AppDatabase, hasher: PasswordHasher, settings: AppConfig.Accounts, clock: WallClock) {
+        self.database = database
         self.users = UserStore(database: database, clock: clock)
         self.sessions = SessionStore(
             database: database, clock: clock, idleDays: settings.sessionIdleDays, absoluteDays: settings.sessionAbsoluteDays
@@ -63,9 +67,9 @@ public struct AccountService: Sendable {
     }
 
     /// Checks the password (against a dummy hash for unknown users, so both cost the same), counts
-    /// the attempt for throttling before hashing, and upgrades the stored hash when the configured
-    /// parameters changed.
-    public func signIn(username: String, password: String, address: String) async throws -> SignInOutcome {
+    /// the attempt for throttling before hashing, starts a session for the browser (`userAgent`)
+    /// when it is right, and upgrades the stored hash when the configured parameters changed.
+    public func signIn(username: String, password: String, address: String, userAgent: String) async throws -> SignInOutcome {
         let attempt: LoginThrottle.Attempt
         switch try await throttle.admit([.account(username), .address(address)]) {
         case .throttled(let wait): return .throttled(retryAfter: wait)
@@ -76,11 +80,16 @@ public struct AccountService: Sendable {
         // a child's profile, which has no password, costs the dummy hash as an unknown name does.
         let hash = user?.isChild == true ? nil : user?.passwordHash
         guard try await hasher.verify(password, against: hash), let user, !user.isDisabled, !user.isChild else { return .rejected }
-        try await throttle.succeeded(attempt, clearing: .account(username))
+        // One write for the success and the session: the writer is shared with a Goodreads import's
+        // slices, and each write may wait for one (docs/decisions/imports-in-slices.md).
+        let token = try await database.pool.write { [throttle, sessions] db in
+            try throttle.succeeded(attempt, clearing: .account(username), db)
+            return try sessions.create(userID: user.id, userAgent: userAgent, db)
+        }
         if hasher.needsRehash(user.passwordHash) {
             try await users.updatePasswordHash(userID: user.id, to: try await hasher.hash(password))
         }
-        return .signedIn(user)
+        return .signedIn(user, sessionToken: token)
     }
 
     public enum PasswordCheckOutcome: Sendable, Equatable {

@@ -91,11 +91,14 @@ struct LoginThrottle: Sendable {
     /// After a successful sign-in: the account's failures are forgiven, and the attempt no longer
     /// counts against the client's address either.
     func succeeded(_ attempt: Attempt, clearing scope: Scope) async throws {
-        try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [scope.key])
-            for id in attempt.eventIDs.values {
-                try db.execute(sql: "DELETE FROM throttle_event WHERE id = ?", arguments: [id])
-            }
+        try await database.pool.write { db in try succeeded(attempt, clearing: scope, db) }
+    }
+
+    /// ``succeeded(_:clearing:)`` inside a write the caller holds.
+    func succeeded(_ attempt: Attempt, clearing scope: Scope, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM throttle_event WHERE scope = ?", arguments: [scope.key])
+        for id in attempt.eventIDs.values {
+            try db.execute(sql: "DELETE FROM throttle_event WHERE id = ?", arguments: [id])
         }
     }
 

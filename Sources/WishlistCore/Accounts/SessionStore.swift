@@ -44,21 +44,25 @@ public struct SessionStore: Sendable {
 
     /// Starts a session for `userID` and returns the token for the cookie.
     package func create(userID: UserID, userAgent: String) async throws -> String {
+        try await database.pool.write { db in try create(userID: userID, userAgent: userAgent, db) }
+    }
+
+    /// ``create(userID:userAgent:)`` inside a write the caller holds, so that a sign-in records
+    /// its success and starts the session in one turn of the writer.
+    func create(userID: UserID, userAgent: String, _ db: Database) throws -> String {
         let token = SecureRandom.token()
         let now = clock.now()
-        try await database.pool.write { db in
-            try db.execute(
-                sql: "INSERT INTO session (user_id, token_hash, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?)",
-                arguments: [userID, Self.fingerprint(token), StoredDate(now), StoredDate(now), String(userAgent.prefix(300))]
-            )
-            try db.execute(
-                sql: """
-                    DELETE FROM session WHERE user_id = ? AND id NOT IN
-                        (SELECT id FROM session WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC LIMIT ?)
-                    """,
-                arguments: [userID, userID, Self.maximumPerUser]
-            )
-        }
+        try db.execute(
+            sql: "INSERT INTO session (user_id, token_hash, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?)",
+            arguments: [userID, Self.fingerprint(token), StoredDate(now), StoredDate(now), String(userAgent.prefix(300))]
+        )
+        try db.execute(
+            sql: """
+                DELETE FROM session WHERE user_id = ? AND id NOT IN
+                    (SELECT id FROM session WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC LIMIT ?)
+                """,
+            arguments: [userID, userID, Self.maximumPerUser]
+        )
         return token
     }
 

@@ -90,10 +90,11 @@ struct AccountsController {
         guard errors.isEmpty else {
             return try loginPage(context, username: form.username, next: form.next, errors: errors, status: .unprocessableContent)
         }
-        switch try await accounts.signIn(username: form.username, password: form.password, address: addressing.address(of: request, context)) {
-        case .signedIn(let user):
+        let userAgent = request.headers[.userAgent] ?? ""
+        switch try await accounts.signIn(username: form.username, password: form.password, address: addressing.address(of: request, context), userAgent: userAgent) {
+        case .signedIn(_, let token):
             metrics.increment(.signIns, [("outcome", "success")])
-            return try await startSession(for: user, request: request, redirectingTo: form.next)
+            return sessionStarted(token, redirectingTo: form.next)
         case .rejected:
             metrics.increment(.signIns, [("outcome", "rejected")])
             return try loginPage(
@@ -208,6 +209,11 @@ struct AccountsController {
     /// A new session and token at every sign-in: a cookie planted before it is worth nothing after.
     private func startSession(for user: User, request: Request, redirectingTo next: String) async throws -> Response {
         let token = try await accounts.sessions.create(userID: user.id, userAgent: request.headers[.userAgent] ?? "")
+        return sessionStarted(token, redirectingTo: next)
+    }
+
+    /// The redirect that gives the browser its new session's cookie.
+    private func sessionStarted(_ token: String, redirectingTo next: String) -> Response {
         var response = redirect(to: next)
         response.setCookie(cookies.cookie(token, maxAge: sessionMaxAge))
         return response

@@ -47,6 +47,46 @@ struct AccountMaintenanceTests {
         #expect(try await Self.passwordHash(server, "forgetful") == before)
     }
 
+    /// Counts the writer's commits from when it is added.
+    final class Commits: TransactionObserver, Sendable {
+        let count = Counter()
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { count.increment() }
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    @Test func aSignInWritesTwiceItsAdmissionThenItsSuccessWithTheSession() async throws {
+        let server = try await TestApp.build()
+        let user = try await server.accounts.createUser(username: "quick", password: "correct horse battery")
+        let commits = Commits()
+        try await server.database.pool.writeWithoutTransaction { $0.add(transactionObserver: commits, extent: .databaseLifetime) }
+        let outcome = try await server.accounts.signIn(username: "quick", password: "correct horse battery", address: "192.0.2.1", userAgent: "laptop")
+        guard case .signedIn(let signedIn, let token) = outcome else {
+            Issue.record("not signed in: \(outcome)")
+            return
+        }
+        // Each write may wait for a Goodreads import's slice: one less is one wait less.
+        #expect(commits.count.value == 2, "the throttle's admission, then its success and the session in one")
+        #expect(signedIn.id == user.id)
+        #expect(try await server.accounts.sessions.find(token: token)?.userID == user.id)
+        let events = try await server.database.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM throttle_event") }
+        #expect(events == 0, "the success takes its own attempt back")
+    }
+
+    @Test func aSignInWhoseSessionCannotBeWrittenStillCountsItsAttempt() async throws {
+        let server = try await TestApp.build()
+        _ = try await server.accounts.createUser(username: "careful", password: "correct horse battery")
+        try await server.database.pool.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse_session_insert BEFORE INSERT ON session BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        await #expect(throws: DatabaseError.self) {
+            _ = try await server.accounts.signIn(username: "careful", password: "correct horse battery", address: "192.0.2.1", userAgent: "laptop")
+        }
+        let scopes = try await server.database.pool.read { try String.fetchAll($0, sql: "SELECT scope FROM throttle_event ORDER BY scope") }
+        #expect(scopes == ["login-account:careful", "login-address:192.0.2.1"], "no session, so no success to forgive the attempt")
+    }
+
     @Test func settingsListsOnlyLiveSessionsAndThePurgeDeletesTheRest() async throws {
         let time = ManualClock()
         let server = try await TestApp.build(clock: time.clock)

@@ -28,7 +28,7 @@ struct ChildProfileTests {
         // Even a usable hash on her row (a bug elsewhere, a hand edit) opens nothing.
         let hash = try await server.database.pool.read { try String.fetchOne($0, sql: "SELECT password_hash FROM user WHERE id = ?", arguments: [mum.id]) }
         try await server.database.pool.write { try $0.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, child.id]) }
-        #expect(try await server.accounts.signIn(username: "~bea", password: "correct horse battery", address: "127.0.0.1") == .rejected)
+        #expect(try await server.accounts.signIn(username: "~bea", password: "correct horse battery", address: "127.0.0.1", userAgent: "laptop") == .rejected)
         await #expect(throws: DatabaseError.self) { _ = try await server.accounts.sessions.create(userID: child.id, userAgent: "laptop") }
         await #expect(throws: DatabaseError.self) {
             try await server.database.pool.write { db in

@@ -30,7 +30,7 @@ public final class GoodreadsImporter: Sendable {
         }
 
         /// About 20 ms in a release build, so that a write waits for at most about that (a sign-in
-        /// writes four times); a debug build runs fewer rows in the same time. Shorter costs more:
+        /// writes three times); a debug build runs fewer rows in the same time. Shorter costs more:
         /// each commit writes again the pages every slice changes (Benchmarks/history.md, "An
         /// import's slices of 20 ms").
         public static let standard = Slice(rows: 1000, duration: .milliseconds(20))
