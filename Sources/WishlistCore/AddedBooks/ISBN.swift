@@ -14,16 +14,33 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(_ typed: String) throws(Problem) {
-        let characters = Array(typed.uppercased().filter { $0 != "-" && $0 != " " && $0 != "\u{2010}" && $0 != "\u{2011}" })
+        guard let characters = Self.significant(typed) else { throw .malformed }
         switch characters.count {
         case 10: isbn13 = try Self.isbn13(fromISBN10: characters)
         case 13:
             guard characters.allSatisfy(\.isASCIIDigit) else { throw .malformed }
             let digits = characters.map(\.digitValue)
             guard Self.ean13CheckDigit(digits.prefix(12)) == digits[12] else { throw .checkDigit }
-            isbn13 = String(characters)
+            isbn13 = String(decoding: characters, as: UTF8.self)
         default: throw .malformed
         }
+    }
+
+    /// The typed characters that can belong to an ISBN, as ASCII, hyphens and spaces left out and
+    /// x read as X; nil when any other is there, which no ISBN has. Read scalar by scalar rather
+    /// than as Characters: an import parses two for every book it adds (issue 58).
+    private static func significant(_ typed: String) -> [UInt8]? {
+        var characters: [UInt8] = []
+        characters.reserveCapacity(13)
+        for scalar in typed.unicodeScalars {
+            switch scalar {
+            case "-", " ", "\u{2010}", "\u{2011}": continue
+            case "0"..."9", "X": characters.append(UInt8(scalar.value))
+            case "x": characters.append(UInt8(ascii: "X"))
+            default: return nil
+            }
+        }
+        return characters
     }
 
     /// The ISBN of a book's barcode: an EAN-13 is a book's only when it starts with 978 or 979
@@ -44,9 +61,9 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { isbn13 }
 
-    private static func isbn13(fromISBN10 characters: [Character]) throws(Problem) -> String {
-        guard characters.prefix(9).allSatisfy(\.isASCIIDigit), characters[9].isASCIIDigit || characters[9] == "X" else { throw .malformed }
-        let values = characters.map { $0 == "X" ? 10 : $0.digitValue }
+    private static func isbn13(fromISBN10 characters: [UInt8]) throws(Problem) -> String {
+        guard characters.prefix(9).allSatisfy(\.isASCIIDigit) else { throw .malformed }
+        let values = characters.map { $0 == UInt8(ascii: "X") ? 10 : $0.digitValue }
         let sum = values.enumerated().reduce(0) { $0 + (10 - $1.offset) * $1.element }
         guard sum % 11 == 0 else { throw .checkDigit }
         let digits = [9, 7, 8] + values.prefix(9)
@@ -63,4 +80,10 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
 private extension Character {
     /// 0 to 9 for an ASCII digit; only called on characters checked to be one.
     var digitValue: Int { Int(asciiValue! - 48) }
+}
+
+private extension UInt8 {
+    var isASCIIDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    /// 0 to 9 for an ASCII digit; only called on characters checked to be one.
+    var digitValue: Int { Int(self - UInt8(ascii: "0")) }
 }

@@ -15,6 +15,7 @@ struct ISBNTests {
         ("0-8044-2957-X", "9780804429573"),
         ("080442957x", "9780804429573"),
         ("979-10-90636-07-1", "9791090636071"),
+        ("978\u{2010}0\u{2011}306\u{2010}40615\u{2010}7", "9780306406157"),
     ])
     func acceptedForms(typed: String, isbn13: String) throws {
         #expect(try ISBN(typed).isbn13 == isbn13)
@@ -31,6 +32,8 @@ struct ISBNTests {
         ("978030640615X", .malformed),
         ("", .malformed),
         ("９７８０３０６４０６１５７", .malformed),
+        ("030640615\u{0032}\u{0301}", .malformed),
+        ("ISBN 0306406152", .malformed),
     ])
     func refusedForms(typed: String, problem: ISBN.Problem) {
         #expect(throws: problem) { try ISBN(typed) }
