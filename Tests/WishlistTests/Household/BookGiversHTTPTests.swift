@@ -60,6 +60,27 @@ struct BookGiversHTTPTests {
         }
     }
 
+    /// The page reads whole only the wants it names (issue 58): one she has just let go of, past
+    /// the first twelve, is still named with its confirmation on the page she comes back to, and
+    /// then no more.
+    @Test func aWantSheLetsGoOfBeyondTheTwelfthKeepsItsConfirmation() async throws {
+        let home = try await Household.make()
+        let bookID = try await home.bookIDs()[0]
+        try await home.run { _, ana, _ in
+            let wanters = try await Self.addWanters(14, of: home.itemIDs[0], home: home)
+            try await Self.reserve(wanters[12], by: "ana", home: home)
+            let cancelled = try await ana.post("/reservations/\(wanters[12])/delete", [("return_to", "/books/\(bookID)")])
+            #expect(cancelled.status == .seeOther)
+            let back = try await ana.follow(cancelled)
+            #expect(Self.named(back).last == "wanter13")
+            let row = try #require(back.text.range(of: #"id="item-\#(wanters[12])""#))
+            #expect(back.text[row.upperBound...].prefix(400).contains(#"id="flash""#))
+            #expect(back.text.contains(">and 2 more who want it</a>"))
+            let later = try await ana.get("/books/\(bookID)")
+            #expect(Self.named(later).count == 12 && !later.text.contains(#"id="item-\#(wanters[12])""#))
+        }
+    }
+
     /// `count` members who share, each wanting the book of `item` (a copy of the item), by name;
     /// their items' ids in the names' order.
     static func addWanters(_ count: Int, of item: Int64, home: Household) async throws -> [Int64] {
