@@ -115,6 +115,11 @@ UNDO = {
     ],
     "35-language": ["ALTER TABLE user DROP COLUMN language"],
     "36-reading-goal": ["DROP TABLE reading_now", "DROP TABLE reading_goal"],  # the triggers go with their table
+    # Back to migration 23's index of the wants by book and member.
+    "37-wishlist-by-book-shared": [
+        'CREATE INDEX "wishlist_item_by_book_and_user" ON "wishlist_item"("book_id", "user_id")',
+        "DROP INDEX wishlist_item_by_book_user_and_shared",
+    ],
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
@@ -123,6 +128,7 @@ CREATES = {
     "34-list-share-links": "the share links' table made again, keyed by list, and an empty table with 2 triggers",
     "35-language": "a column on the user table, NULL for every member",
     "36-reading-goal": "two empty tables and 2 triggers",
+    "37-wishlist-by-book-shared": "an index of every wishlist item, in place of another",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.

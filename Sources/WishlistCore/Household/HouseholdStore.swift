@@ -276,17 +276,7 @@ extension HouseholdStore {
         /// want's row was the largest part of what a big household's page of a book cost beyond a
         /// small one's (issue 58).
         public func wants(bookID: String, viewerID: UserID, readingWhole isShown: (Int, BookWant) -> Bool) throws -> [BookWant] {
-            var wants = try Row.decodeAll(db.cachedStatement(sql: """
-                    SELECT wishlist_item.id, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
-                        reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
-                        reservation.bought_at IS NOT NULL AS bought, reservation.card
-                    FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
-                    LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
-                    LEFT JOIN user AS giver ON giver.id = reservation.giver_id
-                    WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?
-                        AND owner.sharing = 'household' AND owner.disabled_at IS NULL
-                    ORDER BY owner_shown_name COLLATE NOCASE, owner.id
-                    """), arguments: [bookID, viewerID]) { row in
+            var wants = try Row.decodeAll(db.cachedStatement(sql: Self.wantsOfABook), arguments: [bookID, viewerID]) { row in
                 let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
                 return BookWant(itemID: row["id"], username: row["owner_username"], name: row["owner_shown_name"], holder: holder)
             }
@@ -297,6 +287,21 @@ extension HouseholdStore {
             }
             return wants
         }
+
+        /// A book's wants as its page lists them, for a giver (the arguments): whose each is, and
+        /// its holder. Migration 37's index holds every column of the want it reads, so the
+        /// wants of a book are found without reading their rows.
+        static let wantsOfABook = """
+            SELECT wishlist_item.id, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
+                reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
+                reservation.bought_at IS NOT NULL AS bought, reservation.card
+            FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
+            LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
+            LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+            WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?
+                AND owner.sharing = 'household' AND owner.disabled_at IS NULL
+            ORDER BY owner_shown_name COLLATE NOCASE, owner.id
+            """
 
         /// These wishlist items whole, by id.
         private func wholeItems(_ ids: [ItemID]) throws -> [ItemID: WishlistItem] {

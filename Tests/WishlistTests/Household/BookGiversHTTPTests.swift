@@ -81,6 +81,16 @@ struct BookGiversHTTPTests {
         }
     }
 
+    /// Migration 37's index answers which wants of a book are shared and whose they are, so the
+    /// page reads no item row it does not name (issue 58).
+    @Test func aBooksWantsAreFoundInTheIndexAlone() async throws {
+        let database = try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("plan.sqlite").path)
+        let plan = try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + HouseholdStore.Reader.wantsOfABook, arguments: ["9780000000019", 1]).map { $0["detail"] as String }
+        }
+        #expect(plan.contains("SEARCH wishlist_item USING COVERING INDEX wishlist_item_by_book_user_and_shared (book_id=?)"), "\(plan)")
+    }
+
     /// `count` members who share, each wanting the book of `item` (a copy of the item), by name;
     /// their items' ids in the names' order.
     static func addWanters(_ count: Int, of item: Int64, home: Household) async throws -> [Int64] {
