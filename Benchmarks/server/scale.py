@@ -115,6 +115,11 @@ UNDO = {
     ],
     "35-language": ["ALTER TABLE user DROP COLUMN language"],
     "36-reading-goal": ["DROP TABLE reading_now", "DROP TABLE reading_goal"],  # the triggers go with their table
+    # Back to migration 23's index of the wants by book and member.
+    "37-wishlist-by-book-shared": [
+        'CREATE INDEX "wishlist_item_by_book_and_user" ON "wishlist_item"("book_id", "user_id")',
+        "DROP INDEX wishlist_item_by_book_user_and_shared",
+    ],
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
@@ -123,6 +128,7 @@ CREATES = {
     "34-list-share-links": "the share links' table made again, keyed by list, and an empty table with 2 triggers",
     "35-language": "a column on the user table, NULL for every member",
     "36-reading-goal": "two empty tables and 2 triggers",
+    "37-wishlist-by-book-shared": "an index of every wishlist item, in place of another",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.
@@ -832,6 +838,12 @@ def query_plans(path, star):
          f"AND list_entry.book_id IN ({ids}) ORDER BY list_entry.rank, catalog_list.display_name", tuple(str(i) for i in range(20))),
         ("book page: rank history", RANK_HISTORY_SQL, (star,)),
         ("book page: book and links", "SELECT kind, name, url FROM book_link WHERE book_id = ? ORDER BY kind, position", (star,)),
+        # As HouseholdStore.Reader.wantsOfABook finds who here wants the book (the shown names left out), and the named ones whole.
+        ("book page: who here wants it", "SELECT wishlist_item.id, owner.username, reservation.giver_id FROM wishlist_item "
+         "JOIN user AS owner ON owner.id = wishlist_item.user_id LEFT JOIN reservation ON reservation.item_id = wishlist_item.id "
+         "WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ? AND owner.sharing = 'household' AND owner.disabled_at IS NULL",
+         (star, 1)),
+        ("book page: the wants it names, whole", "SELECT * FROM wishlist_item WHERE id IN (SELECT value FROM json_each(?))", ("[1, 2, 3]",)),
         ("search", SEARCH_SQL, (f'"{SEARCH}"*', 50)),
         ("search for a common word (the)", SEARCH_SQL, ('"the"*', 50)),
         ("sign-in: user", "SELECT * FROM user WHERE username_key = ?", ("bench",)),

@@ -268,24 +268,49 @@ extension HouseholdStore {
         }
 
         /// The other members' shared wants of one book, as `viewerID` (a giver) sees them on its
-        /// page: who here wants it, each want with who (if anyone) reserved it (issue 57). Never
-        /// the viewer's own want, a private want or a private or disabled member's; a managed
-        /// child's want is read as any member's.
-        public func wants(bookID: String, viewerID: UserID) throws -> [(username: String, name: String, held: HeldItem)] {
-            try Row.decodeAll(db.cachedStatement(sql: """
-                    SELECT wishlist_item.*, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
-                        reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
-                        reservation.bought_at IS NOT NULL AS bought, reservation.card
-                    FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
-                    LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
-                    LEFT JOIN user AS giver ON giver.id = reservation.giver_id
-                    WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?
-                        AND owner.sharing = 'household' AND owner.disabled_at IS NULL
-                    ORDER BY owner_shown_name COLLATE NOCASE, owner.id
-                    """), arguments: [bookID, viewerID]) { row in
+        /// page, by name: who here wants it, each want with who (if anyone) reserved it (issue 57).
+        /// Never the viewer's own want, a private want or a private or disabled member's; a managed
+        /// child's want is read as any member's. Only the wants `isShown` picks (by place and want)
+        /// are read whole: a page names a dozen of a book's wants and counts the rest
+        /// (docs/decisions/book-page-names-twelve-wanters.md), and reading and decoding every
+        /// want's row was the largest part of what a big household's page of a book cost beyond a
+        /// small one's (issue 58).
+        public func wants(bookID: String, viewerID: UserID, readingWhole isShown: (Int, BookWant) -> Bool) throws -> [BookWant] {
+            var wants = try Row.decodeAll(db.cachedStatement(sql: Self.wantsOfABook), arguments: [bookID, viewerID]) { row in
                 let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
-                return (row["owner_username"], row["owner_shown_name"], HeldItem(item: WishlistStore.item(row), holder: holder))
+                return BookWant(itemID: row["id"], username: row["owner_username"], name: row["owner_shown_name"], holder: holder)
             }
+            let shown = wants.indices.filter { isShown($0, wants[$0]) }
+            let items = try wholeItems(shown.map { wants[$0].itemID })
+            for index in shown {
+                wants[index].item = items[wants[index].itemID]
+            }
+            return wants
+        }
+
+        /// A book's wants as its page lists them, for a giver (the arguments): whose each is, and
+        /// its holder. Migration 37's index holds every column of the want it reads, so the
+        /// wants of a book are found without reading their rows.
+        static let wantsOfABook = """
+            SELECT wishlist_item.id, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
+                reservation.giver_id AS giver_id, \(MemberName.shownSQL("giver")) AS giver_name,
+                reservation.bought_at IS NOT NULL AS bought, reservation.card
+            FROM wishlist_item JOIN user AS owner ON owner.id = wishlist_item.user_id
+            LEFT JOIN reservation ON reservation.item_id = wishlist_item.id
+            LEFT JOIN user AS giver ON giver.id = reservation.giver_id
+            WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND owner.id != ?
+                AND owner.sharing = 'household' AND owner.disabled_at IS NULL
+            ORDER BY owner_shown_name COLLATE NOCASE, owner.id
+            """
+
+        /// These wishlist items whole, by id.
+        private func wholeItems(_ ids: [ItemID]) throws -> [ItemID: WishlistItem] {
+            guard !ids.isEmpty else { return [:] }
+            let items = try Row.decodeAll(
+                db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE id IN (SELECT value FROM json_each(?))"),
+                arguments: [JSONText.array(ofNumbers: ids.map(\.rawValue))], WishlistStore.item
+            )
+            return Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
         }
 
         /// Page `number` of the member's shared wants on one of her lists, as ``items(ownerID:sort:page:)``;

@@ -93,6 +93,22 @@ extension HeldItem {
     init(row: Row) { self.init(item: WishlistStore.item(row), holder: Holder(row)) }
 }
 
+/// A member's shared want of a book as the book's page lists it (issue 57): whose it is and who,
+/// if anyone, holds it; the item itself only when the page names the want
+/// (``HouseholdStore/Reader/wants(bookID:viewerID:readingWhole:)``).
+public struct BookWant: Sendable, Equatable {
+    public let itemID: ItemID
+    /// The member who wants it: her username and her name as pages show it (``MemberName``).
+    public let username: String
+    public let name: String
+    public let holder: HeldItem.Holder?
+    /// The item, read for a want the page names; nil for one it only counts.
+    public internal(set) var item: WishlistItem?
+
+    /// The want with its holder, as a member's page shows its items; nil when it was not read whole.
+    public var held: HeldItem? { item.map { HeldItem(item: $0, holder: holder) } }
+}
+
 /// A gift the viewer has reserved, as "Gifts I'm giving" shows it.
 public struct Gift: Sendable, Equatable {
     public enum State: Sendable, Equatable {

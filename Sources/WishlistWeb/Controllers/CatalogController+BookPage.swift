@@ -62,7 +62,7 @@ extension CatalogController {
     }
 
     /// A book page's id, checked, and what the page reads for it (nil: no such book).
-    func loadBookPage(_ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedBookPage {
+    func loadBookPage(_ request: Request, _ context: AppRequestContext, _ user: Visitor.SignedIn, _ read: PageRead) throws -> LoadedBookPage {
         let id = context.parameters.get("id") ?? ""
         guard CatalogBook.isUsableID(id) else { throw Self.unknownBook }
         // The household panel is filled per request: the page follows only the catalog.
@@ -82,7 +82,7 @@ extension CatalogController {
             key: key, cached: cached, content: content, wishlistItem: wishlistItem, reading: try read.reading.reading(bookID: id, userID: user.userID),
             readingNow: try read.reading.isReadingNow(bookID: id, userID: user.userID),
             opinion: try read.reading.opinion(bookID: id), children: try read.children.managed(by: user.userID, book: id),
-            wants: try read.household.wants(bookID: id, viewerID: user.userID),
+            wants: try read.household.wants(bookID: id, viewerID: user.userID, readingWhole: Self.mayName(request, viewerID: user.userID)),
             // Her lists matter only to the add form, which a book she wants does not show.
             lists: wishlistItem == nil ? try read.lists.lists(ownerID: user.userID) : []
         ))
@@ -116,8 +116,9 @@ extension CatalogController {
         let opinion: HouseholdOpinion
         /// The children the visitor manages, each with whether she wants the book.
         let children: [(username: String, name: String, wantsBook: Bool)]
-        /// The other members' shared wants of the book, with their reservations (never the visitor's own).
-        let wants: [(username: String, name: String, held: HeldItem)]
+        /// The other members' shared wants of the book, with their reservations (never the visitor's own),
+        /// those the page may name read whole.
+        let wants: [BookWant]
         /// The visitor's lists, her default first, while the book is not on her wishlist (issue 51).
         let lists: [WishList]
     }
@@ -137,28 +138,41 @@ extension CatalogController {
         }
     }
 
-    /// The wants a book page names: the first ``namedGivers`` by name, and beyond them each one
-    /// the visitor holds or has just used a form on, so that her controls and its confirmation stay.
-    static func namedWants(
-        _ wants: [(username: String, name: String, held: HeldItem)], viewerID: UserID?, flashCard: String?
-    ) -> [(username: String, name: String, held: HeldItem)] {
-        wants.enumerated().filter { index, want in
-            index < namedGivers || (viewerID != nil && want.held.holder?.id == viewerID) || Card.item(want.held.item.id) == flashCard
-        }.map(\.element)
+    /// Whether a book page names the want at `index` of its wants by name: the first
+    /// ``namedGivers``, and beyond them each one the visitor holds or has just used a form on, so
+    /// that her controls and its confirmation stay.
+    static func names(_ index: Int, _ want: BookWant, viewerID: UserID?, flashCard: String?) -> Bool {
+        index < namedGivers || (viewerID != nil && want.holder?.id == viewerID) || Card.item(want.itemID) == flashCard
+    }
+
+    /// The wants the page for `request` may name (``names(_:_:viewerID:flashCard:)``), for its read
+    /// to read them whole: every one for `?givers=all` (and for a bad value, which the page answers
+    /// with a 400), and the card that the flash cookie names, before ``FlashMiddleware`` has
+    /// decided whether its confirmation shows.
+    static func mayName(_ request: Request, viewerID: UserID) -> (Int, BookWant) -> Bool {
+        if (try? namesEveryGiver(request)) != false { return { _, _ in true } }
+        let flashCard = request.cookieValue(FlashMiddleware.cookieName).flatMap { FlashMiddleware.parts(of: $0).card }
+        return { index, want in names(index, want, viewerID: viewerID, flashCard: flashCard) }
     }
 
     /// "Who here wants it" (partials/book-givers.html) for `visitor`, each want with her
     /// reservation controls as on the member's page, and the confirmation of a form on one of
     /// them shown there; the visitor is returned without that confirmation. Unless `everyone`,
-    /// a long list names ``namedWants(_:viewerID:flashCard:)`` and links to the rest.
+    /// a long list names those ``names(_:_:viewerID:flashCard:)`` picks and links to the rest.
     func giversHTML(
-        _ wants: [(username: String, name: String, held: HeldItem)], everyone: Bool, bookID: String, returnTo: String, for visitor: Visitor
+        _ wants: [BookWant], everyone: Bool, bookID: String, returnTo: String, for visitor: Visitor
     ) throws -> (SharedHTML<BookPage.Slot>.Fill, Visitor) {
         guard !wants.isEmpty else { return (.value(.null), visitor) }
-        let named = everyone ? wants : Self.namedWants(wants, viewerID: visitor.signedIn?.userID, flashCard: visitor.flash?.card)
-        let cardFlash = try pages.cardFlash(visitor, cards: named.map { Card.item($0.held.item.id) })
-        let values = named.enumerated().map { index, want in
-            let seen = (want.held.holder?.id == visitor.signedIn?.userID ? want.held.seenByHolder : nil) ?? want.held.seenByOthers
+        let viewerID = visitor.signedIn?.userID, flashCard = visitor.flash?.card
+        // Each want the page names was read whole (``mayName(_:viewerID:)``).
+        let named: [(want: BookWant, held: HeldItem)] = wants.enumerated().compactMap { index, want in
+            guard everyone || Self.names(index, want, viewerID: viewerID, flashCard: flashCard), let held = want.held else { return nil }
+            return (want, held)
+        }
+        let cardFlash = try pages.cardFlash(visitor, cards: named.map { Card.item($0.want.itemID) })
+        let values = named.enumerated().map { index, named in
+            let (want, held) = named
+            let seen = (held.holder?.id == viewerID ? held.seenByHolder : nil) ?? held.seenByOthers
             var value = HouseholdController.sharedItemValue(seen)
             value["person_name"] = .string(want.name)
             value["person_path"] = .string(SitePath.person(want.username))

@@ -30,8 +30,8 @@ struct CatalogController {
             try self.loadListPage(request, context, user, read)
         }, respond: show)
         routes.add(.favoriteList, use: toggleFavorite)
-        routes.page(.book, loaders: loaders, database: database, read: { _, context, user, read in
-            try self.loadBookPage(context, user, read)
+        routes.page(.book, loaders: loaders, database: database, read: { request, context, user, read in
+            try self.loadBookPage(request, context, user, read)
         }, respond: book)
         routes.page(.search, loaders: loaders, database: database, read: { request, _, user, read in
             try Self.loadSearch(request, user, read)

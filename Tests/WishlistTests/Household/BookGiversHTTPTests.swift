@@ -60,6 +60,37 @@ struct BookGiversHTTPTests {
         }
     }
 
+    /// The page reads whole only the wants it names (issue 58): one she has just let go of, past
+    /// the first twelve, is still named with its confirmation on the page she comes back to, and
+    /// then no more.
+    @Test func aWantSheLetsGoOfBeyondTheTwelfthKeepsItsConfirmation() async throws {
+        let home = try await Household.make()
+        let bookID = try await home.bookIDs()[0]
+        try await home.run { _, ana, _ in
+            let wanters = try await Self.addWanters(14, of: home.itemIDs[0], home: home)
+            try await Self.reserve(wanters[12], by: "ana", home: home)
+            let cancelled = try await ana.post("/reservations/\(wanters[12])/delete", [("return_to", "/books/\(bookID)")])
+            #expect(cancelled.status == .seeOther)
+            let back = try await ana.follow(cancelled)
+            #expect(Self.named(back).last == "wanter13")
+            let row = try #require(back.text.range(of: #"id="item-\#(wanters[12])""#))
+            #expect(back.text[row.upperBound...].prefix(400).contains(#"id="flash""#))
+            #expect(back.text.contains(">and 2 more who want it</a>"))
+            let later = try await ana.get("/books/\(bookID)")
+            #expect(Self.named(later).count == 12 && !later.text.contains(#"id="item-\#(wanters[12])""#))
+        }
+    }
+
+    /// Migration 37's index answers which wants of a book are shared and whose they are, so the
+    /// page reads no item row it does not name (issue 58).
+    @Test func aBooksWantsAreFoundInTheIndexAlone() async throws {
+        let database = try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("plan.sqlite").path)
+        let plan = try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + HouseholdStore.Reader.wantsOfABook, arguments: ["9780000000019", 1]).map { $0["detail"] as String }
+        }
+        #expect(plan.contains("SEARCH wishlist_item USING COVERING INDEX wishlist_item_by_book_user_and_shared (book_id=?)"), "\(plan)")
+    }
+
     /// `count` members who share, each wanting the book of `item` (a copy of the item), by name;
     /// their items' ids in the names' order.
     static func addWanters(_ count: Int, of item: Int64, home: Household) async throws -> [Int64] {

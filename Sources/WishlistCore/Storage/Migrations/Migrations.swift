@@ -42,6 +42,7 @@ package extension AppDatabase {
         migrator.registerMigration("34-list-share-links", migrate: Migrations.sharePerList)
         migrator.registerMigration("35-language", migrate: Migrations.addMemberLanguage)
         migrator.registerMigration("36-reading-goal", migrate: Migrations.createReadingNowAndGoals)
+        migrator.registerMigration("37-wishlist-by-book-shared", migrate: Migrations.indexWishlistByBookUserAndShared)
         return migrator
     }
 }
