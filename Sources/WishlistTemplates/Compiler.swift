@@ -8,18 +8,21 @@ import WishlistLanguages
 struct Compiler {
     private let templates: [String: ParsedTemplate]
     private let translations: Translations
+    private let texts: TextRuns
 
-    init(templates: [String: ParsedTemplate], translations: Translations = Translations()) {
+    /// `texts` may be shared by the compilers of several languages, which then share their equal runs.
+    init(templates: [String: ParsedTemplate], translations: Translations = Translations(), texts: TextRuns = TextRuns()) {
         self.templates = templates
         self.translations = translations
+        self.texts = texts
     }
 
     /// Compiles every template, failing on the first problem in name order.
     func compileAll() throws(TemplateError) -> [String: CompiledTemplate] {
         var compiled: [String: CompiledTemplate] = [:]
         for (name, template) in templates.sorted(by: { $0.key < $1.key }) {
-            var compilation = Compilation(templates: templates, translations: translations)
-            var builder = NodeBuilder()
+            var compilation = Compilation(templates: templates, translations: translations, texts: texts)
+            var builder = NodeBuilder(texts: texts)
             try compilation.compileTemplate(template, named: name, into: &builder)
             compiled[name] = CompiledTemplate(nodes: builder.finish(), staticByteCount: compilation.staticByteCount)
         }
@@ -27,10 +30,26 @@ struct Compiler {
     }
 }
 
+/// Runs of static text, each kept once: the layout and the shared partials are inlined into every
+/// page of every language, and most of their markup is the same bytes each time. The compiled
+/// trees live as long as the server, so what they hold is its memory at rest.
+final class TextRuns {
+    private var runs: Set<[UInt8]> = []
+
+    func shared(_ run: [UInt8]) -> [UInt8] {
+        runs.insert(run).memberAfterInsert
+    }
+}
+
 /// Collects render nodes, joining adjacent text so rendering copies it in one go.
 private struct NodeBuilder {
+    private let texts: TextRuns
     private var nodes: [RenderNode] = []
     private var pendingText: [UInt8] = []
+
+    init(texts: TextRuns) {
+        self.texts = texts
+    }
 
     mutating func appendText(_ bytes: ArraySlice<UInt8>) {
         pendingText.append(contentsOf: bytes)
@@ -41,14 +60,15 @@ private struct NodeBuilder {
         nodes.append(node)
     }
 
+    /// The nodes in an array of their own size: appending left room for more.
     mutating func finish() -> [RenderNode] {
         flushText()
-        return nodes
+        return nodes.withUnsafeBufferPointer { Array($0) }
     }
 
     private mutating func flushText() {
         guard !pendingText.isEmpty else { return }
-        nodes.append(.text(pendingText))
+        nodes.append(.text(texts.shared(pendingText.withUnsafeBufferPointer { Array($0) })))
         pendingText = []
     }
 }
@@ -71,9 +91,12 @@ private struct Compilation {
     private var activeTemplates: [String] = []
     private(set) var staticByteCount = 0
 
-    init(templates: [String: ParsedTemplate], translations: Translations) {
+    let texts: TextRuns
+
+    init(templates: [String: ParsedTemplate], translations: Translations, texts: TextRuns) {
         self.templates = templates
         self.translations = translations
+        self.texts = texts
     }
 
     private enum ReferenceKind: String {
@@ -158,7 +181,7 @@ private struct Compilation {
     }
 
     private mutating func compileBody(_ nodes: [SyntaxNode], overrides: [String: BlockSyntax]) throws(TemplateError) -> [RenderNode] {
-        var builder = NodeBuilder()
+        var builder = NodeBuilder(texts: texts)
         try compile(nodes, overrides: overrides, into: &builder)
         return builder.finish()
     }
@@ -252,7 +275,7 @@ private struct Compilation {
         var bodies: [[RenderNode]] = []
         for form in forms {
             html = start
-            var formBuilder = NodeBuilder()
+            var formBuilder = NodeBuilder(texts: texts)
             try appendMessage(form, values: values, at: translation.location, into: &formBuilder)
             bodies.append(formBuilder.finish())
         }

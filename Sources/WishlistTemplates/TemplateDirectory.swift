@@ -46,8 +46,9 @@ struct TemplateDirectory: Sendable {
             parsed[name] = try Parser.parse(try read(name))
         }
         var compiled: [String: [String: CompiledTemplate]] = [:]
+        let texts = TextRuns()
         for translations in languages {
-            compiled[translations.language.code] = try Compiler(templates: parsed, translations: translations).compileAll()
+            compiled[translations.language.code] = try Compiler(templates: parsed, translations: translations, texts: texts).compileAll()
         }
         return compiled
     }
