@@ -276,9 +276,11 @@ extension HouseholdStore {
         /// want's row was the largest part of what a big household's page of a book cost beyond a
         /// small one's (issue 58).
         public func wants(bookID: String, viewerID: UserID, readingWhole isShown: (Int, BookWant) -> Bool) throws -> [BookWant] {
+            // Columns by their place in the query: a column looked up by name is lower-cased and
+            // hashed for every row, and a book on a big household's page has dozens of wants.
             var wants = try Row.decodeAll(db.cachedStatement(sql: Self.wantsOfABook), arguments: [bookID, viewerID]) { row in
-                let holder = (row["giver_id"] as UserID?).map { HeldItem.Holder(id: $0, name: row["giver_name"], bought: row["bought"], card: row["card"]) }
-                return BookWant(itemID: row["id"], username: row["owner_username"], name: row["owner_shown_name"], holder: holder)
+                let holder = (row[3] as UserID?).map { HeldItem.Holder(id: $0, name: row[4], bought: row[5], card: row[6]) }
+                return BookWant(itemID: row[0], username: row[1], name: row[2], holder: holder)
             }
             let shown = wants.indices.filter { isShown($0, wants[$0]) }
             let items = try wholeItems(shown.map { wants[$0].itemID })
@@ -289,7 +291,8 @@ extension HouseholdStore {
         }
 
         /// A book's wants as its page lists them, for a giver (the arguments): whose each is, and
-        /// its holder. Migration 37's index holds every column of the want it reads, so the
+        /// its holder, in this order of columns (``wants(bookID:viewerID:readingWhole:)`` reads
+        /// them by place). Migration 37's index holds every column of the want it reads, so the
         /// wants of a book are found without reading their rows.
         static let wantsOfABook = """
             SELECT wishlist_item.id, owner.username AS owner_username, \(MemberName.shownSQL("owner")) AS owner_shown_name,
@@ -307,11 +310,17 @@ extension HouseholdStore {
         private func wholeItems(_ ids: [ItemID]) throws -> [ItemID: WishlistItem] {
             guard !ids.isEmpty else { return [:] }
             let items = try Row.decodeAll(
-                db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE id IN (SELECT value FROM json_each(?))"),
+                db.cachedStatement(sql: Self.itemsByID),
                 arguments: [JSONText.array(ofNumbers: ids.map(\.rawValue))], WishlistStore.item
             )
             return Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
         }
+
+        /// The wishlist items whose ids a JSON array holds, each looked up as the array gives it:
+        /// `id IN (SELECT value FROM json_each(?))` would first copy the ids into a temporary
+        /// b-tree, for which SQLite opens a pager and allocates its pages on every read (issue 58:
+        /// about half of what reading a book page's dozen named wants cost on a big database).
+        static let itemsByID = "SELECT wishlist_item.* FROM json_each(?) AS named CROSS JOIN wishlist_item ON wishlist_item.id = named.value"
 
         /// Page `number` of the member's shared wants on one of her lists, as ``items(ownerID:sort:page:)``;
         /// the caller has checked that the list is hers and shared.

@@ -268,14 +268,19 @@ extension HouseholdController {
     /// What `partials/reservation-actions.html` (and `partials/book-givers.html`, around it)
     /// reads of an item, and no more: a member's page renders it once or twice for each of up to
     /// 100 books, and the row's own value (cover, lists, paths of the owner's forms) is not read there.
+    /// The paths of the holder's forms only when she is the one looking: nobody else is shown them,
+    /// and a book's page names up to a dozen wants, mostly open (issue 58).
     static func sharedItemValue(_ shared: SharedItem) -> [String: TemplateValue] {
         let item = shared.item
-        let value: [String: TemplateValue] = [
-            "id": .id(item.id), "title": .string(item.title), "note": .string(item.note),
-            "mark_bought_path": .string(SitePath.markBought(item.id)), "unmark_bought_path": .string(SitePath.unmarkBought(item.id)),
-            "card_path": .string(SitePath.writeCard(item.id)), "cancel_path": .string(SitePath.cancelReservation(item.id)),
-        ]
-        return value.merging(reservationValue(shared.reservation)) { _, reservation in reservation }
+        var value: [String: TemplateValue] = ["id": .id(item.id), "title": .string(item.title), "note": .string(item.note)]
+        value.merge(reservationValue(shared.reservation)) { _, reservation in reservation }
+        if case .byViewer = shared.reservation {
+            value["mark_bought_path"] = .string(SitePath.markBought(item.id))
+            value["unmark_bought_path"] = .string(SitePath.unmarkBought(item.id))
+            value["card_path"] = .string(SitePath.writeCard(item.id))
+            value["cancel_path"] = .string(SitePath.cancelReservation(item.id))
+        }
+        return value
     }
 
     /// Whose a book is, as `partials/reservation-actions.html` reads it beside the item's fields.

@@ -91,6 +91,16 @@ struct BookGiversHTTPTests {
         #expect(plan.contains("SEARCH wishlist_item USING COVERING INDEX wishlist_item_by_book_user_and_shared (book_id=?)"), "\(plan)")
     }
 
+    /// The wants the page names are read whole by id without a temporary b-tree of their ids,
+    /// whose pager SQLite would open and allocate on every page (issue 58).
+    @Test func theNamedWantsAreReadWithoutATemporaryTable() async throws {
+        let database = try AppDatabase.open(path: temporaryDirectory().appendingPathComponent("program.sqlite").path)
+        let program = try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN " + HouseholdStore.Reader.itemsByID, arguments: ["[1,2]"]).map { $0["opcode"] as String }
+        }
+        #expect(program.contains("SeekRowid") && !program.contains("OpenEphemeral"), "\(program)")
+    }
+
     /// `count` members who share, each wanting the book of `item` (a copy of the item), by name;
     /// their items' ids in the names' order.
     static func addWanters(_ count: Int, of item: Int64, home: Household) async throws -> [Int64] {
