@@ -196,31 +196,49 @@ public struct WishlistStore: Sendable {
         }
     }
 
-    /// Adds a book of an import (``GoodreadsImporter``), tagged with the import's id so that a
-    /// failed import takes it away again; false when the member has the book already (she added
-    /// it herself while the import ran). Prepared once per connection, because an import runs
-    /// it for thousands of rows.
+    /// A want an import (``GoodreadsImporter``) adds: the book, her note from the file, when she shelved it.
+    struct ImportedWish {
+        let book: CatalogBook
+        let note: String
+        let addedAt: Date
+    }
+
+    /// Adds wants of an import in one statement, each tagged with the import's id so that a
+    /// failed import takes it away again; returns the ids of those added, in order, leaving out
+    /// any book the member has already (she added it herself while the import ran). One
+    /// statement for several rows, because each statement on `wishlist_item` sets up its
+    /// triggers' programs and a statement journal: a row's insert cost a quarter more alone
+    /// (Benchmarks/history.md, "An import's wants written several a statement"). Prepared once
+    /// per connection for each count of rows, because an import runs it for thousands.
     ///
     /// The want is written shared as her default list, where a trigger puts it, makes it
     /// (migration 30): that trigger's update then finds nothing to change, and the row is not
     /// written twice, with every update trigger of `wishlist_item` run again for it (issue 58).
-    static func insertImported(_ book: CatalogBook, userID: UserID, note: String, addedAt: Date, importID: ImportID, _ db: Database) throws -> Bool {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
-                    image_url, image_width, image_height, buy_links, reading_links, note, added_at, import_id, shared)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    COALESCE((SELECT visibility = 'household' FROM wish_list WHERE user_id = ? AND is_default), 0))
-                ON CONFLICT (user_id, book_id) DO NOTHING
-                """
-        ).execute(
-            arguments: [
+    static func insertImported(_ wishes: [ImportedWish], userID: UserID, importID: ImportID, _ db: Database) throws -> [ItemID] {
+        guard !wishes.isEmpty else { return [] }
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE((SELECT visibility = 'household' FROM wish_list WHERE user_id = ? AND is_default), 0))"
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        arguments.reserveCapacity(17 * wishes.count)
+        for wish in wishes {
+            let book = wish.book
+            arguments += [
                 userID, book.id, book.title, book.author, book.publisher, book.description,
                 book.isbn10, book.isbn13, book.imageURL, book.imageWidth, book.imageHeight,
-                StoredLinks.encode(book.buyLinks), StoredLinks.encode(book.readingLinks), note, StoredDate(addedAt), importID, userID,
+                StoredLinks.encode(book.buyLinks), StoredLinks.encode(book.readingLinks), wish.note, StoredDate(wish.addedAt), importID, userID,
             ]
+        }
+        return try ItemID.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO wishlist_item (user_id, book_id, title, author, publisher, description, isbn10, isbn13,
+                        image_url, image_width, image_height, buy_links, reading_links, note, added_at, import_id, shared)
+                    VALUES \(repeatElement(row, count: wishes.count).joined(separator: ", "))
+                    ON CONFLICT (user_id, book_id) DO NOTHING
+                    RETURNING id
+                    """
+            ),
+            arguments: StatementArguments(arguments)
         )
-        return db.changesCount == 1
     }
 
     // MARK: Rows
