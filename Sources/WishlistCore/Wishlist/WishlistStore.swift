@@ -203,19 +203,29 @@ public struct WishlistStore: Sendable {
         let addedAt: Date
     }
 
-    /// Adds wants of an import in one statement, each tagged with the import's id so that a
-    /// failed import takes it away again; returns the ids of those added, in order, leaving out
-    /// any book the member has already (she added it herself while the import ran). One
-    /// statement for several rows, because each statement on `wishlist_item` sets up its
-    /// triggers' programs and a statement journal: a row's insert cost a quarter more alone
-    /// (Benchmarks/history.md, "An import's wants written several a statement"). Prepared once
-    /// per connection for each count of rows, because an import runs it for thousands.
+    /// Adds wants of an import, tagged with the import's id so that a failed import takes them
+    /// away again; returns the ids of those added, in order, leaving out any book the member has
+    /// already (she added it herself while the import ran). Several a statement, because each
+    /// statement on `wishlist_item` sets up its triggers' programs and a statement journal: a
+    /// row's insert cost a quarter more alone (Benchmarks/history.md, "An import's wishes written
+    /// several a statement").
     ///
     /// The want is written shared as her default list, where a trigger puts it, makes it
     /// (migration 30): that trigger's update then finds nothing to change, and the row is not
     /// written twice, with every update trigger of `wishlist_item` run again for it (issue 58).
     static func insertImported(_ wishes: [ImportedWish], userID: UserID, importID: ImportID, _ db: Database) throws -> [ItemID] {
-        guard !wishes.isEmpty else { return [] }
+        var added: [ItemID] = []
+        var rest = wishes[...]
+        while !rest.isEmpty {
+            // 16, 8, 4, 2 or 1 rows: five statements kept prepared, each with its triggers' programs.
+            let count = 1 << (Int.bitWidth - 1 - min(rest.count, 16).leadingZeroBitCount)
+            added += try insertImported(statementOf: rest.prefix(count), userID: userID, importID: importID, db)
+            rest = rest.dropFirst(count)
+        }
+        return added
+    }
+
+    private static func insertImported(statementOf wishes: ArraySlice<ImportedWish>, userID: UserID, importID: ImportID, _ db: Database) throws -> [ItemID] {
         let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE((SELECT visibility = 'household' FROM wish_list WHERE user_id = ? AND is_default), 0))"
         var arguments: [(any DatabaseValueConvertible)?] = []
         arguments.reserveCapacity(17 * wishes.count)
