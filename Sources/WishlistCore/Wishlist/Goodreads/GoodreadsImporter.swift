@@ -147,7 +147,7 @@ public final class GoodreadsImporter: Sendable {
         }
         try await inSlices(then: betweenSlices) { db, limit in
             try progress.state.withLock { state in
-                let rows = progress.rows[state.next..<min(state.next + min(limit, Self.rowsAStatement), progress.rows.count)]
+                let rows = progress.rows[state.next..<min(state.next + min(limit, WishlistStore.importedWishesAStatement), progress.rows.count)]
                 try Self.add(rows, importID: importID, userID: userID, list: list, at: now, &state, db)
                 state.next = rows.endIndex
                 return rows.count
@@ -156,13 +156,9 @@ public final class GoodreadsImporter: Sendable {
         return progress.state.withLock { $0.summary }
     }
 
-    /// How many of the file's rows go in one statement of wishes (``WishlistStore/insertImported(_:userID:importID:_:)``):
-    /// beyond about ten the cost a row no longer falls, and a statement of 16 takes about a
-    /// millisecond, a small part of a slice.
-    static let rowsAStatement = 16
-
     /// Rows of the file: each a wish or a reading, unless the member has the book already. The
-    /// wishes among them are written in one statement, after the books they need.
+    /// wishes among them are written together, after the books they need, up to
+    /// ``WishlistStore/importedWishesAStatement`` a statement.
     private static func add(
         _ rows: ArraySlice<(book: GoodreadsImportedBook, match: CatalogBook)>, importID: ImportID, userID: UserID, list: ListID?, at now: Date,
         _ state: inout Progress.State, _ db: Database
