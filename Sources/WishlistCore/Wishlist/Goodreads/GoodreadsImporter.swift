@@ -145,41 +145,49 @@ public final class GoodreadsImporter: Sendable {
                 readings: try PresentBooks(userID: userID, table: "reading", db)
             )
         }
-        try await inSlices(then: betweenSlices) { db in
+        try await inSlices(then: betweenSlices) { db, limit in
             try progress.state.withLock { state in
-                guard state.next < progress.rows.count else { return false }
-                try Self.add(progress.rows[state.next], importID: importID, userID: userID, list: list, at: now, &state, db)
-                state.next += 1
-                return true
+                let rows = progress.rows[state.next..<min(state.next + min(limit, WishlistStore.importedWishesAStatement), progress.rows.count)]
+                try Self.add(rows, importID: importID, userID: userID, list: list, at: now, &state, db)
+                state.next = rows.endIndex
+                return rows.count
             }
         }
         return progress.state.withLock { $0.summary }
     }
 
-    /// One row of the file: a wish or a reading, unless the member has the book already.
+    /// Rows of the file: each a wish or a reading, unless the member has the book already. The
+    /// wishes among them are written together, after the books they need, up to
+    /// ``WishlistStore/importedWishesAStatement`` a statement.
     private static func add(
-        _ row: (book: GoodreadsImportedBook, match: CatalogBook), importID: ImportID, userID: UserID, list: ListID?, at now: Date,
+        _ rows: ArraySlice<(book: GoodreadsImportedBook, match: CatalogBook)>, importID: ImportID, userID: UserID, list: ListID?, at now: Date,
         _ state: inout Progress.State, _ db: Database
     ) throws {
-        let imported = row.book
-        switch imported.shelf {
-        case .toRead:
-            if let book = try state.wishes.insertGivingABook(row.match, at: now, importID: importID, db),
-               try WishlistStore.insertImported(book, userID: userID, note: imported.notes, addedAt: imported.dateAdded ?? now, importID: importID, db) {
-                // Moved in the row's own transaction: a wish bound for a private list is never seen on the default one.
-                if let list { _ = try WishListStore.place(itemID: ItemID(db.lastInsertedRowID), on: [list], ownerID: userID, db) }
-                state.summary.added += 1
-            } else {
-                state.summary.alreadyPresent += 1
-            }
-        case .read:
-            if let book = try state.readings.insertGivingABook(row.match, at: now, importID: importID, db),
-               try ReadingStore.insertImported(book, imported, userID: userID, at: now, importID: importID, db) {
-                state.summary.readAdded += 1
-            } else {
-                state.summary.readAlreadyPresent += 1
+        var wishes: [WishlistStore.ImportedWish] = []
+        for (imported, match) in rows {
+            switch imported.shelf {
+            case .toRead:
+                if let book = try state.wishes.insertGivingABook(match, at: now, importID: importID, db) {
+                    wishes.append(WishlistStore.ImportedWish(book: book, note: imported.notes, addedAt: imported.dateAdded ?? now))
+                } else {
+                    state.summary.alreadyPresent += 1
+                }
+            case .read:
+                if let book = try state.readings.insertGivingABook(match, at: now, importID: importID, db),
+                   try ReadingStore.insertImported(book, imported, userID: userID, at: now, importID: importID, db) {
+                    state.summary.readAdded += 1
+                } else {
+                    state.summary.readAlreadyPresent += 1
+                }
             }
         }
+        let added = try WishlistStore.insertImported(wishes, userID: userID, importID: importID, db)
+        // Moved in the rows' own transaction: a wish bound for a private list is never seen on the default one.
+        if let list {
+            for itemID in added { _ = try WishListStore.place(itemID: itemID, on: [list], ownerID: userID, db) }
+        }
+        state.summary.added += added.count
+        state.summary.alreadyPresent += wishes.count - added.count
     }
 
     /// The last step, in one transaction: the gift ideas for books she now wishes for become
@@ -207,13 +215,13 @@ public final class GoodreadsImporter: Sendable {
     /// that nobody else has come to use meanwhile, then the import itself.
     private func rollBack(importID: ImportID) async throws {
         for table in ["wishlist_item", "reading"] {
-            try await inSlices { db in
+            try await inSlices { db, _ in
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id = (SELECT id FROM \(table) WHERE import_id = ? LIMIT 1)")
                     .execute(arguments: [importID])
-                return db.changesCount > 0
+                return db.changesCount
             }
         }
-        try await inSlices { db in
+        try await inSlices { db, _ in
             try db.cachedStatement(sql: """
                 DELETE FROM book WHERE id = (
                     SELECT id FROM book WHERE import_id = ?1 AND source = 'added'
@@ -223,17 +231,17 @@ public final class GoodreadsImporter: Sendable {
                         AND NOT EXISTS (SELECT 1 FROM gift_idea WHERE book_id = book.id)
                     LIMIT 1)
                 """).execute(arguments: [importID])
-            return db.changesCount > 0
+            return db.changesCount
         }
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM goodreads_import WHERE id = ?", arguments: [importID])
         }
     }
 
-    /// Runs `step` (one row's work, false once none is left) in transactions of at most
-    /// `slice.rows` steps, each ended once `slice.duration` has passed, with the log's checkpoint
-    /// when one is due and `pause` after each.
-    private func inSlices(then pause: @Sendable () async throws -> Void = {}, _ step: @escaping @Sendable (Database) throws -> Bool) async throws {
+    /// Runs `step` (some rows' work, at most the count it is given; how many it did, 0 once none
+    /// is left) in transactions of at most `slice.rows` rows, each ended once `slice.duration` has
+    /// passed, with the log's checkpoint when one is due and `pause` after each.
+    private func inSlices(then pause: @Sendable () async throws -> Void = {}, _ step: @escaping @Sendable (Database, Int) throws -> Int) async throws {
         let slice = self.slice
         var more = true
         while more {
@@ -242,11 +250,14 @@ public final class GoodreadsImporter: Sendable {
                     var more = true
                     try db.inTransaction {
                         let deadline = ContinuousClock.now.advanced(by: slice.duration)
-                        for _ in 0..<slice.rows {
-                            guard try step(db) else {
+                        var rows = 0
+                        while rows < slice.rows {
+                            let done = try step(db, slice.rows - rows)
+                            guard done > 0 else {
                                 more = false
                                 break
                             }
+                            rows += done
                             if ContinuousClock.now >= deadline { break }
                         }
                         return .commit
