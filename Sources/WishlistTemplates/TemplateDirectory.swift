@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 import WishlistLanguages
 
 /// The `*.html` files under a views directory, and how to compile them.
@@ -47,21 +45,10 @@ struct TemplateDirectory: Sendable {
         for name in names.sorted() {
             parsed[name] = try Parser.parse(try read(name))
         }
-        // Each language on a thread of its own: compiling is most of a start, and the languages share
-        // nothing but the text runs' table.
-        let texts = TextRuns()
-        let results = Mutex<[Int: Result<[String: CompiledTemplate], TemplateError>]>([:])
-        let parsedTemplates = parsed
-        DispatchQueue.concurrentPerform(iterations: languages.count) { index in
-            let result = Result { () throws(TemplateError) in
-                try Compiler(templates: parsedTemplates, translations: languages[index], texts: texts).compileAll()
-            }
-            results.withLock { $0[index] = result }
-        }
         var compiled: [String: [String: CompiledTemplate]] = [:]
-        let finished = results.withLock { $0 }
-        for (index, translations) in languages.enumerated() {
-            compiled[translations.language.code] = try finished[index]!.get()
+        let texts = TextRuns()
+        for translations in languages {
+            compiled[translations.language.code] = try Compiler(templates: parsed, translations: translations, texts: texts).compileAll()
         }
         return compiled
     }
