@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WishlistCore
 
 // The app keeps, shows and logs time in UTC. Naming GMT as the process's zone, before anything
 // reads it, makes Foundation's current time zone its built-in GMT: any other name, the host's
@@ -15,6 +16,7 @@ protocol ExecutableCommand: ParsableCommand {
 }
 
 // Exit codes: 0 success, 1 failure, 2 usage (ArgumentParser's own default for usage is 64).
+let exitCode: Int32
 do {
     var command = try WishlistCommand.parseAsRoot()
     if let executable = command as? any ExecutableCommand {
@@ -22,13 +24,18 @@ do {
     } else {
         try command.run()
     }
+    exitCode = 0
 } catch {
     let code = WishlistCommand.exitCode(for: error)
     let message = WishlistCommand.fullMessage(for: error)
     if code == .success {
         print(message)
-        exit(0)
+        exitCode = 0
+    } else {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exitCode = code == .validationFailure ? 2 : 1
     }
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-    exit(code == .validationFailure ? 2 : 1)
 }
+// No thread of a pool may still be running while `exit` runs the libraries' destructors.
+await ThreadPools.process.closeAll()
+exit(exitCode)

@@ -34,8 +34,7 @@ public final class PasswordHasher: Sendable {
     init(parameters: AppConfig.Argon2, maxConcurrent: Int, maxWaiting: Int, pacingClock: VerificationPacing.Clock) throws {
         self.parameters = parameters
         self.capacity = maxConcurrent + maxWaiting
-        self.threadPool = NIOThreadPool(numberOfThreads: maxConcurrent)
-        self.threadPool.start()
+        self.threadPool = ThreadPools.process.start(threads: maxConcurrent)
         self.pacing = VerificationPacing(clock: pacingClock)
         // Making the dummy hash costs what checking against it costs: the first measure of the floor.
         self.dummyHash = try pacing.measured(parameterSet: Self.parameterSet(parameters)) {
@@ -44,7 +43,7 @@ public final class PasswordHasher: Sendable {
     }
 
     deinit {
-        threadPool.shutdownGracefully { _ in }
+        ThreadPools.process.close(threadPool)
     }
 
     /// A PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) for `password` with a fresh salt.

@@ -32,12 +32,11 @@ package final class CoverCache: Sendable {
         self.capacityBytes = capacityBytes
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         self.state = Mutex(try Self.survey(directory))
-        self.threadPool = NIOThreadPool(numberOfThreads: 1)
-        self.threadPool.start()
+        self.threadPool = ThreadPools.process.start(threads: 1)
     }
 
     deinit {
-        threadPool.shutdownGracefully { _ in }
+        ThreadPools.process.close(threadPool)
     }
 
     /// The folder for the database at `databasePath`: `covers/` beside it.

@@ -64,15 +64,14 @@ public final class SMTPClient: MailTransport {
     private let threadPool: NIOThreadPool
 
     public init(settings: AppConfig.Mail) {
-        _ = CurlHTTPClient(limits: .init(), threads: 1)  // curl_global_init, once, through its initialiser
+        CurlHTTPClient.initializeCurlOnce
         self.settings = settings
         self.limits = Limits(connectTimeoutSeconds: min(10, settings.timeoutSeconds), totalTimeoutSeconds: settings.timeoutSeconds)
-        self.threadPool = NIOThreadPool(numberOfThreads: 1)
-        self.threadPool.start()
+        self.threadPool = ThreadPools.process.start(threads: 1)
     }
 
     deinit {
-        threadPool.shutdownGracefully { _ in }
+        ThreadPools.process.close(threadPool)
     }
 
     /// Hands `message` to the server for `recipient`; returns the server's answer to the message.

@@ -56,12 +56,11 @@ package final class PictureProcessor: Sendable {
             throw StartFailure(description: "the picture codecs cannot be used: " + failure.text)
         }
         self.capacity = threads + maxWaiting
-        self.threadPool = NIOThreadPool(numberOfThreads: threads)
-        self.threadPool.start()
+        self.threadPool = ThreadPools.process.start(threads: threads)
     }
 
     deinit {
-        threadPool.shutdownGracefully { _ in }
+        ThreadPools.process.close(threadPool)
     }
 
     /// The picture's two sizes, or a `PictureProblem`. `declaredType` is the upload's

@@ -61,16 +61,15 @@ public final class CurlHTTPClient: Sendable {
         Self.initializeCurlOnce
         self.limits = limits
         self.reachable = reachable
-        self.threadPool = NIOThreadPool(numberOfThreads: threads)
-        self.threadPool.start()
+        self.threadPool = ThreadPools.process.start(threads: threads)
     }
 
     deinit {
-        threadPool.shutdownGracefully { _ in }
+        ThreadPools.process.close(threadPool)
     }
 
     /// curl_global_init is not thread-safe; Swift runs a static initialiser exactly once.
-    private static let initializeCurlOnce: Void = {
+    static let initializeCurlOnce: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
