@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import WishlistLanguages
 
 /// Turns parsed templates into render trees: inlines includes, applies block
@@ -33,11 +34,11 @@ struct Compiler {
 /// Runs of static text, each kept once: the layout and the shared partials are inlined into every
 /// page of every language, and most of their markup is the same bytes each time. The compiled
 /// trees live as long as the server, so what they hold is its memory at rest.
-final class TextRuns {
-    private var runs: Set<[UInt8]> = []
+final class TextRuns: Sendable {
+    private let runs = Mutex<Set<[UInt8]>>([])
 
     func shared(_ run: [UInt8]) -> [UInt8] {
-        runs.insert(run).memberAfterInsert
+        runs.withLock { $0.insert(run).memberAfterInsert }
     }
 }
 

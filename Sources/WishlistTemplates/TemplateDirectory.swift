@@ -45,12 +45,14 @@ struct TemplateDirectory: Sendable {
         for name in names.sorted() {
             parsed[name] = try Parser.parse(try read(name))
         }
-        var compiled: [String: [String: CompiledTemplate]] = [:]
+        // Each language on a thread of its own: compiling is most of a start, and the languages share
+        // nothing but the text runs' table.
         let texts = TextRuns()
-        for translations in languages {
-            compiled[translations.language.code] = try Compiler(templates: parsed, translations: translations, texts: texts).compileAll()
+        let templates = parsed
+        let trees = try languages.mapOnThreads { translations throws(TemplateError) in
+            try Compiler(templates: templates, translations: translations, texts: texts).compileAll()
         }
-        return compiled
+        return Dictionary(zip(languages.map(\.language.code), trees), uniquingKeysWith: { first, _ in first })
     }
 
     private func read(_ name: String) throws(TemplateError) -> SourceFile {

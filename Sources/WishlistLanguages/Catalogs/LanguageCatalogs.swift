@@ -17,19 +17,23 @@ package struct LanguageCatalogs: Sendable {
 
     /// The catalogs in `directory`; one missing or refused stops the start, with its file and line.
     package static func load(from directory: URL, languages: [LanguageData] = LanguageData.shipped) throws(LoadError) -> LanguageCatalogs {
-        var all = [Translations()]
-        for language in languages where language.code != "en" {
-            let file = directory.appendingPathComponent("\(language.code).po")
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                throw LoadError(file: file.path, problem: "missing or not UTF-8")
-            }
-            do {
-                all.append(try Translations(text, for: language))
-            } catch {
-                throw LoadError(file: file.path, problem: error.description)
-            }
+        // Each catalog on a thread of its own: reading them was a fifth of a start.
+        let translated = try languages.filter { $0.code != "en" }.mapOnThreads { language throws(LoadError) in
+            try read(language, from: directory)
         }
-        return LanguageCatalogs(all: all)
+        return LanguageCatalogs(all: [Translations()] + translated)
+    }
+
+    private static func read(_ language: LanguageData, from directory: URL) throws(LoadError) -> Translations {
+        let file = directory.appendingPathComponent("\(language.code).po")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            throw LoadError(file: file.path, problem: "missing or not UTF-8")
+        }
+        do {
+            return try Translations(text, for: language)
+        } catch {
+            throw LoadError(file: file.path, problem: error.description)
+        }
     }
 
     private init(all: [Translations]) {
