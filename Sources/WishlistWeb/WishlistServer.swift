@@ -31,7 +31,12 @@ public struct WishlistServer: Sendable {
         httpLimits: CurlHTTPClient.Limits = .init(), lookUpTimeoutSeconds: Int = OpenLibraryClient.defaultTimeoutSeconds,
         views: CompiledViews? = nil
     ) async throws -> WishlistServer {
-        let views = try views ?? CompiledViews.compile(config.server)
+        // The templates compile while the database opens, the sample catalog loads and the hasher
+        // measures itself: the start's largest parts, on every core at once.
+        let compiling = Task { () throws -> CompiledViews in
+            if let views { return views }
+            return try await CompiledViews.compiledAside(config.server)
+        }
         let database = try AppDatabase.open(path: config.database.path)
         let catalogSync = try await startCatalog(config: config, database: database, logger: logger, clock: clock, httpLimits: httpLimits)
         let hasher = try PasswordHasher(
@@ -41,6 +46,7 @@ public struct WishlistServer: Sendable {
         )
         let accounts = AccountService(database: database, hasher: hasher, settings: config.accounts, clock: clock)
         try await accounts.calibratePasswordChecks()
+        let views = try await compiling.value
         let parts = try await ServerParts(
             config: config, database: database, catalogSync: catalogSync, hasher: hasher, accounts: accounts, logger: logger,
             clock: clock, httpLimits: httpLimits, lookUpTimeoutSeconds: lookUpTimeoutSeconds, views: views

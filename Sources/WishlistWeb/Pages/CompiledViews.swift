@@ -14,6 +14,14 @@ public struct CompiledViews: Sendable {
     let pageLanguages: [Translations]
     let templates: TemplateLibrary
 
+    /// ``compile(_:)`` on a thread of Dispatch's, not one of the tasks' pool, which it would hold for
+    /// the third of a second it takes.
+    static func compiledAside(_ server: AppConfig.Server) async throws -> CompiledViews {
+        try await withCheckedThrowingContinuation { compiled in
+            DispatchQueue.global().async { compiled.resume(with: Result { try compile(server) }) }
+        }
+    }
+
     public static func compile(_ server: AppConfig.Server) throws -> CompiledViews {
         let views = URL(fileURLWithPath: server.viewsDirectory, isDirectory: true)
         // The catalogs sit beside the views, as the repository and an install keep them (docs/decisions/templates-per-language.md).
