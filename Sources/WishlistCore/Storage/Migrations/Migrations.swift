@@ -43,6 +43,7 @@ package extension AppDatabase {
         migrator.registerMigration("35-language", migrate: Migrations.addMemberLanguage)
         migrator.registerMigration("36-reading-goal", migrate: Migrations.createReadingNowAndGoals)
         migrator.registerMigration("37-wishlist-by-book-shared", migrate: Migrations.indexWishlistByBookUserAndShared)
+        migrator.registerMigration("38-imported-wishes-counted-by-statement", migrate: Migrations.countImportedWishesByStatement)
         return migrator
     }
 }
