@@ -120,6 +120,22 @@ UNDO = {
         'CREATE INDEX "wishlist_item_by_book_and_user" ON "wishlist_item"("book_id", "user_id")',
         "DROP INDEX wishlist_item_by_book_user_and_shared",
     ],
+    # Back to the insert triggers of wishlist_item that count every row, an import's too, as migrations 12, 25 and 30 left them.
+    "38-imported-wishes-counted-by-statement": [
+        "DROP TRIGGER wishlist_item_insert_wishlist_generation",
+        "DROP TRIGGER wishlist_item_insert_owner_generation",
+        "DROP TRIGGER wishlist_item_insert_default_list",
+        "DROP TRIGGER wishlist_item_insert_household",
+        "CREATE TRIGGER wishlist_item_insert_wishlist_generation AFTER INSERT ON wishlist_item "
+        "BEGIN UPDATE wishlist_generation SET value = value + 1; END",
+        "CREATE TRIGGER wishlist_item_insert_owner_generation AFTER INSERT ON wishlist_item BEGIN INSERT INTO owner_generation (user_id, wishes) "
+        "SELECT NEW.user_id, 1 WHERE NEW.user_id IS NOT NULL ON CONFLICT (user_id) DO UPDATE SET wishes = wishes + 1; END",
+        "CREATE TRIGGER wishlist_item_insert_default_list AFTER INSERT ON wishlist_item BEGIN "
+        "INSERT INTO wish_list_item (list_id, item_id) SELECT id, NEW.id FROM wish_list WHERE user_id = NEW.user_id AND is_default; END",
+        "CREATE TRIGGER wishlist_item_insert_household AFTER INSERT ON wishlist_item WHEN NEW.book_id IS NOT NULL AND NEW.shared AND "
+        "(SELECT 1 FROM user WHERE user.id = NEW.user_id AND user.sharing = 'household' AND user.disabled_at IS NULL) BEGIN "
+        "INSERT INTO book_household (book_id, wanted) VALUES (NEW.book_id, 1) ON CONFLICT (book_id) DO UPDATE SET wanted = wanted + excluded.wanted; END",
+    ],
 }
 CREATES = {
     "10-passkeys": "three empty tables", "11-catalog-generation": "a one-row table and 15 triggers",
@@ -129,6 +145,7 @@ CREATES = {
     "35-language": "a column on the user table, NULL for every member",
     "36-reading-goal": "two empty tables and 2 triggers",
     "37-wishlist-by-book-shared": "an index of every wishlist item, in place of another",
+    "38-imported-wishes-counted-by-statement": "4 triggers made again",
 }
 
 # Synthetic weekly lists beside the sample's four weekly ones: 18 weekly lists in all.

@@ -214,9 +214,9 @@ public struct WishlistStore: Sendable {
     /// row's insert cost a quarter more alone (Benchmarks/history.md, "An import's wishes written
     /// several a statement").
     ///
-    /// The want is written shared as her default list, where a trigger puts it, makes it
-    /// (migration 30): that trigger's update then finds nothing to change, and the row is not
-    /// written twice, with every update trigger of `wishlist_item` run again for it (issue 58).
+    /// The want is written shared as her default list makes it (migration 30): the default list's
+    /// trigger then finds nothing to change, and the row is not written twice, with every update
+    /// trigger of `wishlist_item` run again for it (issue 58).
     static func insertImported(_ wishes: [ImportedWish], userID: UserID, importID: ImportID, _ db: Database) throws -> [ItemID] {
         var added: [ItemID] = []
         var rest = wishes[...]
@@ -226,7 +226,41 @@ public struct WishlistStore: Sendable {
             added += try insertImported(statementOf: rest.prefix(count), userID: userID, importID: importID, db)
             rest = rest.dropFirst(count)
         }
+        try countImported(added, userID: userID, importID: importID, db)
         return added
+    }
+
+    /// What the insert triggers of `wishlist_item` do for each want added any other way, done once
+    /// for the import's wants `added` (ids in the order added, all of this transaction): migration
+    /// 38 has the triggers leave rows with an `import_id`, which cost a third of a wish's insert
+    /// run for each row. The wishlists' and her own generation grow by one a want, each goes on
+    /// her default list (whose trigger counts it for the list, as when the row's trigger put it
+    /// there), and the household counts the book of each shared want while she shares. Before
+    /// any move to another list, as the triggers ran before it.
+    static func countImported(_ added: [ItemID], userID: UserID, importID: ImportID, _ db: Database) throws {
+        guard let first = added.first, let last = added.last else { return }
+        try db.cachedStatement(sql: "UPDATE wishlist_generation SET value = value + ?").execute(arguments: [added.count])
+        try db.cachedStatement(
+            sql: "INSERT INTO owner_generation (user_id, wishes) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET wishes = wishes + excluded.wishes"
+        ).execute(arguments: [userID, added.count])
+        let theseWishes: StatementArguments = [importID, first, last]
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO wish_list_item (list_id, item_id)
+                    SELECT wish_list.id, wishlist_item.id FROM wishlist_item
+                    JOIN wish_list ON wish_list.user_id = wishlist_item.user_id AND wish_list.is_default
+                    WHERE wishlist_item.import_id = ? AND wishlist_item.id BETWEEN ? AND ?
+                """
+        ).execute(arguments: theseWishes)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO book_household (book_id, wanted)
+                    SELECT book_id, 1 FROM wishlist_item
+                    WHERE import_id = ? AND id BETWEEN ? AND ? AND book_id IS NOT NULL AND shared
+                        AND EXISTS (SELECT 1 FROM user WHERE user.id = wishlist_item.user_id AND user.sharing = 'household' AND user.disabled_at IS NULL)
+                    ON CONFLICT (book_id) DO UPDATE SET wanted = wanted + excluded.wanted
+                """
+        ).execute(arguments: theseWishes)
     }
 
     private static func insertImported(statementOf wishes: ArraySlice<ImportedWish>, userID: UserID, importID: ImportID, _ db: Database) throws -> [ItemID] {

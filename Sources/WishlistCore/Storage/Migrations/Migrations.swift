@@ -43,6 +43,10 @@ package extension AppDatabase {
         migrator.registerMigration("35-language", migrate: Migrations.addMemberLanguage)
         migrator.registerMigration("36-reading-goal", migrate: Migrations.createReadingNowAndGoals)
         migrator.registerMigration("37-wishlist-by-book-shared", migrate: Migrations.indexWishlistByBookUserAndShared)
+        // Triggers only, no table made again: immediate foreign key checks spare the upgrade a check of every row.
+        migrator.registerMigration(
+            "38-imported-wishes-counted-by-statement", foreignKeyChecks: .immediate, migrate: Migrations.countImportedWishesByStatement
+        )
         return migrator
     }
 }
