@@ -238,7 +238,8 @@ public struct WishlistStore: Sendable {
     /// there), and the household counts the book of each shared want while she shares. Before
     /// any move to another list, as the triggers ran before it.
     static func countImported(_ added: [ItemID], userID: UserID, importID: ImportID, _ db: Database) throws {
-        guard let first = added.first, let last = added.last else { return }
+        // The lowest and highest: SQLite does not promise `RETURNING`'s order.
+        guard let first = added.min(), let last = added.max() else { return }
         try db.cachedStatement(sql: "UPDATE wishlist_generation SET value = value + ?").execute(arguments: [added.count])
         try db.cachedStatement(
             sql: "INSERT INTO owner_generation (user_id, wishes) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET wishes = wishes + excluded.wishes"
