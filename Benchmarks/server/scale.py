@@ -6,7 +6,10 @@ Runs, in one go and each bounded in time:
               `wishlist user create` makes the bench user. Two copies of it are then filled
               straight through SQLite, each in one transaction:
               small  the sample catalog, the bench user with 200 wishlist items, and the book with
-                     two years on three lists that `make bench` gives (bench.seed_history)
+                     two years on three lists that `make bench` gives (bench.seed_history); once the
+                     big one is filled, its people around that book: the members and children who
+                     share a want of it, those wants and their reservations, so that the book's
+                     page names the same people on both
               big    10,000 users, 500,000 wishlist items (the bench user's exactly the same 200),
                      104 weekly editions of 18 lists (and two years of the two monthly ones) drawn
                      from a pool of synthetic books that stay on a list for runs of weeks, the same
@@ -363,6 +366,43 @@ def fill_small(path, now):
     finally:
         close_filled(db)
     return star
+
+
+# Whom the measured book's page names on the big database: the sharing members and children with a
+# shared want of it (the bench user's own wants are the same rows on both databases already).
+STAR_WANTS = ("SELECT wishlist_item.id FROM big.wishlist_item JOIN big.user ON user.id = wishlist_item.user_id "
+              "WHERE wishlist_item.book_id = ? AND wishlist_item.shared AND user.sharing = 'household' AND user.disabled_at IS NULL "
+              "AND user.id != 1")
+
+
+def give_small_the_stars_household(small, big, star):
+    """The near-empty database gets the people around the measured book that the big one has: the
+    members and children who share a want of it, their wants of it (the same rows) and the
+    reservations on them, with their givers. So the book's page says the same on both (its "who
+    here wants it" names the same twelve, with the same forms), and the two figures differ by what
+    the big database's size costs, not by a section only one of them shows
+    (docs/decisions/bench-scale-book-page-same-household.md). Returns how many people and wants."""
+    db = open_for_filling(small)
+    try:
+        db.execute("ATTACH DATABASE ? AS big", (big,))
+        db.execute("BEGIN")
+        wants = [row[0] for row in db.execute(STAR_WANTS, (star,))]
+        if not wants:
+            die(f"nobody on the big database shares a want of book {star}: its page would not name anyone")
+        marks = ",".join("?" * len(wants))
+        people = sorted({row[0] for row in db.execute(
+            f"SELECT user_id FROM big.wishlist_item WHERE id IN ({marks}) UNION "
+            f"SELECT giver_id FROM big.reservation WHERE item_id IN ({marks}) UNION "
+            f"SELECT owner_id FROM big.reservation WHERE item_id IN ({marks}) AND owner_id IS NOT NULL", wants * 3)} - {1})
+        # Each insert runs the app's triggers: a member's default list, a want's place on it, the household's count.
+        db.execute(f"INSERT INTO main.user SELECT * FROM big.user WHERE id IN ({','.join('?' * len(people))})", people)
+        db.execute(f"INSERT INTO main.wishlist_item SELECT * FROM big.wishlist_item WHERE id IN ({marks})", wants)
+        db.execute(f"INSERT INTO main.reservation SELECT * FROM big.reservation WHERE item_id IN ({marks})", wants)
+        db.execute("COMMIT")
+        db.execute("DETACH DATABASE big")
+    finally:
+        close_filled(db)
+    return len(people), len(wants)
 
 
 class History:
@@ -1089,6 +1129,7 @@ def render_report(results):
     table = "\n".join(lines)
 
     counts, big_check, small_check = results["big_counts"], results["big_check"], results["small_check"]
+    household = results.get("star_household")
     migration = results["migration"]
     mb = 1e6
     met = sum(1 for _, ok, _, _ in verdicts if ok)
@@ -1106,8 +1147,10 @@ def render_report(results):
         + (f", built in {results['generation_s']:.0f} s" if results.get("generation_s") else "")
         + f"; foreign_key_check and integrity_check clean ({big_check['foreign_key_check_s']:.1f} s and "
         f"{big_check['integrity_check_s']:.1f} s from Python). Near-empty database: the sample catalog, the bench user with the same "
-        f"200 items, and {results['small_counts']['edition']:,} editions (the book's two years on three lists, as `make bench`): "
-        f"{small_check['bytes'] / mb:.1f} MB.",
+        f"200 items, {results['small_counts']['edition']:,} editions (the book's two years on three lists, as `make bench`), "
+        + (f"and the big database's {household['wants']} shared wants of that book with their {household['people']} owners and "
+           "givers, so that its page names the same people on both: " if household else "")
+        + f"{small_check['bytes'] / mb:.1f} MB.",
         f"- Migration from the previous schema (`{migration['migration']}` undone by hand on a copy of the big database): "
         f"**{migration['seconds'] * 1000:.0f} ms** — the median start, exec to the first 200 on `/healthz`, on that copy "
         f"({statistics.median(migration['old_starts_s']) * 1000:.0f} ms) minus the median on an up-to-date copy "
@@ -1185,7 +1228,10 @@ def main():
         started = time.perf_counter()
         generated = fill_big(big, password_hash, star, now)
         results["generation_s"] = time.perf_counter() - started
-        log(f"big database generated in {results['generation_s']:.1f} s ({generated['pool_books']:,} synthetic books); checking it")
+        log(f"big database generated in {results['generation_s']:.1f} s ({generated['pool_books']:,} synthetic books)")
+        people, wants = give_small_the_stars_household(small, big, star)
+        results["star_household"] = {"people": people, "wants": wants}
+        log(f"small database: the {people} people around book {star} on the big one, with its {wants} shared wants; checking both")
         results["star"] = star
         results["small_check"], results["big_check"] = check_database(small), check_database(big)
         results["small_counts"], results["big_counts"] = table_counts(small), table_counts(big)
@@ -1197,7 +1243,7 @@ def main():
         log(f"migration {results['migration']['migration']}: {results['migration']['seconds'] * 1000:.0f} ms")
         results["query_plans"] = query_plans(big, star)
         with open(facts, "w") as saved:
-            json.dump({key: results[key] for key in ("star", "small_check", "big_check", "small_counts", "big_counts", "migration",
+            json.dump({key: results[key] for key in ("star", "star_household", "small_check", "big_check", "small_counts", "big_counts", "migration",
                                                      "query_plans", "generation_s")}, saved, indent=2)
     for scan in full_scans(results["query_plans"]):
         log(f"full scan on the big database: {scan}")
