@@ -315,10 +315,16 @@ public struct WishlistStore: Sendable {
     /// The catalog book for each imported book, or the imported book as the user's own.
     /// Matched by ISBN-13, else ISBN-10, all of the file's ISBNs looked up in one statement.
     static func matchCatalog(_ books: [GoodreadsImportedBook], _ db: Database) throws -> [CatalogBook] {
-        let bookIDs = try CatalogStore.bookIDs(isbns: books.flatMap { [$0.isbn13, $0.isbn10] }.filter { !$0.isEmpty }, db)
+        var isbns: [String] = []
+        isbns.reserveCapacity(2 * books.count)
+        for book in books {
+            if !book.isbn13.isEmpty { isbns.append(book.isbn13) }
+            if !book.isbn10.isEmpty { isbns.append(book.isbn10) }
+        }
+        let bookIDs = try CatalogStore.bookIDs(isbns: isbns, db)
         var catalogBooks: [String: CatalogBook] = [:]
         return try books.map { imported in
-            guard let id = [imported.isbn13, imported.isbn10].lazy.compactMap({ bookIDs[$0] }).first else { return ownBook(imported) }
+            guard let id = bookIDs[imported.isbn13] ?? bookIDs[imported.isbn10] else { return ownBook(imported) }
             if let book = catalogBooks[id] { return book }
             let book = try CatalogStore.Reader(db: db).book(id: id) ?? ownBook(imported)
             catalogBooks[id] = book
