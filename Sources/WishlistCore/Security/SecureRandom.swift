@@ -14,7 +14,22 @@ package enum SecureRandom {
 
     /// `byteCount` random bytes as lowercase hex: ids that go in paths (`added-…` books).
     package static func hex(byteCount: Int) -> String {
-        bytes(byteCount).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        hex(bytes(byteCount))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Two lowercase digits a byte, written straight into the text: an import names each of
+    /// its 50,000 added books with one, and a string a byte made a name cost 1.1 µs instead of
+    /// 0.5, most of which is the random bytes (issue 58).
+    static func hex(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = hexDigits[Int(byte >> 4)]
+                text[2 * index + 1] = hexDigits[Int(byte & 0x0F)]
+            }
+            return 2 * bytes.count
+        }
     }
 
     /// A 256-bit token as unpadded base64url, safe in cookies and form fields.
@@ -48,8 +63,4 @@ public enum Base64URL {
 func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
     guard lhs.count == rhs.count else { return false }
     return zip(lhs, rhs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-}
-
-private extension String {
-    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -315,10 +315,16 @@ public struct WishlistStore: Sendable {
     /// The catalog book for each imported book, or the imported book as the user's own.
     /// Matched by ISBN-13, else ISBN-10, all of the file's ISBNs looked up in one statement.
     static func matchCatalog(_ books: [GoodreadsImportedBook], _ db: Database) throws -> [CatalogBook] {
-        let bookIDs = try CatalogStore.bookIDs(isbns: books.flatMap { [$0.isbn13, $0.isbn10] }.filter { !$0.isEmpty }, db)
+        var isbns: [String] = []
+        isbns.reserveCapacity(2 * books.count)
+        for book in books {
+            if !book.isbn13.isEmpty { isbns.append(book.isbn13) }
+            if !book.isbn10.isEmpty { isbns.append(book.isbn10) }
+        }
+        let bookIDs = try CatalogStore.bookIDs(isbns: isbns, db)
         var catalogBooks: [String: CatalogBook] = [:]
         return try books.map { imported in
-            guard let id = [imported.isbn13, imported.isbn10].lazy.compactMap({ bookIDs[$0] }).first else { return ownBook(imported) }
+            guard let id = bookIDs[imported.isbn13] ?? bookIDs[imported.isbn10] else { return ownBook(imported) }
             if let book = catalogBooks[id] { return book }
             let book = try CatalogStore.Reader(db: db).book(id: id) ?? ownBook(imported)
             catalogBooks[id] = book
@@ -373,7 +379,7 @@ struct PresentBooks {
     init(userID: UserID, table: String, _ db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT book_id, isbn13, title, author FROM \(table) WHERE user_id = ?", arguments: [userID])
         for row in rows {
-            remember(bookID: row["book_id"], isbn13: row["isbn13"], title: row["title"], author: row["author"])
+            remember(bookID: row["book_id"], isbn13: row["isbn13"], TitleAndAuthor(row["title"], row["author"]))
         }
     }
 
@@ -387,20 +393,22 @@ struct PresentBooks {
         return added
     }
 
-    /// Records `book` as present; false when it already was.
+    /// Records `book` as present; false when it already was. Its title and author are folded
+    /// once, for the test and the record both: an import does it for every row.
     private mutating func insert(_ book: CatalogBook) -> Bool {
+        let titleAndAuthor = TitleAndAuthor(book.title, book.author)
         if book.id.isEmpty {
-            guard !isbn13s.contains(book.isbn13), !titlesAndAuthors.contains(TitleAndAuthor(book.title, book.author)) else { return false }
+            guard !isbn13s.contains(book.isbn13), !titlesAndAuthors.contains(titleAndAuthor) else { return false }
         } else {
             guard !bookIDs.contains(book.id) else { return false }
         }
-        remember(bookID: book.id.isEmpty ? nil : book.id, isbn13: book.isbn13, title: book.title, author: book.author)
+        remember(bookID: book.id.isEmpty ? nil : book.id, isbn13: book.isbn13, titleAndAuthor)
         return true
     }
 
-    private mutating func remember(bookID: String?, isbn13: String, title: String, author: String) {
+    private mutating func remember(bookID: String?, isbn13: String, _ titleAndAuthor: TitleAndAuthor) {
         if let bookID { bookIDs.insert(bookID) }
         if !isbn13.isEmpty { isbn13s.insert(isbn13) }
-        titlesAndAuthors.insert(TitleAndAuthor(title, author))
+        titlesAndAuthors.insert(titleAndAuthor)
     }
 }

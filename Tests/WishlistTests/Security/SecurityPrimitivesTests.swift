@@ -50,6 +50,14 @@ struct SecurityPrimitivesTests {
         #expect(Set(SecureRandom.bytes(4_096)).count == 256)
     }
 
+    @Test func randomHexIsTwoLowercaseDigitsAByte() {
+        #expect(SecureRandom.hex([0x00, 0x0F, 0xA0, 0xFF, 0x5C]) == "000fa0ff5c")
+        #expect(SecureRandom.hex([]) == "")
+        let ids = (0..<100).map { _ in SecureRandom.hex(byteCount: 6) }
+        #expect(Set(ids).count == 100)
+        #expect(ids.allSatisfy { $0.utf8.count == 12 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } })
+    }
+
     @Test func csrfTokensAreBoundToTheSession() {
         let csrf = CSRFProtection(key: SecureRandom.bytes(32))
         let session = SecureRandom.token()

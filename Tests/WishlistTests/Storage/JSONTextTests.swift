@@ -12,6 +12,7 @@ struct JSONTextTests {
         let text = JSONText.array(of: Self.awkward)
         #expect(try JSONDecoder().decode([String].self, from: Data(text.utf8)) == Self.awkward)
         #expect(JSONText.array(of: []) == "[]")
+        #expect(JSONText.array(of: ["a\"b", "c\\d", "\u{01}\u{1F}\u{7F}", "\u{E9}\u{1F4DA}"]) == #"["a\"b","c\\d","\u0001\u001f"# + "\u{7F}\",\"\u{E9}\u{1F4DA}\"]")
     }
 
     @Test func itemIDsFindsExactlyTheAskedBooksOnTheUsersWishlist() async throws {

@@ -206,9 +206,10 @@ struct GoodreadsCSVTests {
 
     @Test func isbnsAreCleanedAndWrongLengthsDropped() throws {
         let csv = "Title,ISBN,ISBN13\nA,\"=\"\"080442957x\"\"\",978-0-8044-2957-3\nB,12345,\"=\"\"978080442957\"\"\"\nC, 0 8 0 4 4 2 9 5 7 X ,\n"
+            + "D,\u{660}\u{665}\u{669}\u{663}\u{663}\u{662}\u{661}\u{662}\u{660}\u{660},\u{FF19}\u{FF17}\u{FF18}0593321201\nE,0\u{301}593321200,\u{D7}9780593321201\n"
         let result = try GoodreadsCSV.parse(csv, now: Self.now)
-        #expect(result.books.map(\.isbn10) == ["080442957X", "", "080442957X"])
-        #expect(result.books.map(\.isbn13) == ["9780804429573", "", ""])
+        #expect(result.books.map(\.isbn10) == ["080442957X", "", "080442957X", "", "0593321200"], "digits beyond ASCII are not ISBN digits")
+        #expect(result.books.map(\.isbn13) == ["9780804429573", "", "", "", "9780593321201"])
     }
 
     @Test("Dates that are not real yyyy/MM/dd or yyyy-MM-dd days are dropped", arguments: [
@@ -220,6 +221,12 @@ struct GoodreadsCSVTests {
         ("2024/01", nil),
         ("2024/01-15", nil),
         ("", nil),
+        (" 2024/1/5\t", Optional(day(2024, 1, 5))),
+        ("\u{FF12}\u{FF10}\u{FF12}\u{FF14}/01/01", nil),
+        ("2024/0\u{301}1/15", nil),
+        ("2024/01/15\u{301}", nil),
+        ("+2024/01/15", nil),
+        ("2024/001/15", nil),
     ])
     func datesAdded(text: String, expected: Date?) throws {
         let result = try GoodreadsCSV.parse("Title,Date Added\nBook,\(text)\n", now: Self.now)
@@ -232,6 +239,37 @@ struct GoodreadsCSVTests {
         #expect(result.books.map(\.title) == ["One", "Two", "Three"])
         #expect(result.books.map(\.line) == [2, 3, 8])
         #expect(result.books[1].notes == "a\r\nb\rc\nd")
+    }
+
+    @Test func quotedFieldsKeepTheirCommasLineBreaksAndDoubledQuotes() throws {
+        let csv = "\u{FEFF}Title,Author,Private Notes\r\n"
+            + "\"\"\"Quoted\"\" first\",\"Last \"\"quoted\"\"\",\"a, \"\"b\"\"\r\nc\"\r\n"
+            + "\"\"\"\",\"\",\"\"\r\n"
+            + "\"Plain\",\"Cr\u{E8}me br\u{FB}l\u{E9}e, \u{201C}curly\u{201D}\",\"\n\""
+        let result = try GoodreadsCSV.parse(csv, now: Self.now)
+        #expect(result.books.map(\.title) == ["\"Quoted\" first", "\"", "Plain"], "the byte order mark is not part of the first column's name")
+        #expect(result.books.map(\.author) == ["Last \"quoted\"", "", "Cr\u{E8}me br\u{FB}l\u{E9}e, \u{201C}curly\u{201D}"])
+        #expect(result.books.map(\.notes) == ["a, \"b\"\r\nc", "", "\n"])
+        #expect(result.books.map(\.line) == [2, 4, 5])
+    }
+
+    @Test func aQuoteLeftOpenAtTheEndOfTheFileIsRefused() throws {
+        #expect(Self.parseError("Title,Author\r\nDune,\"Herbert") == "Line 2: a quoted field is never closed.")
+        #expect(Self.parseError("Title\r\n\"Dune\"\"") == "Line 2: a quoted field is never closed.", "a doubled quote does not close the field")
+        #expect(try GoodreadsCSV.parse("Title\r\n\"Dune\"", now: Self.now).books.map(\.title) == ["Dune"])
+    }
+
+    /// The import trims its cells itself where they begin and end in ASCII (issue 58); it must cut
+    /// exactly what Foundation's `.whitespacesAndNewlines` does, at either end.
+    @Test func cellsAreTrimmedAsFoundationTrims() {
+        let unicode = ["\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{200B}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{FEFF}"]
+        let edges = (0..<128).map { String(Unicode.Scalar(UInt8($0))) } + unicode + ["\u{301}", "\u{E9}", "\r\n", " \u{A0} ", "\u{A0} x", "x \u{301}"]
+        for edge in edges {
+            for text in [edge + "Dune" + edge, edge, edge + edge, " \(edge)Dune\(edge)\t", "Du\(edge)ne", "\(edge)\u{E9}"] {
+                let scalars = text.unicodeScalars.map { String($0.value, radix: 16) }
+                #expect(text.trimmedOfWhitespace == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(scalars)")
+            }
+        }
     }
 
     // MARK: Skipped rows
@@ -296,6 +334,20 @@ struct GoodreadsCSVTests {
         let csv = columns.joined(separator: ",") + "\r\nFine,,,,,,\"tab\tand\r\nbreaks\",to-read\r\n" + values.joined(separator: ",") + "\r\n"
         #expect(Self.parseError(csv)
             == "Line 4: the \(column) field contains a control character (\(code)), which can’t be stored; remove it and upload the file again.")
+    }
+
+    @Test func limitsCountCharactersNotBytes() throws {
+        let family = "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let csv = "Title,Private Notes\n\(String(repeating: family, count: 500)),\(String(repeating: "\u{E9}", count: 2000))\n"
+        #expect(try GoodreadsCSV.parse(csv, now: Self.now).books.map(\.title.count) == [500])
+        #expect(Self.parseError("Title,Private Notes\nA,\(String(repeating: "\u{E9}", count: 2001))\n")
+            == "Line 2: the Private Notes field has 2,001 characters, more than the 2,000 allowed; shorten it and upload the file again.")
+    }
+
+    @Test func controlCharactersBeyondASCIIAreNotRefused() throws {
+        let result = try GoodreadsCSV.parse("Title,Author\nCsi\u{9B}31m,Some\u{80}one\n", now: Self.now)
+        #expect(result.books.map(\.title) == ["Csi\u{9B}31m"])
+        #expect(result.books.map(\.author) == ["Some\u{80}one"])
     }
 
     @Test func aDateAddedAfterTomorrowIsRefused() throws {

@@ -17,9 +17,9 @@ struct CSVRecordReader {
     private var line = 1
 
     init(_ text: String) {
-        let bytes = Array(text.utf8)
+        bytes = Array(text.utf8)
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        self.bytes = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+        if bytes.starts(with: byteOrderMark) { position = byteOrderMark.count }
     }
 
     /// The next record, passing over blank lines; nil at the end of the text.
@@ -54,34 +54,36 @@ struct CSVRecordReader {
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
+    /// Reads a field that opens with a quote. Its bytes are taken as they are, up to the closing
+    /// quote, and copied only when a doubled quote must become one.
     private mutating func readQuotedField() throws(GoodreadsCSVError) -> String {
         let openingLine = line
         position += 1
-        var value: [UInt8] = []
+        var unescaped: [UInt8] = []
+        var runStart = position
         while position < bytes.count {
-            let byte = bytes[position]
-            if byte == Self.quote {
+            switch bytes[position] {
+            case Self.quote where position + 1 < bytes.count && bytes[position + 1] == Self.quote:
+                unescaped.append(contentsOf: bytes[runStart...position])
+                position += 2
+                runStart = position
+            case Self.quote:
+                let run = bytes[runStart..<position]
                 position += 1
-                if position < bytes.count, bytes[position] == Self.quote {
-                    value.append(Self.quote)
-                    position += 1
-                    continue
-                }
-                guard position == bytes.count || [Self.comma, Self.cr, Self.lf].contains(bytes[position]) else {
-                    throw .textAfterClosingQuote(line: line)
-                }
-                return String(decoding: value, as: UTF8.self)
-            }
-            guard byte != 0 else { throw .nulByte(line: line) }
-            let breakStart = position
-            if consumeLineBreak() {
-                value.append(contentsOf: bytes[breakStart..<position])
-            } else {
-                value.append(byte)
-                position += 1
+                guard position == bytes.count || isFieldEnd(bytes[position]) else { throw .textAfterClosingQuote(line: line) }
+                if unescaped.isEmpty { return String(decoding: run, as: UTF8.self) }
+                return String(decoding: unescaped + run, as: UTF8.self)
+            case 0:
+                throw .nulByte(line: line)
+            default:
+                if !consumeLineBreak() { position += 1 }
             }
         }
         throw .unclosedQuote(line: openingLine)
+    }
+
+    private func isFieldEnd(_ byte: UInt8) -> Bool {
+        byte == Self.comma || byte == Self.cr || byte == Self.lf
     }
 
     /// Steps over a CRLF, LF or lone CR and counts the line; false when not at one.

@@ -137,10 +137,12 @@ public final class GoodreadsImporter: Sendable {
     }
 
     private func write(_ books: [GoodreadsImportedBook], importID: ImportID, userID: UserID, list: ListID?, at now: Date) async throws -> WishlistImportSummary {
-        let shelved = books.filter { $0.shelf == .toRead } + books.filter { $0.shelf == .read }
+        // The wishes first, then the readings; each book copied once, into its row.
+        let shelved = books.indices.filter { books[$0].shelf == .toRead } + books.indices.filter { books[$0].shelf == .read }
         let progress = try await database.pool.read { db in
-            Progress(
-                rows: Array(zip(shelved, try WishlistStore.matchCatalog(shelved, db))),
+            let matches = try WishlistStore.matchCatalog(books, db)
+            return Progress(
+                rows: shelved.map { (books[$0], matches[$0]) },
                 wishes: try PresentBooks(userID: userID, table: "wishlist_item", db),
                 readings: try PresentBooks(userID: userID, table: "reading", db)
             )

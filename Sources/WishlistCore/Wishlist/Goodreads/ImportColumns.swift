@@ -13,6 +13,8 @@ struct ImportColumns {
     private let rating: Int?
     private let dateRead: Int?
     private let review: Int?
+    /// The columns read, by the names the messages give them, in the order they are checked.
+    private let readColumns: [(name: String, index: Int)]
 
     enum Outcome {
         case book(GoodreadsImportedBook)
@@ -37,6 +39,12 @@ struct ImportColumns {
         rating = indices["my rating"]
         dateRead = indices["date read"]
         review = indices["my review"]
+        let named = [
+            ("Title", title), ("Author", author), ("ISBN", isbn10), ("ISBN13", isbn13), ("Publisher", publisher),
+            ("Date Added", dateAdded), ("Private Notes", notes), ("Exclusive Shelf", shelf),
+            ("My Rating", rating), ("Date Read", dateRead), ("My Review", review),
+        ]
+        readColumns = named.compactMap { name, index in index.map { (name, $0) } }
     }
 
     /// Goodreads writes the day in the user's time zone, which may already be tomorrow in UTC.
@@ -79,15 +87,12 @@ struct ImportColumns {
 
     /// Form input's rule for every cell the import reads, on every row: even a skipped row shows
     /// its title and shelf in the summary.
+    /// Looks at bytes: every control character is ASCII, and in UTF-8 a byte below 0x80 is always
+    /// the ASCII character it reads as (the bytes of longer characters are all 0x80 or more).
     private func refuseControlCharacters(in record: CSVRecordReader.Record) throws(GoodreadsCSVError) {
-        let readColumns = [
-            ("Title", title), ("Author", author), ("ISBN", isbn10), ("ISBN13", isbn13), ("Publisher", publisher),
-            ("Date Added", dateAdded), ("Private Notes", notes), ("Exclusive Shelf", shelf),
-            ("My Rating", rating), ("Date Read", dateRead), ("My Review", review),
-        ]
         for (name, column) in readColumns {
-            if let scalar = cell(column, in: record).unicodeScalars.first(where: \.isForbiddenControlCharacter) {
-                throw .controlCharacter(line: record.line, column: name, scalar)
+            if let byte = cell(column, in: record).utf8.first(where: { Unicode.Scalar($0).isForbiddenControlCharacter }) {
+                throw .controlCharacter(line: record.line, column: name, Unicode.Scalar(byte))
             }
         }
     }
@@ -98,7 +103,8 @@ struct ImportColumns {
             ("Publisher", book.publisher, GoodreadsCSV.maximumPublisherLength), ("Private Notes", book.notes, GoodreadsCSV.maximumNotesLength),
             ("My Review", book.review, GoodreadsCSV.maximumReviewLength),
         ]
-        for (name, value, maximum) in limitedColumns where value.count > maximum {
+        // A character is at least one byte: a value of no more bytes than the limit is not counted.
+        for (name, value, maximum) in limitedColumns where value.utf8.count > maximum && value.count > maximum {
             throw .tooLong(line: book.line, column: name, length: value.count, maximum: maximum)
         }
         if let added = book.dateAdded, added > now.addingTimeInterval(latestDateAddedAhead) {
@@ -112,7 +118,7 @@ struct ImportColumns {
     /// Goodreads keeps a review's line breaks as `<br/>`; the app keeps plain text.
     private static func plainText(_ review: String) -> String {
         review.replacingOccurrences(of: "<br />", with: "\n").replacingOccurrences(of: "<br/>", with: "\n")
-            .replacingOccurrences(of: "<br>", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "<br>", with: "\n").trimmedOfWhitespace
     }
 
     /// The raw cell; "" for a missing column or past the end of a short row, which pads it.
@@ -123,20 +129,21 @@ struct ImportColumns {
 
     /// The cell without the apostrophe our export may have added, trimmed.
     private func text(_ column: Int?, in record: CSVRecordReader.Record) -> String {
-        FormulaGuard.unguarded(cell(column, in: record)).trimmingCharacters(in: .whitespacesAndNewlines)
+        FormulaGuard.unguarded(cell(column, in: record)).trimmedOfWhitespace
     }
 
     /// Goodreads writes ISBNs as `="0593331303"` (and `=""` for none) so spreadsheets keep the
-    /// leading zeros; only the digits and the check character X matter.
+    /// leading zeros; only the digits and the check character X matter. Read as bytes: the bytes
+    /// of a character beyond ASCII are all 0x80 or more, so none of them is taken for a digit.
     private static func cleanISBN(_ cell: String, length: Int) -> String {
-        var kept = ""
-        for scalar in cell.unicodeScalars {
-            if ("0"..."9").contains(scalar) || scalar == "X" {
-                kept.unicodeScalars.append(scalar)
-            } else if scalar == "x" {
-                kept.unicodeScalars.append("X")
+        var kept: [UInt8] = []
+        for byte in cell.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "X"): kept.append(byte)
+            case UInt8(ascii: "x"): kept.append(UInt8(ascii: "X"))
+            default: continue
             }
         }
-        return kept.utf8.count == length ? kept : ""
+        return kept.count == length ? String(decoding: kept, as: UTF8.self) : ""
     }
 }
