@@ -13,8 +13,10 @@ import Testing
 @Suite("An API token is looked up without blocking its event loop or waiting for the writer", .removesTemporaryDirectories, .timeLimit(.minutes(1)))
 struct APITokenOnTheLoopTests {
     /// Every reader of the pool is held until a job on the caller's own event loop lets them go.
-    /// A look-up that blocks the loop waiting for a reader never lets that job run: the test then
-    /// ends by its time limit. One that suspends lets it run, gets a reader and finds the member.
+    /// A look-up that suspends lets that job run, gets a reader and finds the member. One that
+    /// blocks the loop waiting for a reader never lets the job run: the readers then let go by
+    /// themselves, 30 s on, and the test fails on their timing out rather than hangs (Swift
+    /// Testing's time limit does not end a blocked thread).
     @Test func aLookUpWhileEveryReaderIsBusyLeavesTheLoopFree() async throws {
         let (database, tokens, token) = try await Self.annsToken()
         let readers = database.pool.configuration.maximumReaderCount
@@ -23,7 +25,7 @@ struct APITokenOnTheLoopTests {
             Task.detached {
                 try await database.pool.read { _ in
                     entered.signal()
-                    released.wait()
+                    return released.wait(timeout: .now() + 30) == .success
                 }
             }
         }
@@ -36,7 +38,9 @@ struct APITokenOnTheLoopTests {
             return try await tokens.caller(token: token, from: "127.0.0.1")
         }
         #expect(caller?.username == "ann")
-        for holder in holders { try await holder.value }
+        for holder in holders {
+            #expect(try await holder.value, "a reader let go by its own time-out: the look-up blocked the loop")
+        }
         try await group.shutdownGracefully()
     }
 
