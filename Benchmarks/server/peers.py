@@ -17,6 +17,9 @@ side in one run, on one SQLite database.
      `visit=<thread>-<n>` to the query, a parameter the page ignores), so the memo never matches and
      each request reads the session, favourites and wishlist marks from the database; the catalog
      part of the page still comes from the shared page cache (rendered once per edition).
+   Ours is a browser that holds the stylesheet, as one does after its first page here: its pages
+   link the sheet, as the peers' do (BENCH_PEERS_INLINE_SHEET=1: each page carries it inline, as a
+   first visit's does; the only way before 2026-11-30).
    The peers read the database and render the whole page on every request: the reading row is the
    one to compare them with (budget: ours at least BUDGET_READS_TIMES_FASTER times the faster peer).
 4. Checks every timed run's bytes per response (wrk's total bytes read / requests, headers
@@ -61,6 +64,10 @@ BUDGET_READS_TIMES_FASTER = 10.0  # the row where every request reads the databa
 # A timed run whose responses average less than this share of its page's size did not serve the
 # page (a lost session answers a redirect of a few hundred bytes): the run is invalid.
 BYTES_FLOOR = 0.9
+# Ours as a browser that has been here before, as a signed-in one has: it holds the stylesheet and
+# gets pages that link it, as the peers' pages do. BENCH_PEERS_INLINE_SHEET=1 measures the first
+# visit's pages instead, the stylesheet inline in each (the figures before 2026-11-30).
+INLINE_SHEET = os.environ.get("BENCH_PEERS_INLINE_SHEET") == "1"
 
 
 def make_database(database):
@@ -76,7 +83,22 @@ def start_ours(database):
                  os.path.join(RUN, "peers-ours.log"))
     app.wait_ready(app.start(), "/healthz")
     cookie = f"wishlist_session={sign_in(port)}"
+    if not INLINE_SHEET:
+        cookie += "; " + stylesheet_cookie(port, cookie)
     return app, port, cookie
+
+
+def stylesheet_cookie(port, cookie):
+    """What a browser holds after its first page here: the stylesheet that page prefetched, and the
+    cookie its answer set, so that every page after it links the sheet instead of carrying it."""
+    _, _, page, _ = http_request(port, "GET", f"/lists/{LIST}", {"Cookie": cookie})
+    found = re.search(r'<link rel="prefetch" href="(/static/style\.css\?v=[0-9a-f]+)"', page)
+    if not found:
+        die("our first page prefetches no stylesheet")
+    _, _, _, cookies = http_request(port, "GET", found.group(1), {"Cookie": cookie})
+    if "wishlist_stylesheet" not in cookies:
+        die("the stylesheet's answer set no wishlist_stylesheet cookie")
+    return f"wishlist_stylesheet={cookies['wishlist_stylesheet']}"
 
 
 def add_wishlist_books(port, cookie):
@@ -287,6 +309,8 @@ def render(results):
               f"{results['load_before']} · {results['seconds']} s each, {results['connections']} connections, wrk and the servers "
               f"on the same 2 cores · every page checked to show the same books, marks and forms as ours before timing, "
               f"and every timed run's bytes a response (headers included) checked against its page's size · "
+              + ("ours as a first visit, the stylesheet inline in each page · " if INLINE_SHEET
+                 else "ours as a browser that holds the stylesheet, its pages linking it as the peers' do · ")
               + " · ".join(versions))
     return header + "\n\n" + "\n".join(lines) + "\n\n" + "\n".join(verdicts) + "\n"
 
