@@ -11,7 +11,8 @@ Starts the app's release build on a new database and measures, first, for BENCH_
 then, for each size in BENCH_IMPORT_ROWS (default 5,000 and 50,000 rows), one import by a new
 member while another member signs in again and again and a third adds and removes a book, each
 request timed: the import's duration, and how long the other writers waited (their longest
-request during the import, beside their median on the idle server before it). Before it, the
+request during the import, beside their median on the idle server before it; and the server's
+own count of every write's wait for the writer meanwhile, from /metrics). Before it, the
 same file imported by another new member with nothing else running: its time, the server's CPU
 over it (user + system, /proc/PID/stat), the figure to compare builds by on a shared machine, the
 bytes the server wrote and read through system calls meanwhile (/proc/PID/io: SQLite copying its
@@ -130,8 +131,9 @@ def main():
             bench.die(f"wishlist user create failed: {made.stderr}")
 
     port = bench.free_port()
+    # /metrics on loopback: the writes' waits for the writer (writer_waits).
     app = bench.Server("wishlist", bench.app_argv("serve", "--port", str(port), "--database", database), port,
-                       os.path.join(run, "server.log"))
+                       os.path.join(run, "server.log"), {"WISHLIST_METRICS": "true"})
     try:
         app.wait_ready(app.start(), "/healthz")
         results = measure(app, port)
@@ -222,6 +224,23 @@ def io_bytes(app):
     return {"wchar": int(fields["wchar"]), "rchar": int(fields["rchar"])}
 
 
+def write_wait_buckets(port):
+    """The server's histogram of its writes' waits for the writer: {upper bound in s: writes so far}."""
+    _, _, text, _ = bench.http_request(port, "GET", "/metrics")
+    buckets = {}
+    for bound, count in re.findall(r'^wishlist_database_write_wait_seconds_bucket\{le="([^"]+)"\} (\d+)$', text, re.M):
+        buckets[float("inf") if bound == "+Inf" else float(bound)] = int(count)
+    return buckets
+
+
+def writer_waits(before, after):
+    """The writes between two snapshots: how many, and the smallest bucket bound that holds them all."""
+    gained = {bound: after.get(bound, 0) - before.get(bound, 0) for bound in after}
+    total = gained.get(float("inf"), 0)
+    longest = min((bound for bound, count in gained.items() if count == total), default=float("inf"))
+    return {"writes": total, "longest_at_most_s": longest}
+
+
 def measure_waits(app, port, cookie, catalog_isbns, rows):
     """One import of `rows` rows by a new member while another signs in again and again and the
     bench user adds and removes a book: the import's time and each writer's requests."""
@@ -262,6 +281,7 @@ def measure_waits(app, port, cookie, catalog_isbns, rows):
                 return
 
     threads = [threading.Thread(target=keep_writing, args=(name,)) for name in writers]
+    waits_before = write_wait_buckets(port)
     for thread in threads:
         thread.start()
     try:
@@ -270,11 +290,14 @@ def measure_waits(app, port, cookie, catalog_isbns, rows):
         done.set()
         for thread in threads:
             thread.join()
+    waits = writer_waits(waits_before, write_wait_buckets(port))
     bench.log(f"import of {rows:,} rows: {seconds:.2f} s; longest sign-in {max(during['sign_in']) * 1000:.0f} ms "
               f"({(max(during['sign_in']) - idle['sign_in'][len(idle['sign_in']) // 2]) * 1000:.0f} beyond its idle median), "
               f"longest add/remove {max(during['add_remove']) * 1000:.0f} ms "
-              f"({(max(during['add_remove']) - idle['add_remove'][len(idle['add_remove']) // 2]) * 1000:.0f} beyond its idle median)")
+              f"({(max(during['add_remove']) - idle['add_remove'][len(idle['add_remove']) // 2]) * 1000:.0f} beyond its idle median); "
+              f"{waits['writes']} writes waited for the writer at most {waits['longest_at_most_s'] * 1000:g} ms each")
     return {"rows": rows, "file_bytes": len(csv), "import_seconds": seconds,
+            "writer_waits": waits,
             "alone": {"import_seconds": alone_seconds, "server_cpu_seconds": alone_cpu, "io_bytes": alone_io, "peak_mb": alone_peak},
             "idle": {name: {"median": values[len(values) // 2], "max": values[-1]} for name, values in idle.items()},
             "during": {name: {"count": len(values), "median": sorted(values)[len(values) // 2], "max": max(values)}
@@ -316,8 +339,8 @@ def render_report(results):
             "One import at a time, beside a member signing in again and again and another adding and removing a book; "
             "before it, the same file alone (nothing else running) and the server's CPU over it:",
             "",
-            "| rows | file | alone: import, server CPU | alone: server wrote, read; peak RSS | import | sign-ins during | sign-in median idle → during | longest sign-in (beyond the idle median) | add+remove median idle → during | longest add+remove (beyond the idle median) |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| rows | file | alone: import, server CPU | alone: server wrote, read; peak RSS | import | sign-ins during | sign-in median idle → during | longest sign-in (beyond the idle median) | add+remove median idle → during | longest add+remove (beyond the idle median) | the writes' waits for the writer (the server's histogram) |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for size in results["sizes"]:
             idle, during = size["idle"], size["during"]
@@ -330,7 +353,8 @@ def render_report(results):
                 f"{size['alone']['io_bytes']['wchar'] / 1e6:,.0f} MB, {size['alone']['io_bytes']['rchar'] / 1e6:,.0f} MB; {size['alone']['peak_mb']:.1f} MB | "
                 f"{size['import_seconds']:.2f} s | {during['sign_in']['count']} | "
                 f"{idle['sign_in']['median'] * 1000:.0f} → {during['sign_in']['median'] * 1000:.0f} ms | {longest('sign_in')} | "
-                f"{idle['add_remove']['median'] * 1000:.0f} → {during['add_remove']['median'] * 1000:.0f} ms | {longest('add_remove')} |")
+                f"{idle['add_remove']['median'] * 1000:.0f} → {during['add_remove']['median'] * 1000:.0f} ms | {longest('add_remove')} | "
+                f"{size['writer_waits']['writes']} writes, each ≤ {size['writer_waits']['longest_at_most_s'] * 1000:g} ms |")
     return "\n".join(lines) + "\n"
 
 

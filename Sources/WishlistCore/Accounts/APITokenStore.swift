@@ -58,7 +58,7 @@ public struct APITokenStore: Sendable {
         let now = clock.now()
         let secret = Self.prefix + SecureRandom.token()
         let expiresAt = expiryDays.map { now.addingTimeInterval(TimeInterval($0) * 86_400) }
-        let id = try await database.pool.write { db in
+        let id = try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO api_token (user_id, name, scope, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [userID, name, scope.rawValue, SessionStore.fingerprint(secret), StoredDate(now), expiresAt.map(StoredDate.init)]
@@ -83,7 +83,7 @@ public struct APITokenStore: Sendable {
 
     /// Revokes one of the member's tokens; false when she has none by that id.
     public func revoke(id: APITokenID, userID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM api_token WHERE id = ? AND user_id = ?", arguments: [id, userID])
             return db.changesCount == 1
         }
@@ -91,7 +91,7 @@ public struct APITokenStore: Sendable {
 
     /// Revokes every token of the member (a password reset offers it).
     public func revokeAll(userID: UserID) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM api_token WHERE user_id = ?", arguments: [userID])
         }
     }
@@ -139,7 +139,7 @@ public struct APITokenStore: Sendable {
             // their p99). A use lost to a crash is a minute of "last used", nothing acknowledged.
             let database = database, from = String(address.prefix(100))
             lastUses.start {
-                _ = try? await database.pool.write { db in
+                _ = try? await database.write { db in
                     try db.execute(
                         sql: "UPDATE api_token SET last_used_at = ?, last_used_from = ? WHERE id = ?",
                         arguments: [StoredDate(now), from, caller.tokenID]

@@ -39,7 +39,7 @@ extension AccountService {
         if case .throttled(let wait) = try await throttle.admit([.signup(address)]) { return .throttled(retryAfter: wait) }
         let hash = try await hasher.hash(password)
         let now = users.clock.now()
-        return try await users.database.pool.write { db -> HandOverOutcome in
+        return try await users.database.write { db -> HandOverOutcome in
             guard let row = try Self.handOverRow(token, db) else { return .refused(.unknown) }
             let state = Self.handOverState(row, now: now)
             guard state == .valid else { return .refused(state) }

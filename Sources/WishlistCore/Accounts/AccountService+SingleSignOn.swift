@@ -32,7 +32,7 @@ extension AccountService {
     public func signIn(issuer: String, subject: String, preferredUsername: String?, signup: IdentitySignup) async throws -> SingleSignOnOutcome {
         let identities = SignInIdentities(database: users.database, clock: users.clock)
         let now = users.clock.now()
-        return try await users.database.pool.write { db -> SingleSignOnOutcome in
+        return try await users.database.write { db -> SingleSignOnOutcome in
             if let user = try identities.user(issuer: issuer, subject: subject, db) { return Self.outcome(user) }
             let username = try UserStore.freeUsername(AccountRules.usernameSuggestion(from: preferredUsername), db)
             switch signup {
@@ -59,7 +59,7 @@ extension AccountService {
             return Self.outcome(user)
         }
         let now = users.clock.now()
-        let found = try await users.database.pool.write { db -> (user: User, isNew: Bool)? in
+        let found = try await users.database.write { db -> (user: User, isNew: Bool)? in
             if let user = try UserStore.find(username: username, db) { return (user, false) }
             guard signup else { return nil }
             return (try UserStore.createWithoutPassword(username: username, at: now, db), true)

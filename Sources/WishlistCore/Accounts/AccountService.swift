@@ -82,7 +82,7 @@ public struct AccountService: Sendable {
         guard try await hasher.verify(password, against: hash), let user, !user.isDisabled, !user.isChild else { return .rejected }
         // One write for the success and the session: the writer is shared with a Goodreads import's
         // slices, and each write may wait for one (docs/decisions/imports-in-slices.md).
-        let token = try await database.pool.write { [throttle, sessions] db in
+        let token = try await database.write { [throttle, sessions] db in
             try throttle.succeeded(attempt, clearing: .account(username), db)
             return try sessions.create(userID: user.id, userAgent: userAgent, db)
         }

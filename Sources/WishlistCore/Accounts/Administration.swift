@@ -100,7 +100,7 @@ public struct Administration: Sendable {
     public func setDisabled(_ disabled: Bool, userID: UserID, by actor: Administration.Actor) async throws {
         if disabled && userID == actor.userID { throw Refusal.yourself }
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
             try Self.keepingAnAdmin(whileChanging: userID, db) {
@@ -117,7 +117,7 @@ public struct Administration: Sendable {
     @discardableResult
     public func removePasskeysAndIdentities(userID: UserID, by actor: Administration.Actor) async throws -> (passkeys: Int, identities: Int) {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
             try db.execute(sql: "DELETE FROM passkey WHERE user_id = ?", arguments: [userID])
@@ -134,7 +134,7 @@ public struct Administration: Sendable {
     /// Deletes an account and everything of theirs; never the last active admin.
     public func delete(userID: UserID, by actor: Administration.Actor) async throws {
         let now = clock.now()
-        let worthRewriting = try await database.pool.write { db in
+        let worthRewriting = try await database.write { db in
             try Self.requireAdmin(actor, db)
             let name = try Self.username(userID, db)
             let worthRewriting = try AccountDeletion.delete(userID: userID, username: name, db)
@@ -147,7 +147,7 @@ public struct Administration: Sendable {
     /// Makes an account an admin or not, for `wishlist user promote|demote`. The last admin stays one.
     public func setAdmin(_ admin: Bool, username: String) async throws {
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let id = try UserID.fetchOne(db, sql: "SELECT id FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) else {
                 throw Refusal.noSuchUser
             }

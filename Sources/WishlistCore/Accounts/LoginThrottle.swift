@@ -76,7 +76,7 @@ struct LoginThrottle: Sendable {
     /// Records one attempt in every scope when each has room for it; otherwise records nothing.
     func admit(_ scopes: [Scope]) async throws -> Admission {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             let waits = try scopes.compactMap { try wait(for: $0, now: now, in: db) }
             if let longest = waits.max() { return .throttled(retryAfter: max(1, Int(longest.rounded(.up)))) }
             var eventIDs: [String: Int64] = [:]
@@ -91,7 +91,7 @@ struct LoginThrottle: Sendable {
     /// After a successful sign-in: the account's failures are forgiven, and the attempt no longer
     /// counts against the client's address either.
     func succeeded(_ attempt: Attempt, clearing scope: Scope) async throws {
-        try await database.pool.write { db in try succeeded(attempt, clearing: scope, db) }
+        try await database.write { db in try succeeded(attempt, clearing: scope, db) }
     }
 
     /// ``succeeded(_:clearing:)`` inside a write the caller holds.
@@ -105,7 +105,7 @@ struct LoginThrottle: Sendable {
     /// Deletes the events that have left every window; run periodically.
     func deleteExpired() async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-window)
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM throttle_event WHERE happened_at <= ?", arguments: [StoredDate(cutoff)])
             return db.changesCount
         }

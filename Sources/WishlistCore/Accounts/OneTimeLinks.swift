@@ -27,7 +27,7 @@ public struct PasswordResetLinks: Sendable {
     /// Makes a link for `userID` and returns its token, recording who made it.
     public func create(userID: UserID, by actor: Administration.Actor) async throws -> String {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             let name = try Administration.username(userID, db)
             let token = try Self.insert(userID: userID, lifetime: Self.lifetime, now: now, db)
             try Administration.record(actor: actor.username, action: "made a password-reset link for", subject: name, at: now, db)
@@ -78,7 +78,7 @@ public struct PasswordResetLinks: Sendable {
     /// who got in may have made one). Returns the link's state before (only `.valid` changed anything).
     func spend(token: String, newHash: String, unlinkingIdentities: Bool = false, revokingTokens: Bool = false) async throws -> LinkState {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard let row = try Self.row(token, db) else { return .unknown }
             let state = Self.state(row, now: now)
             guard state == .valid else { return state }
@@ -138,7 +138,7 @@ public struct Invites: Sendable {
     public func create(by actor: Administration.Actor) async throws -> String {
         let token = SecureRandom.token()
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO invite (token_hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [SessionStore.fingerprint(token), actor.username, StoredDate(now), StoredDate(now.addingTimeInterval(Self.lifetime))]
@@ -160,7 +160,7 @@ public struct Invites: Sendable {
     /// Revokes an unused invite; false when there is no such unused invite.
     public func revoke(id: InviteID, by actor: Administration.Actor) async throws -> Bool {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM invite WHERE id = ? AND used_at IS NULL", arguments: [id])
             guard db.changesCount == 1 else { return false }
             try Administration.record(actor: actor.username, action: "revoked invite", subject: "#\(id)", at: now, db)

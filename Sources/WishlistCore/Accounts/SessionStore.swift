@@ -44,7 +44,7 @@ public struct SessionStore: Sendable {
 
     /// Starts a session for `userID` and returns the token for the cookie.
     package func create(userID: UserID, userAgent: String) async throws -> String {
-        try await database.pool.write { db in try create(userID: userID, userAgent: userAgent, db) }
+        try await database.write { db in try create(userID: userID, userAgent: userAgent, db) }
     }
 
     /// ``create(userID:userAgent:)`` inside a write the caller holds, so that a sign-in records
@@ -97,7 +97,7 @@ public struct SessionStore: Sendable {
             return nil
         }
         if now.timeIntervalSince(session.lastSeenAt) > Self.lastSeenResolution {
-            try await database.pool.write { db in
+            try await database.write { db in
                 try db.execute(sql: "UPDATE session SET last_seen_at = ? WHERE id = ?", arguments: [StoredDate(now), session.id])
             }
         }
@@ -158,7 +158,7 @@ public struct SessionStore: Sendable {
     /// Deletes every expired session; run periodically, since an abandoned one is never looked up again.
     func deleteExpired() async throws -> Int {
         let (createdAfter, seenAfter) = liveSince(clock.now())
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM session WHERE created_at < ? OR last_seen_at < ?", arguments: [StoredDate(createdAfter), StoredDate(seenAfter)])
             return db.changesCount
         }
@@ -170,14 +170,14 @@ public struct SessionStore: Sendable {
     }
 
     package func delete(id: SessionID) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
         }
     }
 
     /// Signs the user out of every browser but the one with `keptSessionID`.
     package func deleteAll(userID: UserID, except keptSessionID: SessionID?) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM session WHERE user_id = ? AND id IS NOT ?",
                 arguments: [userID, keptSessionID]

@@ -18,7 +18,7 @@ public struct SetupLinks: Sendable {
     /// A new link's token, replacing any earlier link, while the server has no admin; nil once it has one.
     public func renew() async throws -> String? {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM setup_link")
             guard try !Self.adminExists(db) else { return nil }
             let token = SecureRandom.token()

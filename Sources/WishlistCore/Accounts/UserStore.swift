@@ -36,7 +36,7 @@ struct UserStore: Sendable {
         username: String, email: String?, passwordHash: String, isAdmin: Bool = false, invite: String? = nil, setupLink: String? = nil
     ) async throws -> User {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE username_key = ?", arguments: [AccountRules.key(username)]) == true {
                 throw Conflict.username
             }
@@ -63,7 +63,7 @@ struct UserStore: Sendable {
 
     /// Upgrades the hash of the same password to the configured parameters.
     func updatePasswordHash(userID: UserID, to hash: String) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
         }
     }
@@ -71,7 +71,7 @@ struct UserStore: Sendable {
     /// Sets a new hash and ends every session of the user but `keptSessionID`, in one transaction:
     /// a password that changed never leaves another browser signed in.
     func updatePasswordHash(userID: UserID, to hash: String, endingSessionsExcept keptSessionID: SessionID?) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
             try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND id IS NOT ?", arguments: [userID, keptSessionID])
         }
@@ -93,13 +93,13 @@ struct UserStore: Sendable {
     /// Throws `Administration.Refusal.lastAdmin`, changing nothing, for the last active admin.
     /// The member's language: a shipped language's code, or nil to follow her browser.
     func setLanguage(userID: UserID, _ code: String?) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE user SET language = ? WHERE id = ?", arguments: [code, userID])
         }
     }
 
     func delete(userID: UserID) async throws {
-        let worthRewriting = try await database.pool.write { db in
+        let worthRewriting = try await database.write { db in
             guard let username = try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userID]) else { return false }
             return try AccountDeletion.delete(userID: userID, username: username, db)
         }

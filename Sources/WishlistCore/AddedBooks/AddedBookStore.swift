@@ -23,7 +23,7 @@ public struct AddedBookStore: Sendable {
     }
 
     public func add(_ book: NewBook, at now: Date) async throws -> Outcome {
-        try await database.pool.write { db in try Self.add(book, at: now, db) }
+        try await database.write { db in try Self.add(book, at: now, db) }
     }
 
     /// The book's id: the existing book with its ISBN, or a new one under its ISBN-13 (the id a

@@ -69,7 +69,7 @@ public struct AuthorStore: Sendable {
 
     /// Follows the author of `key`, or stops following them; returns whether she follows them now.
     public func toggleFollowing(userID: UserID, key: String, name: String, at now: Date) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM followed_author WHERE user_id = ? AND author_key = ?", arguments: [userID, key])
             guard db.changesCount == 0 else { return false }
             try db.execute(

@@ -21,7 +21,7 @@ package struct APIRateLimiter: Sendable {
     /// Checks both windows and, when there is room, records the request in the same transaction.
     func acquire() async throws -> Decision {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             let dayCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM api_request WHERE requested_at > ?", arguments: [StoredDate(now.addingTimeInterval(-86_400))]) ?? 0
             if dayCount >= perDay { return .exhausted }
             let minute = try StoredDate.fetchAll(
@@ -42,7 +42,7 @@ package struct APIRateLimiter: Sendable {
     /// `acquire` tidies only when the catalog makes requests.
     package func deleteExpired() async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-86_400)
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM api_request WHERE requested_at <= ?", arguments: [StoredDate(cutoff)])
             return db.changesCount
         }

@@ -59,7 +59,7 @@ public struct CatalogStore: Sendable {
 
     /// Records every list the API names; only `current` ones are shown.
     func recordLists(_ names: [NYTListName], current: Set<String>) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             for name in names {
                 try db.execute(
                     sql: """
@@ -80,13 +80,13 @@ public struct CatalogStore: Sendable {
     /// newer one is stored. Readers see the old edition or the new one, never a mix, and a failure
     /// leaves everything as it was.
     func store(_ edition: CatalogEdition, previousDate: String? = nil, fetchedAt: Date) async throws {
-        try await database.pool.write { db in try Self.write(edition, previousDate: previousDate, fetchedAt: fetchedAt, db) }
+        try await database.write { db in try Self.write(edition, previousDate: previousDate, fetchedAt: fetchedAt, db) }
     }
 
     /// Stores many editions (each with the date of the one before it) in one transaction: one
     /// commit, rather than one per edition, when a whole history arrives at once.
     func store(history editions: [(CatalogEdition, previousDate: String)], fetchedAt: Date) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             for (edition, previousDate) in editions {
                 try Self.write(edition, previousDate: previousDate, fetchedAt: fetchedAt, db)
             }
@@ -151,7 +151,7 @@ public struct CatalogStore: Sendable {
     /// Deletes the editions published more than `weeks` weeks before each list's newest one;
     /// returns how many went.
     func pruneEditions(keepingWeeks weeks: Int) async throws -> Int {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     DELETE FROM edition WHERE published_date < (
@@ -176,7 +176,7 @@ public struct CatalogStore: Sendable {
 
     /// Records that no edition before `date` can be had, so a back-fill does not ask again.
     func markFirstEdition(list: String, date: String) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE edition SET previous_published_date = '' WHERE list_name_encoded = ? AND published_date = ?", arguments: [list, date]
             )
@@ -338,7 +338,7 @@ public struct CatalogStore: Sendable {
 
     /// Stars or unstars a list; returns whether it is a favourite now.
     public func toggleFavorite(userID: UserID, list: String, at now: Date) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM favorite_list WHERE user_id = ? AND list_name_encoded = ?", arguments: [userID, list])
             guard db.changesCount == 0 else { return false }
             try db.execute(sql: "INSERT INTO favorite_list (user_id, list_name_encoded, created_at) VALUES (?, ?, ?)", arguments: [userID, list, StoredDate(now)])
@@ -353,7 +353,7 @@ public struct CatalogStore: Sendable {
 
     /// Sets (or with nil clears) the user's start list; false when `list` is not a current list.
     public func setDefaultList(userID: UserID, list: String?) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             if let list, try Bool.fetchOne(db, sql: "SELECT 1 FROM catalog_list WHERE name_encoded = ? AND is_current", arguments: [list]) != true {
                 return false
             }

@@ -326,7 +326,7 @@ public final class CatalogSync: Sendable {
     private func writeState(_ report: SyncReport) async throws {
         let now = clock.now()
         let source = sourceName
-        try await store.database.pool.write { db in
+        try await store.database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO catalog_sync_state (id, source, last_attempt_at, last_success_at, last_error, consecutive_failures)

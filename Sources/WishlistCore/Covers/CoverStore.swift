@@ -28,7 +28,7 @@ package struct CoverStore: Sendable {
 
     /// Gives every row the triggers added its key, which SQL cannot compute.
     package func keyNewCovers() async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             let urls = try String.fetchAll(db, sql: "SELECT url FROM cover WHERE key IS NULL")
             for url in urls {
                 try db.execute(sql: "UPDATE cover SET key = ? WHERE url = ?", arguments: [CoverKey.of(url), url])
@@ -39,7 +39,7 @@ package struct CoverStore: Sendable {
     /// Records a URL a page is about to show (an Open Library result): the cover job fetches it
     /// like the others.
     package func want(_ url: String) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO cover (url, key) VALUES (?, ?)", arguments: [url, CoverKey.of(url)])
         }
     }
@@ -70,7 +70,7 @@ package struct CoverStore: Sendable {
     }
 
     package func markReady(_ url: String, largeHeight: Int, at now: Date) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE cover SET status = 'ready', failures = 0, retry_at = NULL, large_height = ?, fetched_at = ? WHERE url = ?",
                 arguments: [largeHeight, StoredDate(now), url]
@@ -82,7 +82,7 @@ package struct CoverStore: Sendable {
     /// five minutes, ten, … a day at most.
     package func markFailed(_ cover: Cover, at now: Date) async throws {
         let wait = min(Self.longestRetry, Self.shortestRetry * pow(2, Double(min(cover.failures, 16))))
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE cover SET status = 'failed', failures = failures + 1, retry_at = ? WHERE url = ?",
                 arguments: [StoredDate(now.addingTimeInterval(wait)), cover.url]
@@ -93,7 +93,7 @@ package struct CoverStore: Sendable {
     /// The cover was fine but our disk would not keep it: tried again after the shortest wait,
     /// however often that happens, so that covers come back soon after the disk has room.
     package func markWaitingForDisk(_ cover: Cover, at now: Date) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE cover SET status = 'failed', retry_at = ? WHERE url = ?",
                 arguments: [StoredDate(now.addingTimeInterval(Self.shortestRetry)), cover.url]
@@ -105,7 +105,7 @@ package struct CoverStore: Sendable {
     /// backup, which carries the table but not the folder): fetched again when next wanted.
     package func markEvicted(keys: [String]) async throws {
         guard !keys.isEmpty else { return }
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE cover SET status = 'evicted' WHERE key IN (SELECT value FROM json_each(?))", arguments: [JSONText.array(of: keys)]
             )
@@ -114,7 +114,7 @@ package struct CoverStore: Sendable {
 
     /// An evicted cover a page asked for again: due now.
     package func fetchAgain(key: String) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE cover SET status = 'pending', retry_at = NULL WHERE key = ? AND status = 'evicted'", arguments: [key])
         }
     }

@@ -53,7 +53,7 @@ public struct Children: Sendable {
             return .failure(.name(error))
         }
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard try Self.isActiveMember(managerID, db) else { return .failure(.notManager) }
             let username = try ChildUsername.free(for: name, db)
             try db.execute(
@@ -75,7 +75,7 @@ public struct Children: Sendable {
     /// Adding one who already manages her changes nothing and succeeds.
     public func addManager(childID: UserID, username: String, actorID: UserID) async throws -> Result<ChildProfile, ChildProblem> {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             let reader = Reader(db: db)
             guard try reader.isManager(actorID, of: childID) else { return .failure(.notManager) }
             guard let member = try UserStore.find(username: username, db), !member.isChild, try Self.isActiveMember(member.id, db) else {
@@ -93,7 +93,7 @@ public struct Children: Sendable {
     /// remove herself); the last manager stays, refused with `.lastManager`. Checked and written
     /// in one transaction, so two managers removing each other at once leave one.
     public func removeManager(childID: UserID, managerID: UserID, actorID: UserID) async throws -> Result<ChildProfile, ChildProblem> {
-        try await database.pool.write { db in
+        try await database.write { db in
             let reader = Reader(db: db)
             guard try reader.isManager(actorID, of: childID) else { return .failure(.notManager) }
             let managers = try reader.profile(childID: childID)?.managers ?? []
@@ -113,7 +113,7 @@ public struct Children: Sendable {
     /// Nil when `actorID` does not manage her.
     public func handOver(childID: UserID, actorID: UserID) async throws -> String? {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard try Reader(db: db).isManager(actorID, of: childID) else { return nil }
             let token = SecureRandom.token()
             try db.execute(sql: "DELETE FROM child_hand_over WHERE child_id = ? AND used_at IS NULL", arguments: [childID])

@@ -74,7 +74,7 @@ public struct GuestReservations: Sendable {
         if case .throttled(let seconds) = try await throttle.admit([.guestReservations(clientAddress)]) { return .throttled(retryAfter: seconds) }
         let token = SecureRandom.token()
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard try Bool.fetchOne(
                 db,
                 sql: """
@@ -118,7 +118,7 @@ public struct GuestReservations: Sendable {
     /// Cancels the reservation behind a cancel link; false when there is none (any more).
     public func cancel(cancelToken token: String) async throws -> Bool {
         guard token.utf8.count == 43 else { return false }
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM guest_reservation WHERE cancel_token_hash = ?", arguments: [SessionStore.fingerprint(token)])
             return db.changesCount == 1
         }

@@ -17,7 +17,7 @@ extension HouseholdStore {
 
     /// Marks the giver's reservation of `itemID` bought, or with `bought` false, not bought.
     public func markBought(itemID: ItemID, giverID: UserID, _ bought: Bool, at now: Date) async throws -> GiftChange {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     UPDATE reservation SET bought_at = ? WHERE item_id = ? AND giver_id = ? AND (bought_at IS NULL) = ?
@@ -31,7 +31,7 @@ extension HouseholdStore {
 
     /// Writes (or with "" removes) the card on the giver's reservation of `itemID`.
     public func setCard(itemID: ItemID, giverID: UserID, message: String) async throws -> GiftChange {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE reservation SET card = ? WHERE item_id = ? AND giver_id = ? AND card != ?",
                 arguments: [message, itemID, giverID, message]

@@ -31,7 +31,7 @@ extension HouseholdStore {
 
     /// Suggests a catalog book for `ownerID`, checked and written in one transaction.
     public func suggest(bookID: String, for ownerID: UserID, by suggesterID: UserID, note: String, at now: Date) async throws -> SuggestOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard ownerID != suggesterID, try Self.isReachable(ownerID, db) else { return .notFound }
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author FROM book WHERE id = ?", arguments: [bookID]) else { return .unknownBook }
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist_item WHERE user_id = ? AND book_id = ? AND shared)", arguments: [ownerID, bookID]) == true {
@@ -53,7 +53,7 @@ extension HouseholdStore {
 
     /// Reserves an idea for a member as one reserves her items; the same outcomes.
     public func reserveIdea(ideaID: IdeaID, giverID: UserID, at now: Date) async throws -> ReserveOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let idea = try Row.fetchOne(
                 db,
                 sql: """
@@ -79,7 +79,7 @@ extension HouseholdStore {
 
     /// Cancels the giver's reservation of an idea; false when they hold none on it.
     public func cancelIdea(ideaID: IdeaID, giverID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM reservation WHERE idea_id = ? AND giver_id = ?", arguments: [ideaID, giverID])
             return db.changesCount == 1
         }

@@ -40,7 +40,7 @@ public struct HouseholdStore: Sendable {
 
     /// Making a list private hides it at once; its reservations are kept for if it is shared again.
     public func setSharing(userID: UserID, _ sharing: Sharing) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE user SET sharing = ? WHERE id = ?", arguments: [sharing.rawValue, userID])
         }
     }
@@ -78,7 +78,7 @@ public struct HouseholdStore: Sendable {
     /// Reserves another member's shared item for `giverID`, checked and written in one transaction
     /// so that two givers pressing at once get one reservation and one refusal.
     public func reserve(itemID: ItemID, giverID: UserID, at now: Date) async throws -> ReserveOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let item = try Row.fetchOne(
                 db,
                 sql: """
@@ -111,7 +111,7 @@ public struct HouseholdStore: Sendable {
 
     /// Cancels the giver's reservation of an item; false when they hold none on it.
     public func cancel(itemID: ItemID, giverID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM reservation WHERE item_id = ? AND giver_id = ?", arguments: [itemID, giverID])
             return db.changesCount == 1
         }
@@ -120,7 +120,7 @@ public struct HouseholdStore: Sendable {
     /// Forgets a reservation whose item or list is gone, once the giver has read that it is;
     /// false when the giver has no such notice.
     public func dismiss(reservationID: ReservationID, giverID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM reservation WHERE id = ? AND giver_id = ? AND item_id IS NULL",
                 arguments: [reservationID, giverID]

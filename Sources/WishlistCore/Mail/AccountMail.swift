@@ -60,7 +60,7 @@ public struct AccountMail: Sendable {
 
     /// The weekly digest's opt-in; it goes only to a confirmed address (``DigestService``).
     public func setDigest(userID: UserID, weekly: Bool) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE user SET digest_weekly = ? WHERE id = ?", arguments: [weekly, userID])
         }
     }
@@ -68,7 +68,7 @@ public struct AccountMail: Sendable {
     /// Queues a link to the member's address, unless it is verified already or she has none.
     public func sendVerification(userID: UserID) async throws {
         let now = clock.now()
-        let queued = try await database.pool.write { db in try queueVerification(userID: userID, now: now, db) }
+        let queued = try await database.write { db in try queueVerification(userID: userID, now: now, db) }
         if queued { mailer.wake() }
     }
 
@@ -85,7 +85,7 @@ public struct AccountMail: Sendable {
     public func changeAddress(userID: UserID, to email: String) async throws -> AccountFault? {
         if !email.isEmpty, let problem = AccountRules.emailProblem(email) { return problem }
         let now = clock.now()
-        let changed = try await database.pool.write { db in
+        let changed = try await database.write { db in
             let current = try String.fetchOne(db, sql: "SELECT email FROM user WHERE id = ?", arguments: [userID])
             guard current != (email.isEmpty ? nil : email) else { return false }
             try db.execute(
@@ -106,7 +106,7 @@ public struct AccountMail: Sendable {
     public func verify(token: String) async throws -> Confirmation {
         guard token.utf8.count == 43 else { return .refused(.unknown) }
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -192,7 +192,7 @@ public struct AccountMail: Sendable {
         }) else { return }
         guard case .admitted = try await throttle.admit([.mailToAccount(userID)]) else { return }
         let now = clock.now()
-        let queued = try await database.pool.write { db in
+        let queued = try await database.write { db in
             guard let (address, username, name) = try Mailer.recipient(userID: userID, for: .passwordReset, db) else { return false }
             let token = try PasswordResetLinks.insert(userID: userID, lifetime: Self.resetLifetime, now: now, db)
             try Administration.record(actor: username, action: "asked for a password-reset link by mail", subject: "", at: now, db)
@@ -210,7 +210,7 @@ public struct AccountMail: Sendable {
     public func sendInvite(token: String, to email: String, by actor: Administration.Actor) async throws -> String? {
         guard let address = MailAddress(email) else { return "Enter an e-mail address like name@example.com." }
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             let inviter = try Mailer.shownName(userID: actor.userID, db) ?? actor.username
             let content = MailTexts.invite(from: inviter, link: mailer.link(mailer.paths.signUp(token)), in: mailer.languages.server)
             try mailer.queue(content, kind: .invite, to: address, userID: nil, db)

@@ -85,7 +85,7 @@ public struct MailOutbox: Sendable {
     /// At start: whatever waits is tried at once (the server may have been fixed meanwhile).
     func makeWaitingDue() async throws {
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE mail_outbox SET next_attempt_at = ? WHERE state = 'waiting' AND next_attempt_at > ?", arguments: [StoredDate(now), StoredDate(now)])
         }
     }
@@ -108,7 +108,7 @@ public struct MailOutbox: Sendable {
             try await finish(pending, state: "failed", reply: "gave up after a day of tries; the last: " + reply)
             return false
         }
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_reply = ? WHERE id = ?",
                 arguments: [StoredDate(next), reply, pending.id]
@@ -120,7 +120,7 @@ public struct MailOutbox: Sendable {
     /// The message leaves the queue, and its words the row: `/admin` needs only the rest.
     private func finish(_ pending: Pending, state: String, reply: String) async throws {
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE mail_outbox SET state = ?, attempts = attempts + 1, last_reply = ?, finished_at = ?, message = X'' WHERE id = ?",
                 arguments: [state, reply, StoredDate(now), pending.id]
@@ -147,7 +147,7 @@ public struct MailOutbox: Sendable {
     /// Deletes sent and failed rows older than ``keptFor``; run periodically.
     public func deleteExpired() async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-Self.keptFor)
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM mail_outbox WHERE state <> 'waiting' AND finished_at <= ?", arguments: [StoredDate(cutoff)])
             return db.changesCount
         }

@@ -130,5 +130,6 @@ extension MetricsRegistry.Metric {
     public static let pageCacheLookups = Self(name: "wishlist_page_cache_lookups_total", kind: .counter, help: "Lookups of pages rendered once for every visitor, by page (list, book) and result (hit, miss).")
     public static let pageReadMemoLookups = Self(name: "wishlist_page_read_memo_lookups_total", kind: .counter, help: "Signed-in requests answered from the same request’s earlier read, the database unchanged since (hit), or read again (miss).")
     public static let pageCacheBytes = Self(name: "wishlist_page_cache_bytes", kind: .gauge, help: "Bytes of the pages kept rendered for every visitor (list, book, wishlist and member pages).")
+    public static let databaseWriteWait = Self(name: "wishlist_database_write_wait_seconds", kind: .histogram, help: "Time a write waited for the database’s one writer before it began.")
     public static let databaseBytes = Self(name: "wishlist_database_bytes", kind: .gauge, help: "Size of the database file and its write-ahead log.")
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The figures `GET /metrics` reads at the moment it is asked: the Argon2 queue, the catalog's
-/// freshness, the NYT quota used and the database's size.
+/// freshness, the NYT quota used and the database's size; and the writes' waits for the writer.
 package struct ServerGauges: Sendable {
     let database: AppDatabase
     let databasePath: String
@@ -15,6 +15,9 @@ package struct ServerGauges: Sendable {
         self.hasher = hasher
         self.clock = clock
     }
+
+    /// The writes' waits for the database's writer, which the database counts itself.
+    package var writerWaits: MetricsRegistry { database.writerWaits }
 
     package func read() async throws -> [(MetricsRegistry.Metric, Double)] {
         let now = clock.now()

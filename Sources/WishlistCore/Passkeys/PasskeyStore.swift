@@ -64,7 +64,7 @@ public struct PasskeyStore: Sendable {
     /// its few, on the way) and returns it; refuses an address that holds too many.
     func issueChallenge(_ purpose: Purpose, userID: UserID?, for asker: Asker, expiresAt: Date, now: Date) async throws -> [UInt8] {
         let challenge = SecureRandom.bytes(32)
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM passkey_challenge WHERE expires_at <= ?", arguments: [StoredDate(now)])
             let fromAddress = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passkey_challenge WHERE address = ?", arguments: [asker.address]) ?? 0
             guard fromAddress < Self.liveChallengesPerAddress else { throw Conflict.tooManyChallenges }
@@ -87,7 +87,7 @@ public struct PasskeyStore: Sendable {
     /// can be used once, whatever the outcome of the ceremony that spends it, and only by the
     /// browser that asked for it (a challenge lured out of another browser is worth nothing).
     func spendChallenge(_ challenge: [UInt8], _ purpose: Purpose, userID: UserID?, browser: [UInt8], now: Date) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             let row = try Row.fetchOne(
                 db, sql: "DELETE FROM passkey_challenge WHERE challenge = ? RETURNING purpose, user_id, browser, expires_at",
                 arguments: [Data(challenge)]
@@ -102,7 +102,7 @@ public struct PasskeyStore: Sendable {
 
     /// The user's handle (random, made on first use): what a passkey stores to name its account.
     func userHandle(userID: UserID) async throws -> [UInt8] {
-        try await database.pool.write { db in
+        try await database.write { db in
             if let handle = try Data.fetchOne(db, sql: "SELECT handle FROM passkey_user WHERE user_id = ?", arguments: [userID]) {
                 return Array(handle)
             }
@@ -113,7 +113,7 @@ public struct PasskeyStore: Sendable {
     }
 
     func add(userID: UserID, name: String, credentialID: [UInt8], publicKey: COSEKey, signCount: UInt32, at now: Date) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM passkey WHERE credential_id = ?", arguments: [Data(credentialID)]) == nil else {
                 throw Conflict.credentialRegistered
             }
@@ -145,7 +145,7 @@ public struct PasskeyStore: Sendable {
     /// Records a use: the new sign count, if it still moves forward (two sign-ins racing with the
     /// same counter cannot both pass), and the time. Returns false when another use got there first.
     func recordUse(passkeyID: PasskeyID, previousCount: UInt32, newCount: UInt32, at now: Date) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE passkey SET sign_count = ?, last_used_at = ? WHERE id = ? AND sign_count = ?",
                 arguments: [Int64(newCount), StoredDate(now), passkeyID, Int64(previousCount)]
@@ -191,7 +191,7 @@ public struct PasskeyStore: Sendable {
 
     /// Removes one of the user's passkeys; false when the user has no such passkey.
     public func remove(passkeyID: PasskeyID, userID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM passkey WHERE id = ? AND user_id = ?", arguments: [passkeyID, userID])
             return db.changesCount == 1
         }

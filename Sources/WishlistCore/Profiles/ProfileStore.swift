@@ -23,7 +23,7 @@ public struct ProfileStore: Sendable {
     /// Saves the display name (checked by ``MemberName/displayName(_:)``; nil for none), the bio,
     /// the birthday and the favourites (reading ids, in order) in one transaction.
     public func save(userID: UserID, displayName: String?, bio: String, birthday: Birthday?, favorites: [ReadingID]) async throws -> SaveOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             let own = try Set(ReadingID.fetchAll(db, sql: "SELECT id FROM reading WHERE user_id = ?", arguments: [userID]))
             guard favorites.allSatisfy(own.contains) else { return .unknownFavorite }
             try db.execute(
@@ -43,7 +43,7 @@ public struct ProfileStore: Sendable {
     /// Replaces the member's picture; the new one has a new key, so no cache keeps the old.
     public func setPicture(userID: UserID, large: [UInt8], small: [UInt8], at now: Date) async throws -> String {
         let key = Base64URL.encode(SecureRandom.bytes(12))
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO profile_picture (user_id, key, large, small, uploaded_at) VALUES (?, ?, ?, ?, ?)
@@ -57,7 +57,7 @@ public struct ProfileStore: Sendable {
 
     /// Removes the member's picture; false when there was none.
     public func deletePicture(userID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM profile_picture WHERE user_id = ?", arguments: [userID])
             return db.changesCount > 0
         }

@@ -12,7 +12,7 @@ extension ReadingStore {
 
     /// Marks a catalog book as being read now; starting it again keeps the first start.
     public func startReading(bookID: String, userID: UserID, at now: Date) async throws -> StartOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM book WHERE id = ?)", arguments: [bookID]) == true else { return .unknownBook }
             guard try Reader(db: db).reading(bookID: bookID, userID: userID) == nil else { return .alreadyRead }
             try db.execute(
@@ -25,7 +25,7 @@ extension ReadingStore {
 
     /// Ends "reading now" without marking the book read; false when she was not reading it.
     public func stopReading(bookID: String, userID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try Self.endReadingNow(bookID: bookID, userID: userID, db)
             return db.changesCount > 0
         }
@@ -38,7 +38,7 @@ extension ReadingStore {
 
     /// Sets the member's goal for `year`, or clears it with nil.
     public func setGoal(userID: UserID, year: Int, books: Int?) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             if let books {
                 try db.execute(
                     sql: "INSERT INTO reading_goal (user_id, year, books) VALUES (?, ?, ?) ON CONFLICT (user_id, year) DO UPDATE SET books = excluded.books",

@@ -23,7 +23,7 @@ public struct ReadingStore: Sendable {
     /// Marks a catalog book read, or updates the reading, which ends reading it now; with
     /// `removeFromWishlist`, the member's wishlist item of the book goes in the same transaction.
     public func record(bookID: String, userID: UserID, _ input: ReadingInput, removeFromWishlist: Bool, at now: Date) async throws -> RecordOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author, isbn13 FROM book WHERE id = ?", arguments: [bookID]) else {
                 return .unknownBook
             }
@@ -49,7 +49,7 @@ public struct ReadingStore: Sendable {
     /// Rates a catalog book with one tap (issue 57): marks it read when it was not, keeping its
     /// review and date when it was.
     public func rate(bookID: String, userID: UserID, rating: Int, at now: Date) async throws -> RecordOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let book = try Row.fetchOne(db, sql: "SELECT title, author, isbn13 FROM book WHERE id = ?", arguments: [bookID]) else {
                 return .unknownBook
             }
@@ -67,7 +67,7 @@ public struct ReadingStore: Sendable {
 
     /// Forgets the member's reading of a book; false when there was none.
     public func forget(bookID: String, userID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM reading WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
             return db.changesCount > 0
         }

@@ -14,7 +14,7 @@ public struct CSRFProtection: Sendable {
 
     /// Loads the key, creating it on first start.
     public static func load(from database: AppDatabase) async throws -> CSRFProtection {
-        let key = try await database.pool.write { db -> [UInt8] in
+        let key = try await database.write { db -> [UInt8] in
             if let stored = try Data.fetchOne(db, sql: "SELECT value FROM secret WHERE name = 'csrf'") {
                 return Array(stored)
             }

@@ -35,7 +35,7 @@ public struct SecretLinkStore: Sendable {
     /// Makes a new link, replacing any earlier one (which stops working), and returns its token.
     public func create(userID: UserID, at now: Date) async throws -> String {
         let token = SecureRandom.token()
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO \(table) (user_id, token_hash, created_at) VALUES (?, ?, ?)
@@ -49,7 +49,7 @@ public struct SecretLinkStore: Sendable {
 
     /// Revokes the user's link; false when there was none.
     public func revoke(userID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [userID])
             return db.changesCount == 1
         }

@@ -51,7 +51,7 @@ public struct SignInAttempts: Sendable {
             inviteHash: inviteHash
         )
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             let live = try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM sign_in_attempt WHERE address = ? AND expires_at > ?", arguments: [address, StoredDate(now)]
             ) ?? 0
@@ -74,7 +74,7 @@ public struct SignInAttempts: Sendable {
     /// browser started it. It is deleted whatever the answer.
     public func finish(state: String, browserToken: String) async throws -> SignInAttempt? {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sign_in_attempt WHERE state = ?", arguments: [state]) else { return nil }
             try db.execute(sql: "DELETE FROM sign_in_attempt WHERE state = ?", arguments: [state])
             let browser: Data = row["browser"]
@@ -88,7 +88,7 @@ public struct SignInAttempts: Sendable {
 
     public func deleteExpired() async throws -> Int {
         let now = clock.now()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(sql: "DELETE FROM sign_in_attempt WHERE expires_at <= ?", arguments: [StoredDate(now)])
             return db.changesCount
         }

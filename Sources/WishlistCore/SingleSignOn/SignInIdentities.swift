@@ -52,7 +52,7 @@ public struct SignInIdentities: Sendable {
     /// Links the identity to `userID`; linking it again to the same account changes nothing.
     public func link(userID: UserID, issuer: String, subject: String) async throws {
         let now = clock.now()
-        try await database.pool.write { db in
+        try await database.write { db in
             let owner = try UserID.fetchOne(
                 db, sql: "SELECT user_id FROM sign_in_identity WHERE issuer = ? AND subject = ?", arguments: [issuer, subject]
             )
@@ -64,7 +64,7 @@ public struct SignInIdentities: Sendable {
 
     /// Unlinks one of the account's identities while the account keeps another way in.
     public func unlink(identityID: IdentityID, userID: UserID) async throws {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM sign_in_identity WHERE id = ? AND user_id = ?", arguments: [identityID, userID]
             ) == true else { throw Refusal.notFound }
@@ -78,7 +78,7 @@ public struct SignInIdentities: Sendable {
     /// returns how many went.
     @discardableResult
     public func unlinkAll(userID: UserID) async throws -> Int {
-        try await database.pool.write { db in
+        try await database.write { db in
             let ways = try Self.waysIn(userID: userID, db)
             guard ways.identities == 0 || ways.password || ways.passkeys > 0 else { throw Refusal.lastWayIn }
             try db.execute(sql: "DELETE FROM sign_in_identity WHERE user_id = ?", arguments: [userID])

@@ -4,13 +4,31 @@ import GRDB
 /// The application's one SQLite file: a WAL-mode `DatabasePool` (one writer, concurrent readers),
 /// migrated to the current schema when it opens.
 ///
-/// Request handlers use only the async `read` and `write` of `pool`, which run on GRDB's own
+/// Request handlers use only the async `pool.read` and ``write(_:)``, which run on GRDB's own
 /// queues and never block an event loop.
 public struct AppDatabase: Sendable {
     public let pool: DatabasePool
     /// Whether anything was committed since an earlier look: what lets a page read be reused
     /// (``PageReadMemo``).
     public let changes: DatabaseChangeProbe
+    /// How long each ``write(_:)`` waited for SQLite's one writer before it began: what a Goodreads
+    /// import's slices, and everyone else's synced commits, cost a write. `/metrics` reports it.
+    public let writerWaits = MetricsRegistry()
+
+    /// `pool.write`, with its wait for the writer counted in ``writerWaits``. (A Goodreads import's
+    /// slices take the writer without it: they are what the others wait for.)
+    public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        let asked = ContinuousClock.now
+        return try await pool.write { [writerWaits] db in
+            writerWaits.observe(.databaseWriteWait, value: Self.seconds(ContinuousClock.now - asked))
+            return try updates(db)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 
     /// Opens (creating if needed) the database at `path`, then runs pending migrations.
     public static func open(path: String) throws -> AppDatabase {

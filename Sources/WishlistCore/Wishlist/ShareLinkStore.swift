@@ -29,7 +29,7 @@ public struct ShareLinkStore: Sendable {
     /// token; nil when the owner has no such list.
     public func create(list: ListID?, ownerID: UserID, at now: Date) async throws -> String? {
         let token = SecureRandom.token()
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO share_link (list_id, token_hash, created_at) SELECT wish_list.id, ?3, ?4 FROM wish_list WHERE \(Self.ownList)
@@ -43,7 +43,7 @@ public struct ShareLinkStore: Sendable {
 
     /// Revokes the list's link; false when there was none (or no such list).
     public func revoke(list: ListID?, ownerID: UserID) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM share_link WHERE list_id IN (SELECT id FROM wish_list WHERE \(Self.ownList))", arguments: [ownerID, list?.rawValue])
             return db.changesCount == 1
         }

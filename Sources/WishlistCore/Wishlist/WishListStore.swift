@@ -59,7 +59,7 @@ public struct WishListStore: Sendable {
 
     /// The owner's new list, placed after her others.
     public func create(_ list: WishListDraft.Checked, ownerID: UserID, at now: Date) async throws -> WishList {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO wish_list (user_id, name, occasion, occasion_date, visibility, is_default, position, created_at)
@@ -73,7 +73,7 @@ public struct WishListStore: Sendable {
 
     /// Saves the list's fields; false when the owner has no such list.
     public func update(id: ListID, ownerID: UserID, _ list: WishListDraft.Checked) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE wish_list SET name = ?, occasion = ?, occasion_date = ?, visibility = ? WHERE id = ? AND user_id = ?",
                 arguments: [list.name, list.occasion.rawValue, list.date, list.visibility.rawValue, id.rawValue, ownerID]
@@ -86,7 +86,7 @@ public struct WishListStore: Sendable {
     /// back to the default list; with `deleteWants`, the wants on no other list go with it (a
     /// want also on another list stays there).
     public func delete(id: ListID, ownerID: UserID, deleteWants: Bool) async throws -> DeleteOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let isDefault = try Bool.fetchOne(db, sql: "SELECT is_default FROM wish_list WHERE id = ? AND user_id = ?", arguments: [id.rawValue, ownerID])
             else { return .notFound }
             guard !isDefault else { return .isDefault }
@@ -107,7 +107,7 @@ public struct WishListStore: Sendable {
     /// Puts the want on exactly `lists` (move and copy in one form), all the owner's.
     public func place(itemID: ItemID, on lists: Set<ListID>, ownerID: UserID) async throws -> PlacementOutcome {
         guard !lists.isEmpty else { return .noList }
-        return try await database.pool.write { db in
+        return try await database.write { db in
             try Self.place(itemID: itemID, on: lists, ownerID: ownerID, db)
         }
     }

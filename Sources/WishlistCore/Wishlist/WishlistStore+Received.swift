@@ -41,7 +41,7 @@ extension WishlistStore {
 
     /// Moves the owner's item to her received books; nil when she has no such item (any more).
     public func markReceived(itemID: ItemID, userID: UserID, at now: Date) async throws -> WishlistItem? {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let item = try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE id = ? AND user_id = ?", arguments: [itemID, userID])
                 .map(Self.item)
             else { return nil }
@@ -60,7 +60,7 @@ extension WishlistStore {
     /// they are. The same for her whoever reserved it or wrote for it; its givers see when it was
     /// wished for again.
     public func wishAgain(receivedID: ItemID, userID: UserID, at now: Date) async throws -> WishAgainOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let bookID = try Row.fetchOne(
                 db, sql: "SELECT book_id FROM received_item WHERE id = ? AND user_id = ?", arguments: [receivedID, userID]
             ).map({ $0["book_id"] as String? }) else { return .notFound }

@@ -74,7 +74,7 @@ public struct WishlistStore: Sendable {
     public func add(
         _ book: CatalogBook, userID: UserID, list: ListID? = nil, note: String = "", priority: Priority = .normal, at now: Date
     ) async throws -> AddOutcome {
-        try await database.pool.write { db in
+        try await database.write { db in
             if let existing = try Self.fetchOne(db, "user_id = ? AND book_id = ?", [userID, book.id]) {
                 if let list {
                     try db.execute(sql: "INSERT OR IGNORE INTO wish_list_item (list_id, item_id) SELECT id, ? FROM wish_list WHERE id = ? AND user_id = ?", arguments: [existing.id, list.rawValue, userID])
@@ -105,7 +105,7 @@ public struct WishlistStore: Sendable {
 
     /// Saves the note and the priority; false when the user has no such item.
     public func update(id: ItemID, userID: UserID, note: String, priority: Priority) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE wishlist_item SET note = ?, priority = ? WHERE id = ? AND user_id = ?",
                 arguments: [note, priority.storedValue, id, userID]
@@ -116,7 +116,7 @@ public struct WishlistStore: Sendable {
 
     /// Removes the item and returns what it was, or nil when the user has no such item.
     public func delete(id: ItemID, userID: UserID) async throws -> WishlistItem? {
-        try await database.pool.write { db in
+        try await database.write { db in
             guard let item = try Self.fetchOne(db, "id = ? AND user_id = ?", [id, userID]) else { return nil }
             try db.execute(sql: "DELETE FROM wishlist_item WHERE id = ?", arguments: [id])
             return item

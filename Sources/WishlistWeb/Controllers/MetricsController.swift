@@ -22,6 +22,7 @@ struct MetricsController {
         let client = addressing.client(of: request, context)
         guard !client.isForwarded, allowFrom.contains(address: context.peerAddress) else { throw PageError.notFound }
         let text = metrics.render(gauges: try await gauges.read() + [(.pageCacheBytes, Double(pageCaches.bytes))])
+            + gauges.writerWaits.render(gauges: [])
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

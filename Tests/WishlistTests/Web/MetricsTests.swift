@@ -57,6 +57,8 @@ struct MetricsTests {
             #expect(text.contains(#",status="404"} 1"#) && !text.contains("/no/such/page"), "an unknown path is counted, not named")
             #expect(text.contains(#"wishlist_sign_ins_total{outcome="rejected"} 1"#))
             #expect(text.contains("wishlist_argon2_admitted 0\n"))
+            let writes = try #require(text.firstMatch(of: /wishlist_database_write_wait_seconds_count (\d+)\n/)?.1).flatMap { Int($0) }
+            #expect((writes ?? 0) >= 1, "the rejected sign-in's attempt was written, its wait for the writer counted")
             #expect(text.contains("wishlist_nyt_requests_last_day 0\n"))
             #expect(text.contains("wishlist_catalog_consecutive_failures 0\n"))
             let age = try #require(text.firstMatch(of: /wishlist_catalog_last_success_age_seconds (-?\d+)\n/)?.1).flatMap { Int($0) }

@@ -63,7 +63,7 @@ public struct DigestService: Service {
 
     /// Marks the week done for the member and, when there is news, queues her digest with it.
     private func queueDigest(userID: UserID, week: String, today: (year: Int, month: Int, day: Int), now: Date) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.write { db in
             // Read again inside the transaction: another process may have done this week already.
             guard try Bool.fetchOne(db, sql: "SELECT digest_week IS NULL OR digest_week < ? FROM user WHERE id = ?", arguments: [week, userID]) == true
             else { return false }
@@ -119,7 +119,7 @@ public struct UnsubscribeLinks: Sendable {
     /// Turns the digest off for the link's member; false for an unknown token.
     public func unsubscribe(token: String) async throws -> Bool {
         guard token.utf8.count == 43 else { return false }
-        return try await database.pool.write { db in
+        return try await database.write { db in
             guard let userID = try UserID.fetchOne(
                 db, sql: "SELECT user_id FROM unsubscribe_link WHERE token_hash = ?", arguments: [SessionStore.fingerprint(token)]
             ) else { return false }
@@ -129,7 +129,7 @@ public struct UnsubscribeLinks: Sendable {
     }
 
     public func deleteExpired(now: Date) async throws -> Int {
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM unsubscribe_link WHERE created_at <= ?", arguments: [StoredDate(now.addingTimeInterval(-Self.keptFor))])
             return db.changesCount
         }

@@ -75,14 +75,14 @@ public final class GoodreadsImporter: Sendable {
 
     private func importBooks(_ books: [GoodreadsImportedBook], userID: UserID, list: ListID?, at now: Date) async throws -> Outcome {
         try await rollBackUnfinished(userID: userID)
-        let importID = try await database.pool.write { db in
+        let importID = try await database.write { db in
             try db.execute(sql: ImportWriterSettings.importing)
             try db.execute(sql: "INSERT INTO goodreads_import (user_id, started_at) VALUES (?, ?)", arguments: [userID, StoredDate(now)])
             return ImportID(db.lastInsertedRowID)
         }
         do {
             let summary = try await write(books, importID: importID, userID: userID, list: list, at: now)
-            try await database.pool.write { db in try Self.finish(importID: importID, userID: userID, db) }
+            try await database.write { db in try Self.finish(importID: importID, userID: userID, db) }
             return .imported(summary)
         } catch {
             // In a task of its own, so that a request cancelled meanwhile still takes its rows away.
@@ -235,7 +235,7 @@ public final class GoodreadsImporter: Sendable {
                 """).execute(arguments: [importID])
             return db.changesCount
         }
-        try await database.pool.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM goodreads_import WHERE id = ?", arguments: [importID])
         }
     }
