@@ -19,10 +19,12 @@ struct Renderer {
             case .text(let bytes):
                 buffer.writeBytes(bytes)
             case .output(let expression, let escaping):
-                if case .slot(let name) = resolve(expression.source) {
+                // Resolved once, for the slot test and the output both: a row's every output is a look-up.
+                let value = resolve(expression.source)
+                if case .slot(let name) = value {
                     holes.append(.init(offset: buffer.writerIndex, name: name, escaping: escaping))
                 } else {
-                    buffer.writeOutput(evaluate(expression), escaping: escaping)
+                    buffer.writeOutput(filtered(value, by: expression.filters), escaping: escaping)
                 }
             case .conditional(let conditional):
                 let branch = conditional.branches.first { isTrue($0.condition) }
@@ -52,8 +54,12 @@ struct Renderer {
     }
 
     private func evaluate(_ expression: CompiledExpression) -> TemplateValue {
-        var value = resolve(expression.source)
-        for filter in expression.filters {
+        filtered(resolve(expression.source), by: expression.filters)
+    }
+
+    private func filtered(_ value: TemplateValue, by filters: [Filter]) -> TemplateValue {
+        var value = value
+        for filter in filters {
             value = filter.apply(to: value)
         }
         return value

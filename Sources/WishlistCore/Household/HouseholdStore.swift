@@ -161,7 +161,7 @@ public struct HouseholdStore: Sendable {
                     LEFT JOIN gift_idea ON gift_idea.id = reservation.idea_id
                     WHERE reservation.giver_id = ?
                     ORDER BY owner_shown_name COLLATE NOCASE, reservation.owner_name, reservation.reserved_at DESC, reservation.id DESC
-                    """), arguments: [giverID], Self.gift)
+                    """), arguments: [giverID], decoder: Self.gifts(in:))
         }
     }
 
@@ -174,7 +174,13 @@ public struct HouseholdStore: Sendable {
                       managedByViewer: row["managed_by_viewer"] as Bool? ?? false)
     }
 
-    private static func gift(_ row: Row) -> Gift {
+    /// A decoder of the gifts of `statement`'s rows, which finds their items' columns once for all of them.
+    private static func gifts(in statement: Statement) -> (Row) -> Gift {
+        let decodeItem = WishlistStore.items(in: statement)
+        return { row in gift(row, decodeItem: decodeItem) }
+    }
+
+    private static func gift(_ row: Row, decodeItem: (Row) -> WishlistItem) -> Gift {
         let state: Gift.State
         // A want only on private lists is hidden as her whole list is when she stops sharing.
         let listShared = row["sharing"] as String? == Sharing.household.rawValue && row["owner_disabled_at"] as String? == nil
@@ -191,7 +197,7 @@ public struct HouseholdStore: Sendable {
         } else if !listShared {
             state = .listHidden(itemID: row["id"])
         } else {
-            state = .reserved(item: WishlistStore.item(row))
+            state = .reserved(item: decodeItem(row))
         }
         return Gift(
             id: row["reservation_id"], ownerName: row["owner_name"], ownerShownName: row["owner_shown_name"], title: row["reserved_title"], author: row["reserved_author"],
@@ -263,7 +269,7 @@ extension HouseholdStore {
                     WHERE wishlist_item.user_id = ? AND wishlist_item.shared
                     ORDER BY \(sort.orderBy)
                     """,
-                arguments: [ownerID], page: number, HeldItem.init(row:)
+                arguments: [ownerID], page: number, decoder: HeldItem.decoder(for:)
             )
         }
 
@@ -311,7 +317,7 @@ extension HouseholdStore {
             guard !ids.isEmpty else { return [:] }
             let items = try Row.decodeAll(
                 db.cachedStatement(sql: Self.itemsByID),
-                arguments: [JSONText.array(ofNumbers: ids.map(\.rawValue))], WishlistStore.item
+                arguments: [JSONText.array(ofNumbers: ids.map(\.rawValue))], decoder: WishlistStore.items(in:)
             )
             return Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
         }
@@ -339,7 +345,7 @@ extension HouseholdStore {
                         reservation.bought_at IS NOT NULL AS bought, reservation.card, guest_reservation.guest_name
                     \(onList) ORDER BY \(sort.orderBy)
                     """,
-                arguments: [list.rawValue, ownerID], page: number, HeldItem.init(row:)
+                arguments: [list.rawValue, ownerID], page: number, decoder: HeldItem.decoder(for:)
             )
         }
     }

@@ -55,13 +55,26 @@ public struct HeldItem: Sendable, Equatable {
 
         /// The holder of a row with a member's `giver_id` and `giver_name`, `bought` and `card`,
         /// or a guest's `guest_name`; nil when the want is open.
-        init?(_ row: Row) {
-            if let giver: UserID = row["giver_id"] {
-                self.init(id: giver, name: row["giver_name"], bought: row["bought"], card: row["card"])
-            } else if let guest: String = row["guest_name"] {
+        init?(_ row: Row, _ at: Columns) {
+            if let giver: UserID = row[at.giverID] {
+                self.init(id: giver, name: row[at.giverName], bought: row[at.bought], card: row[at.card])
+            } else if let guest: String = row[at.guestName] {
                 self.init(id: nil, name: Self.guestName(guest), bought: false, card: "")
             } else {
                 return nil
+            }
+        }
+
+        /// Where rows hold the holder's columns.
+        struct Columns {
+            let giverID, giverName, bought, card, guestName: Int
+
+            init(_ columns: ColumnPlaces) {
+                giverID = columns.of("giver_id")
+                giverName = columns.of("giver_name")
+                bought = columns.of("bought")
+                card = columns.of("card")
+                guestName = columns.of("guest_name")
             }
         }
 
@@ -89,8 +102,13 @@ public struct HeldItem: Sendable, Equatable {
 }
 
 extension HeldItem {
-    /// The item of a row read with its holder's columns (``Holder/init(_:)``).
-    init(row: Row) { self.init(item: WishlistStore.item(row), holder: Holder(row)) }
+    /// A decoder of the items of `statement`'s rows, read with their holders' columns
+    /// (``Holder/init(_:_:)``), which finds the columns once for all the rows.
+    static func decoder(for statement: Statement) -> (Row) -> HeldItem {
+        let item = WishlistStore.items(in: statement)
+        let holder = Holder.Columns(ColumnPlaces(statement))
+        return { row in HeldItem(item: item(row), holder: Holder(row, holder)) }
+    }
 }
 
 /// A member's shared want of a book as the book's page lists it (issue 57): whose it is and who,

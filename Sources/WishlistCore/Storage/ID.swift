@@ -36,6 +36,14 @@ extension ID: DatabaseValueConvertible {
     }
 }
 
+/// Read straight from the statement's column, as `Int64` is, rather than through a
+/// `DatabaseValue`: a page of a hundred wants reads an id or two of each (issue 58).
+extension ID: StatementColumnConvertible {
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self.init(Int64(sqliteStatement: sqliteStatement, index: index))
+    }
+}
+
 /// A member's account.
 public typealias UserID = ID<User>
 /// A wishlist item's id, which a received item keeps.

@@ -36,10 +36,21 @@ extension PagedList {
     static func read(
         _ db: Database, count: String, rows: String, arguments: [(any DatabaseValueConvertible)?], page number: Int, _ decode: (Row) throws -> Item
     ) throws -> PagedList {
+        try withoutActuallyEscaping(decode) { decode in
+            try read(db, count: count, rows: rows, arguments: arguments, page: number, decoder: { _ in decode })
+        }
+    }
+
+    /// The same, each row turned into an item by the decoder `decoder(for:)` makes for the rows'
+    /// statement (``Row/decodeAll(_:arguments:decoder:)``).
+    static func read(
+        _ db: Database, count: String, rows: String, arguments: [(any DatabaseValueConvertible)?], page number: Int,
+        decoder: (Statement) throws -> (Row) throws -> Item
+    ) throws -> PagedList {
         let total = try Int.fetchOne(db.cachedStatement(sql: count), arguments: StatementArguments(arguments)) ?? 0
         let number = existing(number, total: total)
         let items = try Row.decodeAll(
-            db.cachedStatement(sql: rows + " LIMIT ? OFFSET ?"), arguments: StatementArguments(arguments + [size, offset(number)]), decode
+            db.cachedStatement(sql: rows + " LIMIT ? OFFSET ?"), arguments: StatementArguments(arguments + [size, offset(number)]), decoder: decoder
         )
         return PagedList(items: items, total: total, number: number)
     }

@@ -51,21 +51,27 @@ enum StoredLinks {
         }
 
         /// A string with the escapes the encoder writes (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
-        /// `\r`, `\t`); nil at a `\u` escape or anything that is not JSON.
+        /// `\r`, `\t`); nil at a `\u` escape or anything that is not JSON. The bytes between
+        /// escapes are copied a run at a time: a stored URL has an escaped slash every few bytes.
         mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             var text: [UInt8] = []
+            var run = index
             while index < bytes.count {
                 let byte = bytes[index]
-                index += 1
                 switch byte {
-                case UInt8(ascii: "\""): return String(decoding: text, as: UTF8.self)
-                case UInt8(ascii: "\\"):
-                    guard index < bytes.count, let unescaped = Self.unescaped(bytes[index]) else { return nil }
+                case UInt8(ascii: "\""):
+                    text.append(contentsOf: bytes[run..<index])
                     index += 1
+                    return String(decoding: text, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard index + 1 < bytes.count, let unescaped = Self.unescaped(bytes[index + 1]) else { return nil }
+                    text.append(contentsOf: bytes[run..<index])
                     text.append(unescaped)
+                    index += 2
+                    run = index
                 case ..<0x20: return nil
-                default: text.append(byte)
+                default: index += 1
                 }
             }
             return nil

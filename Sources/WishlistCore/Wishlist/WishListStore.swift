@@ -42,7 +42,7 @@ public struct WishListStore: Sendable {
                     SELECT wishlist_item.* FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ?
                     WHERE user_id = ? ORDER BY \(sort.orderBy)
                     """),
-                arguments: [list.rawValue, ownerID], WishlistStore.item
+                arguments: [list.rawValue, ownerID], decoder: WishlistStore.items(in:)
             )
         }
     }
@@ -194,13 +194,14 @@ public struct WishListStore: Sendable {
         /// The lists each of these wants is on.
         public func listIDs(items: [ItemID]) throws -> [ItemID: [ListID]] {
             guard !items.isEmpty else { return [:] }
-            let rows = try Row.fetchAll(
+            // The columns by their place in the query, read as the cursor passes each row.
+            let pairs = try Row.decodeAll(
                 db.cachedStatement(sql: "SELECT item_id, list_id FROM wish_list_item WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY list_id"),
                 arguments: [JSONText.array(ofNumbers: items.map(\.rawValue))]
-            )
+            ) { row in (item: row[0] as ItemID, list: row[1] as ListID) }
             var lists: [ItemID: [ListID]] = [:]
-            for row in rows {
-                lists[row["item_id"] as ItemID, default: []].append(row["list_id"] as ListID)
+            for pair in pairs {
+                lists[pair.item, default: []].append(pair.list)
             }
             return lists
         }

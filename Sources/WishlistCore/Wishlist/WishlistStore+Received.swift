@@ -42,9 +42,9 @@ extension WishlistStore {
     /// Moves the owner's item to her received books; nil when she has no such item (any more).
     public func markReceived(itemID: ItemID, userID: UserID, at now: Date) async throws -> WishlistItem? {
         try await database.write { db in
-            guard let item = try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE id = ? AND user_id = ?", arguments: [itemID, userID])
-                .map(Self.item)
-            else { return nil }
+            guard let item = try Row.decodeOne(
+                db.makeStatement(sql: "SELECT * FROM wishlist_item WHERE id = ? AND user_id = ?"), arguments: [itemID, userID], decoder: Self.items(in:)
+            ) else { return nil }
             try db.execute(
                 sql: "INSERT INTO received_item (\(Self.itemColumns), received_at) SELECT \(Self.itemColumns), ? FROM wishlist_item WHERE id = ?",
                 arguments: [StoredDate(now), itemID]
@@ -97,10 +97,11 @@ extension WishlistStore {
             arguments: [userID]
         ) { row in (item: row["received_item_id"] as ItemID, card: ReceivedItem.Card(giverName: row["giver_name"], message: row["card"])) }
         let cardsByItem = Dictionary(grouping: cards, by: \.item)
-        return try Row.decodeAll(
-            db.makeStatement(sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC"), arguments: [userID]
-        ) { row in
-            ReceivedItem(item: Self.item(row), receivedAt: row.date("received_at"), cards: (cardsByItem[row["id"]] ?? []).map(\.card))
+        let received = try db.makeStatement(sql: "SELECT * FROM received_item WHERE user_id = ? ORDER BY received_at DESC, id DESC")
+        let decodeItem = Self.items(in: received)
+        return try Row.decodeAll(received, arguments: [userID]) { row in
+            let item = decodeItem(row)
+            return ReceivedItem(item: item, receivedAt: row.date("received_at"), cards: (cardsByItem[item.id] ?? []).map(\.card))
         }
     }
 }

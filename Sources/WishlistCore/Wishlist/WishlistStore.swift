@@ -153,7 +153,7 @@ public struct WishlistStore: Sendable {
         }
 
         public func items(userID: UserID, sort: WishlistSort) throws -> [WishlistItem] {
-            try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], WishlistStore.item)
+            try Row.decodeAll(db.cachedStatement(sql: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)"), arguments: [userID], decoder: WishlistStore.items(in:))
         }
 
         /// Page `number` of the user's wishlist in `sort`'s order; a number past the last page is
@@ -161,7 +161,7 @@ public struct WishlistStore: Sendable {
         public func items(userID: UserID, sort: WishlistSort, page number: Int) throws -> PagedList<WishlistItem> {
             try PagedList.read(
                 db, count: "SELECT COUNT(*) FROM wishlist_item WHERE user_id = ?", rows: "SELECT * FROM wishlist_item WHERE user_id = ? ORDER BY \(sort.orderBy)",
-                arguments: [userID], page: number, WishlistStore.item
+                arguments: [userID], page: number, decoder: WishlistStore.items(in:)
             )
         }
 
@@ -170,7 +170,7 @@ public struct WishlistStore: Sendable {
             let onList = "FROM wishlist_item JOIN wish_list_item ON wish_list_item.item_id = wishlist_item.id AND wish_list_item.list_id = ? WHERE user_id = ?"
             return try PagedList.read(
                 db, count: "SELECT COUNT(*) \(onList)", rows: "SELECT wishlist_item.* \(onList) ORDER BY \(sort.orderBy)",
-                arguments: [list.rawValue, userID], page: number, WishlistStore.item
+                arguments: [list.rawValue, userID], page: number, decoder: WishlistStore.items(in:)
             )
         }
 
@@ -293,7 +293,7 @@ public struct WishlistStore: Sendable {
     // MARK: Rows
 
     private static func fetchOne(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws -> WishlistItem? {
-        try Row.fetchOne(db, sql: "SELECT * FROM wishlist_item WHERE \(condition)", arguments: arguments).map(item)
+        try Row.decodeOne(db.makeStatement(sql: "SELECT * FROM wishlist_item WHERE \(condition)"), arguments: arguments, decoder: items(in:))
     }
 
     private static func insert(_ book: CatalogBook, userID: UserID, note: String, priority: Priority, addedAt: Date, _ db: Database) throws {
@@ -340,16 +340,47 @@ public struct WishlistStore: Sendable {
         )
     }
 
-    static func item(_ row: Row) -> WishlistItem {
+    /// A decoder of the items of `statement`'s rows (every column of `wishlist_item`, and maybe
+    /// others), which finds their columns once for all of them.
+    static func items(in statement: Statement) -> (Row) -> WishlistItem {
+        let columns = ItemColumns(ColumnPlaces(statement))
+        return { row in item(row, columns) }
+    }
+
+    static func item(_ row: Row, _ at: ItemColumns) -> WishlistItem {
         WishlistItem(
-            id: row["id"], bookID: row["book_id"], title: row["title"], author: row["author"], publisher: row["publisher"],
-            description: row["description"], isbn10: row["isbn10"], isbn13: row["isbn13"], imageURL: row["image_url"],
-            imageWidth: row["image_width"], imageHeight: row["image_height"],
-            storedBuyLinks: row["buy_links"], storedReadingLinks: row["reading_links"], note: row["note"],
-            priority: Priority(storedValue: row["priority"]), addedAt: row.date("added_at")
+            id: row[at.id], bookID: row[at.bookID], title: row[at.title], author: row[at.author], publisher: row[at.publisher],
+            description: row[at.description], isbn10: row[at.isbn10], isbn13: row[at.isbn13], imageURL: row[at.imageURL],
+            imageWidth: row[at.imageWidth], imageHeight: row[at.imageHeight],
+            storedBuyLinks: row[at.buyLinks], storedReadingLinks: row[at.readingLinks], note: row[at.note],
+            priority: Priority(storedValue: row[at.priority]), addedAt: (row[at.addedAt] as StoredDate).date
         )
     }
 
+    /// Where rows hold the columns of `wishlist_item` that ``item(_:_:)`` reads.
+    struct ItemColumns {
+        let id, bookID, title, author, publisher, description, isbn10, isbn13: Int
+        let imageURL, imageWidth, imageHeight, buyLinks, readingLinks, note, priority, addedAt: Int
+
+        init(_ columns: ColumnPlaces) {
+            id = columns.of("id")
+            bookID = columns.of("book_id")
+            title = columns.of("title")
+            author = columns.of("author")
+            publisher = columns.of("publisher")
+            description = columns.of("description")
+            isbn10 = columns.of("isbn10")
+            isbn13 = columns.of("isbn13")
+            imageURL = columns.of("image_url")
+            imageWidth = columns.of("image_width")
+            imageHeight = columns.of("image_height")
+            buyLinks = columns.of("buy_links")
+            readingLinks = columns.of("reading_links")
+            note = columns.of("note")
+            priority = columns.of("priority")
+            addedAt = columns.of("added_at")
+        }
+    }
 }
 
 /// What is on a user's wishlist (or among the books they read), to tell which imported books
