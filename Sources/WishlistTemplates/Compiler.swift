@@ -147,10 +147,9 @@ private struct Compilation {
         for node in nodes {
             switch node {
             case .text(let range, let location):
-                let bytes = location.file.bytes[range]
-                html.consume(bytes)
+                let bytes = html.consumeDroppingIndentation(location.file.bytes[range])
                 staticByteCount += bytes.count
-                builder.appendText(bytes)
+                builder.appendText(bytes[...])
             case .output(let expression, let location):
                 builder.append(try compileOutput(expression, at: location))
             case .conditional(let conditional):

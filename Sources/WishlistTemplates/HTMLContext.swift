@@ -65,6 +65,16 @@ struct HTMLContext: Equatable, Sendable {
     }
 
     private var state: State = .data
+    /// How many `<pre>` and `<listing>` elements are open: their text keeps every space.
+    private var preformattedDepth = 0
+    private static let preformattedElements: Set<String> = ["pre", "listing"]
+
+    init() {}
+
+    private init(state: State, preformattedDepth: Int) {
+        self.state = state
+        self.preformattedDepth = preformattedDepth
+    }
 
     /// Why an output cannot go where it is.
     struct ForbiddenOutput: Error {
@@ -121,17 +131,18 @@ struct HTMLContext: Equatable, Sendable {
     /// The context after a branch point whose paths ended in `self` and `other`,
     /// or nil when they disagree in a way that matters for escaping.
     func merged(with other: HTMLContext) -> HTMLContext? {
+        guard preformattedDepth == other.preformattedDepth else { return nil }
         if state == other.state { return self }
         if case let .attributeValue(tag, attribute, quote, url) = state,
            case let .attributeValue(otherTag, otherAttribute, otherQuote, otherURL) = other.state,
            tag == otherTag, attribute == otherAttribute, quote == otherQuote {
             // The stricter check wins: unless both paths settled the scheme, treat it as pending.
             let mergedURL = url == .fixed && otherURL == .fixed ? URLProgress.fixed : url.map { _ in .pending }
-            return HTMLContext(state: .attributeValue(tag, attribute: attribute, quote: quote, url: mergedURL))
+            return HTMLContext(state: .attributeValue(tag, attribute: attribute, quote: quote, url: mergedURL), preformattedDepth: preformattedDepth)
         }
         // `<li{% if active %} class="active"{% endif %}>`: both paths are still inside the tag.
         if let tag = betweenAttributes(of: state), tag == betweenAttributes(of: other.state) {
-            return HTMLContext(state: .beforeAttributeName(tag))
+            return HTMLContext(state: .beforeAttributeName(tag), preformattedDepth: preformattedDepth)
         }
         return nil
     }
@@ -147,7 +158,7 @@ struct HTMLContext: Equatable, Sendable {
     /// Where the tokenizer is, for error messages.
     var description: String {
         switch state {
-        case .data: "text"
+        case .data: preformattedDepth > 0 ? "the text of a <pre>" : "text"
         case .tagOpen, .endTagOpen, .tagName: "a tag name"
         case .beforeAttributeName(let tag), .attributeName(let tag, _), .afterAttributeName(let tag, _): "the <\(tag.name)> tag"
         case .beforeAttributeValue(_, let attribute), .attributeValue(_, let attribute, _, _): "the value of attribute '\(attribute)'"
@@ -161,6 +172,43 @@ struct HTMLContext: Equatable, Sendable {
     mutating func consume(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             consume(byte)
+        }
+    }
+
+    /// `bytes` consumed, and returned with each run of whitespace that holds a line break written
+    /// as one line break wherever a browser treats the two alike: in text and between a tag's
+    /// name and attributes. The views' indentation is for their readers; the pages go out without it
+    /// (docs/decisions/templates-drop-their-indentation.md). An attribute's value, a comment,
+    /// `<script>`, `<style>`, `<textarea>`, `<title>` and `<pre>` keep every byte.
+    mutating func consumeDroppingIndentation(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard bytes[index].isASCIIWhitespace, collapsesWhitespace else {
+                consume(bytes[index])
+                kept.append(bytes[index])
+                index += 1
+                continue
+            }
+            let run = bytes[index...].prefix(while: \.isASCIIWhitespace)
+            consume(run)
+            if run.contains(UInt8(ascii: "\n")) {
+                kept.append(UInt8(ascii: "\n"))
+            } else {
+                kept.append(contentsOf: run)
+            }
+            index = run.endIndex
+        }
+        return kept
+    }
+
+    /// Whether whitespace here is only a separator, which a browser collapses to one space.
+    private var collapsesWhitespace: Bool {
+        guard preformattedDepth == 0 else { return false }
+        switch state {
+        case .data, .tagName, .beforeAttributeName, .attributeName, .afterAttributeName: return true
+        default: return false
         }
     }
 
@@ -304,6 +352,9 @@ struct HTMLContext: Equatable, Sendable {
     }
 
     private mutating func endTag(_ tag: Tag) {
+        if Self.preformattedElements.contains(tag.name) {
+            preformattedDepth = tag.isEndTag ? max(0, preformattedDepth - 1) : preformattedDepth + 1
+        }
         if tag.isEndTag {
             state = .data
         } else if Self.rawTextElements.contains(tag.name) {
