@@ -118,7 +118,7 @@ public struct APITokenStore: Sendable {
         // The read hands back Sendable values, not a Row: with a Row the closure took GRDB's
         // blocking `read` on the event loop, and eight clients at once held every loop waiting
         // for a reader whose own answer needed a loop to go on.
-        let found: (caller: APICaller, lastUsed: Date?)? = try await database.pool.read { db in
+        let found: (caller: APICaller, lastUsed: Date?)? = try await database.read { db in
             guard let row = try Row.fetchOne(
                 db,
                 sql: """

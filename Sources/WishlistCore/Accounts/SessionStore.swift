@@ -79,7 +79,7 @@ public struct SessionStore: Sendable {
     ) async throws -> (session: ActiveSession, extra: Extra)? {
         let fingerprint = Self.fingerprint(token)
         let now = clock.now()
-        let found = try await database.pool.read { db -> (ActiveSession, Extra)? in
+        let found = try await database.read { db -> (ActiveSession, Extra)? in
             guard let session = try Row.decodeOne(
                 db.cachedStatement(sql: """
                     SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin, user.language FROM session JOIN user ON user.id = session.user_id
@@ -111,7 +111,7 @@ public struct SessionStore: Sendable {
     public func member<Extra: Sendable>(
         userID: UserID, alsoReading alsoRead: @escaping @Sendable (PageRead) throws -> Extra
     ) async throws -> (name: String, extra: Extra)? {
-        try await database.pool.read { db in
+        try await database.read { db in
             guard let name = try String.fetchOne(
                 db, sql: "SELECT \(MemberName.shownSQL("user")) FROM user WHERE id = ? AND disabled_at IS NULL", arguments: [userID]
             ) else { return nil }

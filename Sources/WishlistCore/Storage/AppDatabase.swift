@@ -4,16 +4,26 @@ import GRDB
 /// The application's one SQLite file: a WAL-mode `DatabasePool` (one writer, concurrent readers),
 /// migrated to the current schema when it opens.
 ///
-/// Request handlers use only the async `pool.read` and ``write(_:)``, which run on GRDB's own
-/// queues and never block an event loop.
+/// Request handlers read through ``read(_:)`` (a page's short read, in the handler's thread when
+/// an inline reader is free: ``InlineReaders``) or the async `pool.read`, and write through
+/// ``write(_:)``; none of them waits on an event loop.
 public struct AppDatabase: Sendable {
     public let pool: DatabasePool
+    let inlineReaders: InlineReaders
     /// Whether anything was committed since an earlier look: what lets a page read be reused
     /// (``PageReadMemo``).
     public let changes: DatabaseChangeProbe
     /// How long each ``write(_:)`` waited for SQLite's one writer before it began: what a Goodreads
     /// import's slices, and everyone else's synced commits, cost a write. `/metrics` reports it.
     public let writerWaits = MetricsRegistry()
+
+    /// A request's read, `body` in one read transaction: on an inline reader in this thread when
+    /// one is free at once, else through the pool (``InlineReaders``). Keep it to queries, short
+    /// ones: it may hold the request's event loop while it runs, and may run twice.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if let value = try inlineReaders.read(body) { return value }
+        return try await pool.read(body)
+    }
 
     /// `pool.write`, with its wait for the writer counted in ``writerWaits``. (A Goodreads import's
     /// slices take the writer without it: they are what the others wait for.)
@@ -38,9 +48,14 @@ public struct AppDatabase: Sendable {
         let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.writeWithoutTransaction { try $0.execute(sql: everyCommitSynced) }
         try refuseNewerSchema(pool, path: path)
-        let database = AppDatabase(pool: pool, changes: try DatabaseChangeProbe(path: path))
-        try database.migrate()
-        return database
+        try migrator.migrate(pool)
+        // Opened on the migrated schema: GRDB keeps a connection's view of the schema until the
+        // connection itself changes it, and these never write.
+        return AppDatabase(
+            pool: pool,
+            inlineReaders: try InlineReaders(path: path, configuration: configuration, count: inlineReaderCount),
+            changes: try DatabaseChangeProbe(path: path)
+        )
     }
 
     /// A database that a newer version of the app has migrated: this binary does not know its
@@ -84,6 +99,10 @@ public struct AppDatabase: Sendable {
     /// process and of the machine. (An import's slices alone commit unsynced, and put this back:
     /// `ImportWriterSettings`.)
     static let everyCommitSynced = "PRAGMA synchronous = FULL"
+
+    /// One inline reader for each thread that handles requests (Hummingbird's event loops, one a
+    /// core): one is free for each loop unless something else holds it.
+    static var inlineReaderCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// How long a connection waits for another's lock before SQLITE_BUSY.
     static let busyTimeout: TimeInterval = 5

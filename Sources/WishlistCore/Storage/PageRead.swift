@@ -20,8 +20,9 @@ public struct PageRead {
 }
 
 extension AppDatabase {
-    /// Runs `body` in one read transaction. Keep it to queries: it holds a reader connection.
-    public func pageRead<Value: Sendable>(_ body: @Sendable (PageRead) throws -> Value) async throws -> Value {
-        try await pool.read { db in try body(PageRead(db: db)) }
+    /// Runs `body` in one read transaction (``read(_:)``). Keep it to queries: it holds a reader
+    /// connection, and may be run twice.
+    public func pageRead<Value: Sendable>(_ body: @escaping @Sendable (PageRead) throws -> Value) async throws -> Value {
+        try await read { db in try body(PageRead(db: db)) }
     }
 }
