@@ -178,18 +178,20 @@ public struct ReadingStore: Sendable {
             return standings
         }
 
-        /// The figures as `viewer` reads them: her own counted wishes are not among "here want it"
-        /// (issue 57), which would otherwise say "1 here wants it" of her own wish.
-        public func standings(of bookIDs: [String], viewer: UserID) throws -> [String: BookStanding] {
-            var standings = try standings(of: bookIDs)
-            guard !standings.isEmpty else { return standings }
+        /// The `household`'s figures (``standings(of:)``) as `viewer` reads them: her own counted
+        /// wishes are not among "here want it" (issue 57), which would otherwise say "1 here wants
+        /// it" of her own wish. Taking the figures already read spares a page reading them twice,
+        /// and asks only about the books that have any.
+        public func standings(_ household: [String: BookStanding], asSeenBy viewer: UserID) throws -> [String: BookStanding] {
+            guard !household.isEmpty else { return household }
+            var standings = household
             let own = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT wishlist_item.book_id, COUNT(*) AS own FROM wishlist_item JOIN user ON user.id = wishlist_item.user_id
                     WHERE wishlist_item.user_id = ? AND wishlist_item.shared AND \(Self.sharingMember)
                     AND wishlist_item.book_id IN (SELECT value FROM json_each(?)) GROUP BY wishlist_item.book_id
                     """),
-                arguments: [viewer, JSONText.array(of: bookIDs)]
+                arguments: [viewer, JSONText.array(of: Array(household.keys))]
             )
             for row in own {
                 let bookID: String = row["book_id"]

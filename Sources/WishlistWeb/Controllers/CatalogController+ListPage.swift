@@ -108,7 +108,7 @@ extension CatalogController {
         let isStartPage = isCurrent && !favorites.isEmpty ? try read.catalog.defaultList(userID: user.userID) == name : false
         return .found(ListPageRead(
             key: key, cached: cached, edition: edition, standings: standings,
-            shownStandings: try read.reading.standings(of: bookIDs, viewer: user.userID),
+            shownStandings: try read.reading.standings(standings, asSeenBy: user.userID),
             marks: try read.wishlist.itemIDs(userID: user.userID, books: bookIDs),
             newThisWeek: isStartPage ? try read.catalog.newOnFavoriteLists(userID: user.userID) : []
         ))

@@ -130,7 +130,7 @@ struct CatalogController {
         let ids = page.found.map(\.id)
         page.placements = try read.catalog.placements(of: ids)
         page.standings = try read.reading.standings(of: ids)
-        page.shownStandings = try read.reading.standings(of: ids, viewer: user.userID)
+        page.shownStandings = try read.reading.standings(page.standings, asSeenBy: user.userID)
         page.marks = try read.wishlist.itemIDs(userID: user.userID, books: ids)
         return page
     }
