@@ -31,7 +31,7 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         guard let type = response.headers[.contentType], let kind = Self.kind(ofContentType: type) else { return response }
-        Self.addVary(to: &response.headers)
+        VaryField.addAcceptEncoding(to: &response.headers)
         guard response.headers[.contentEncoding] == nil,
               Self.acceptsGzip(request.headers[.acceptEncoding]),
               kind != .page || Self.isOwnNavigation(request.headers),
@@ -90,17 +90,36 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The browser made this request from one of our pages or the address bar, not for another site.
     static func isOwnNavigation(_ headers: HTTPFields) -> Bool {
-        switch headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased() {
+        switch headers[secFetchSite]?.lowercased() {
         case "same-origin", "none": true
         default: false
         }
     }
+}
 
-    static func addVary(to headers: inout HTTPFields) {
-        if let vary = headers[.vary] {
-            if !vary.lowercased().contains("accept-encoding") { headers[.vary] = vary + ", Accept-Encoding" }
-        } else {
-            headers[.vary] = "Accept-Encoding"
+/// Made once: a name made from text is checked and lowercased each time, and every page asks.
+private let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+
+/// The Vary field of a compressed or compressible answer.
+enum VaryField {
+    /// Names Accept-Encoding in the response's Vary once. Every page passes here: the names are
+    /// compared byte by byte, without their case as HTTP's are, not through a lowercased copy.
+    static func addAcceptEncoding(to headers: inout HTTPFields) {
+        let named = headers[values: .vary].contains { value in
+            value.utf8.split(separator: UInt8(ascii: ",")).contains(where: isAcceptEncoding)
+        }
+        if !named { headers[values: .vary].append("Accept-Encoding") }
+    }
+
+    private static let acceptEncoding = Array("accept-encoding".utf8)
+
+    /// Whether one name of a Vary list, spaces around it, is Accept-Encoding in any case.
+    static func isAcceptEncoding(_ name: Substring.UTF8View) -> Bool {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = name.firstIndex(where: { !isSpace($0) }), let last = name.lastIndex(where: { !isSpace($0) }) else { return false }
+        let trimmed = name[first...last]
+        return trimmed.count == acceptEncoding.count && zip(trimmed, acceptEncoding).allSatisfy { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 == expected : byte == expected
         }
     }
 }

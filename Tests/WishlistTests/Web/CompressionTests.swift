@@ -212,6 +212,21 @@ struct CompressionTests {
         }
     }
 
+    @Test("Vary names Accept-Encoding once, whatever the case and the spaces of a name already there", arguments: [
+        ([], "Accept-Encoding"),
+        (["Accept-Language"], "Accept-Language, Accept-Encoding"),
+        (["Cookie,\taccept-encoding"], "Cookie,\taccept-encoding"),
+        (["Accept-Language", "Cookie ,  ACCEPT-ENCODING"], "Accept-Language, Cookie ,  ACCEPT-ENCODING"),
+        (["Accept-Encodings"], "Accept-Encodings, Accept-Encoding"),
+        (["Accept"], "Accept, Accept-Encoding"),
+    ])
+    func varyNamesAcceptEncodingOnce(before: [String], after: String) {
+        var headers = HTTPFields()
+        for value in before { headers.append(HTTPField(name: .vary, value: value)) }
+        VaryField.addAcceptEncoding(to: &headers)
+        #expect(headers[.vary] == after)
+    }
+
     @Test("an Atom feed is gzipped for a feed reader that asks, with or without Sec-Fetch-Site, and unpacks to the feed")
     func feedsAreGzipped() async throws {
         let server = try await TestApp.build()
