@@ -21,10 +21,14 @@ public struct FormBody: Sendable {
 
     /// Parses a body; every problem is a 400 page that names it.
     public init(parsing body: ByteBuffer) throws {
-        for pair in body.readableBytesView.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        try self.init(encoded: body.readableBytesView)
+    }
+
+    private init(encoded: some Collection<UInt8>) throws {
+        for pair in encoded.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             let name = try Self.decode(parts[0])
-            let value = try Self.decode(parts.count > 1 ? parts[1] : [])
+            let value = parts.count > 1 ? try Self.decode(parts[1]) : ""
             if Self.repeatable.contains(name) {
                 repeated[name, default: []].append(value)
                 fields[name] = fields[name] ?? value
@@ -49,7 +53,8 @@ public struct FormBody: Sendable {
 
     /// The query string of a URL, read by the same rules as a form (`+` is a space).
     public init(query: String?) throws {
-        try self.init(parsing: ByteBuffer(string: query ?? ""))
+        // Read in place: a page with a query parses it on every request.
+        try self.init(encoded: (query ?? "").utf8)
     }
 
     /// The field's text ("" when absent), refused with 400 when longer than `maxLength` characters.
@@ -150,6 +155,7 @@ extension Request {
     func queryText(_ name: String) throws -> String {
         // Most page requests carry no query: nothing to parse.
         guard let query = uri.query, !query.isEmpty else { return "" }
-        return try FormBody(query: query).text(name, maxLength: 200).trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = try FormBody(query: query).text(name, maxLength: 200)
+        return value.isEmpty ? value : value.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -35,6 +35,9 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// `/%2573hared/…`), nor a mistyped or guessed one (issue 50).
     static func loggedPath(_ path: String, route: String?) -> String {
         if let route, route != unmatchedRoute {
+            // The table's routes without a token are known at start: searching each request's
+            // route's text for `{token}` was a third of what its log line cost.
+            if routesWithoutSecrets.contains(route) { return path }
             return route.contains(secretParameter) ? route.replacingOccurrences(of: secretParameter, with: "…") : path
         }
         // Most paths have no escape and are read in place, without a copy.
@@ -78,6 +81,9 @@ private let unmatchedRoute = "NotFound"
 /// How a secret appears in a route's pattern (`/shared/{token}`): every route that takes a link's
 /// token names its parameter `token`.
 private let secretParameter = "{token}"
+
+/// The route table's patterns that take no token, as Hummingbird's `endpointPath` names them.
+private let routesWithoutSecrets = Set(Route.all.map(\.pattern).filter { !$0.contains(secretParameter) })
 
 /// The first components of the routes that hold a secret next, from the route table: share links,
 /// feeds and the calendar, password-reset links, the mail's confirmation and unsubscribe links, the
