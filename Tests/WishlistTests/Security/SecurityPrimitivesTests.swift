@@ -69,6 +69,28 @@ struct SecurityPrimitivesTests {
         #expect(CSRFProtection(key: SecureRandom.bytes(32)).token(forSession: session) != token, "another server key, another token")
     }
 
+    @Test("a session's token is the same each time it is asked for, and still its own after more sessions than the made tokens hold")
+    func csrfTokensMadeOnceStayTheSame() {
+        let key = SecureRandom.bytes(32)
+        let csrf = CSRFProtection(key: key)
+        let first = SecureRandom.token()
+        let token = csrf.token(forSession: first)
+        #expect(csrf.token(forSession: first) == token)
+        let others = (0..<(MadeTokens.capacity + 10)).map { _ in SecureRandom.token() }
+        let tokens = others.map { csrf.token(forSession: $0) }
+        #expect(Set(tokens).count == others.count, "each session its own token")
+        #expect(csrf.token(forSession: first) == token, "forgotten, then made again the same")
+        let fresh = CSRFProtection(key: key)
+        #expect(zip(others, tokens).allSatisfy { fresh.token(forSession: $0) == $1 }, "the same as a server that never made them")
+    }
+
+    @Test func madeTokensHoldNoMoreThanTheirCapacity() {
+        let made = MadeTokens()
+        for index in 0..<(MadeTokens.capacity * 2 + 1) { made.keep("t\(index)", forSession: "s\(index)") }
+        #expect(made.count <= MadeTokens.capacity)
+        #expect(made.token(forSession: "s\(MadeTokens.capacity * 2)") == "t\(MadeTokens.capacity * 2)")
+    }
+
     @Test func formBodyDecodesPlusPercentAndUnicode() throws {
         let form = try FormBody(parsing: ByteBuffer(string: "name=J%C3%BCrgen+M%C3%BCller&empty=&flag&emoji=%F0%9F%98%80"))
         #expect(try form.text("name") == "Jürgen Müller")
