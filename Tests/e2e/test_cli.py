@@ -301,10 +301,12 @@ def unread_bytes(server_port: int, client_port: int) -> int:
 
 
 def refuses_connections(port: int) -> bool:
+    """Whether nothing takes connections on `port`. A connection that reaches the listening socket's
+    queue as the server closes it is reset, not refused: either says it is no longer taken."""
     try:
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
         return False
-    except ConnectionRefusedError:
+    except (ConnectionRefusedError, ConnectionResetError):
         return True
 
 
