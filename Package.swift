@@ -36,6 +36,8 @@ let package = Package(
         ),
         // glibc's <malloc.h>, on Linux only: the executable's allocator settings, the hasher's trim.
         .systemLibrary(name: "CMalloc"),
+        // sqlite3_config, variadic in C: the library's settings made before the first connection.
+        .systemLibrary(name: "CSQLiteSettings", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -89,6 +91,7 @@ let package = Package(
                 "CivilTime",
                 "WishlistLanguages",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+                "CSQLiteSettings",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

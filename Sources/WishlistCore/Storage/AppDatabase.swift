@@ -42,6 +42,7 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating if needed) the database at `path`, then runs pending migrations.
     public static func open(path: String) throws -> AppDatabase {
+        SQLiteLibrary.prepare()
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try PrivateFile.createIfMissing(at: path)
