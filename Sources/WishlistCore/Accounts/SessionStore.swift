@@ -81,11 +81,7 @@ public struct SessionStore: Sendable {
         let now = clock.now()
         let found = try await database.read { db -> (ActiveSession, Extra)? in
             guard let session = try Row.decodeOne(
-                db.cachedStatement(sql: """
-                    SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin, user.language FROM session JOIN user ON user.id = session.user_id
-                    WHERE session.token_hash = ? AND user.disabled_at IS NULL
-                    """),
-                arguments: [fingerprint],
+                db.cachedStatement(sql: Self.sessionByFingerprint), arguments: [fingerprint],
                 Self.session(from:)
             ) else { return nil }
             return (session, try alsoRead(PageRead(db: db), session))
@@ -103,6 +99,12 @@ public struct SessionStore: Sendable {
         }
         return (session, extra)
     }
+
+    /// Every request's first statement, made once: the statement cache finds it by its text.
+    private static let sessionByFingerprint = """
+        SELECT session.*, user.username, \(MemberName.shownSQL("user")) AS name, user.is_admin, user.language FROM session JOIN user ON user.id = session.user_id
+        WHERE session.token_hash = ? AND user.disabled_at IS NULL
+        """
 
     /// How pages name `userID` (``MemberName``) and what `alsoRead` reads for them, in one read
     /// transaction, as ``find(token:alsoReading:)`` gives them for a session: for a member signed

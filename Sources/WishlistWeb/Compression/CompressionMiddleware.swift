@@ -30,9 +30,9 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        guard let type = response.headers[.contentType], let kind = Self.kind(ofContentType: type) else { return response }
+        guard let type = response.headers.firstValue(.contentType), let kind = Self.kind(ofContentType: type) else { return response }
         VaryField.addAcceptEncoding(to: &response.headers)
-        guard response.headers[.contentEncoding] == nil,
+        guard !response.headers.contains(.contentEncoding),
               Self.acceptsGzip(request.headers[.acceptEncoding]),
               kind != .page || Self.isOwnNavigation(request.headers),
               let length = response.body.contentLength, length >= Self.minimumBytes, length <= Self.maximumBytes
@@ -108,7 +108,8 @@ enum VaryField {
         let named = headers[values: .vary].contains { value in
             value.utf8.split(separator: UInt8(ascii: ",")).contains(where: isAcceptEncoding)
         }
-        if !named { headers[values: .vary].append("Accept-Encoding") }
+        // A field of its own: a list split over several Vary fields means the same as one.
+        if !named { headers.append(HTTPField(name: .vary, value: "Accept-Encoding")) }
     }
 
     private static let acceptEncoding = Array("accept-encoding".utf8)

@@ -14,8 +14,8 @@ struct LanguageMiddleware: RouterMiddleware {
         context.visitor.translations = translations
         context.visitor.signedIn?.pageLanguage = translations.language.code
         var response = try await next(request, context)
-        if followsBrowser, response.headers[.contentType]?.hasPrefix("text/html") == true {
-            response.headers[values: .vary].append("Accept-Language")
+        if followsBrowser, response.headers.firstValue(.contentType)?.hasPrefix("text/html") == true {
+            response.headers.append(HTTPField(name: .vary, value: "Accept-Language"))
         }
         return response
     }
